@@ -1,0 +1,55 @@
+// Execute: PUT /psd2/v1/payments/{paymentProduct}/{paymentId}; status: GET .../{paymentId}/status with
+// the Country header. Both also under the Sweden v2 prefix, where the country is SE.
+import type { FastifyInstance } from 'fastify';
+import { bearer } from '../../http/bearer.ts';
+import { grantOf, tppOf } from '../../http/request-context.ts';
+import { tppHeaders } from '../../http/tpp-headers.ts';
+import type { ServiceContext } from '../../services/context.ts';
+import { executePayment } from '../../services/execute-payment.ts';
+import { readPaymentStatus } from '../../services/payment-status.ts';
+import { PaymentParams, StatusResponseSchema } from './schemas.ts';
+
+type Params = { Params: { paymentProduct: string; paymentId: string } };
+
+export function executeStatusRoutes(app: FastifyInstance, context: ServiceContext): void {
+  for (const prefix of ['/psd2/v1/payments', '/psd2/se/v2/payments']) {
+    const general = prefix === '/psd2/v1/payments';
+
+    app.put<Params>(
+      `${prefix}/:paymentProduct/:paymentId`,
+      {
+        onRequest: [tppHeaders(context, { country: 'path' }), bearer(context)],
+        schema: { params: PaymentParams, response: { 200: StatusResponseSchema } },
+      },
+      async (request, reply) => {
+        const tpp = tppOf(request);
+        const answer = await executePayment(context, {
+          app: tpp.app,
+          grant: grantOf(request),
+          requestId: tpp.requestId,
+          productName: request.params.paymentProduct,
+          paymentId: request.params.paymentId,
+        });
+        return reply.code(answer.statusCode).send(answer.body);
+      },
+    );
+
+    app.get<Params>(
+      `${prefix}/:paymentProduct/:paymentId/status`,
+      {
+        onRequest: [tppHeaders(context, { country: general ? 'header' : 'path' }), bearer(context)],
+        schema: { params: PaymentParams, response: { 200: StatusResponseSchema } },
+      },
+      (request) => {
+        const tpp = tppOf(request);
+        return readPaymentStatus(context, {
+          app: tpp.app,
+          grant: grantOf(request),
+          productName: request.params.paymentProduct,
+          paymentId: request.params.paymentId,
+          country: general ? tpp.country! : 'SE',
+        });
+      },
+    );
+  }
+}

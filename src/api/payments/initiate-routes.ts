@@ -1,0 +1,84 @@
+// POST /psd2/v1/payments/{paymentProduct} (general API, Country header) and
+// POST /psd2/se/v2/payments/{private|corporate}/single/{paymentProduct} (Sweden v2).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiError } from '../../domain/errors.ts';
+import type { CustomerType } from '../../domain/products.ts';
+import { bearer } from '../../http/bearer.ts';
+import { grantOf, tppOf } from '../../http/request-context.ts';
+import { header, tppHeaders } from '../../http/tpp-headers.ts';
+import type { ServiceContext } from '../../services/context.ts';
+import { type Channel, initiatePayment } from '../../services/initiate-payment.ts';
+import { baseUrlOf } from '../base-url.ts';
+import {
+  InitiationResponseSchema,
+  type PaymentBodyInput,
+  PaymentBodySchema,
+  ProductParams,
+  SeV2InitiationParams,
+} from './schemas.ts';
+
+const CUSTOMER_TYPES: readonly string[] = ['private', 'corporate'];
+
+export function initiateRoutes(app: FastifyInstance, context: ServiceContext): void {
+  const initiate = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    channel: Channel,
+    productName: string,
+  ) => {
+    const tpp = tppOf(request);
+    const answer = await initiatePayment(context, {
+      app: tpp.app,
+      grant: grantOf(request),
+      requestId: tpp.requestId,
+      channel,
+      productName,
+      body: request.body as PaymentBodyInput,
+      corporate: { id: header(request, 'psu-corporate-id'), type: header(request, 'psu-corporate-id-type') },
+      baseUrl: baseUrlOf(context.config, request),
+    });
+    return reply.code(answer.statusCode).send(answer.body);
+  };
+
+  app.post<{ Params: { paymentProduct: string }; Body: PaymentBodyInput }>(
+    '/psd2/v1/payments/:paymentProduct',
+    {
+      onRequest: [tppHeaders(context, { country: 'header' }), bearer(context)],
+      schema: { params: ProductParams, body: PaymentBodySchema, response: { 200: InitiationResponseSchema } },
+    },
+    (request, reply) =>
+      initiate(
+        request,
+        reply,
+        { api: 'general', country: tppOf(request).country! },
+        request.params.paymentProduct,
+      ),
+  );
+
+  app.post<{ Params: { customerType: string; paymentProduct: string }; Body: PaymentBodyInput }>(
+    '/psd2/se/v2/payments/:customerType/single/:paymentProduct',
+    {
+      onRequest: [tppHeaders(context, { country: 'path' }), bearer(context)],
+      schema: {
+        params: SeV2InitiationParams,
+        body: PaymentBodySchema,
+        response: { 200: InitiationResponseSchema },
+      },
+    },
+    (request, reply) => {
+      const { customerType, paymentProduct } = request.params;
+      if (!CUSTOMER_TYPES.includes(customerType)) {
+        throw apiError(
+          'RESOURCE_UNKNOWN',
+          `There is no endpoint for customer type "${customerType}": use private or corporate`,
+        );
+      }
+      return initiate(
+        request,
+        reply,
+        { api: 'se-v2', customerType: customerType as CustomerType },
+        paymentProduct,
+      );
+    },
+  );
+}

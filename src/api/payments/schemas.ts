@@ -1,0 +1,94 @@
+// Request and response schemas of the payment endpoints. Unknown fields are refused so that a
+// misspelt field is an error, not a silently ignored one.
+import { type Static, Type } from '@sinclair/typebox';
+
+const text = (maxLength: number) => Type.String({ maxLength });
+const closed = { additionalProperties: false } as const;
+
+const AccountReference = Type.Object(
+  {
+    value: text(70),
+    accountType: text(10),
+    currency: Type.Optional(text(3)),
+    country: Type.Optional(text(2)),
+    clearingNumber: Type.Optional(text(10)),
+  },
+  closed,
+);
+
+export const PaymentBodySchema = Type.Object(
+  {
+    debtorAccount: AccountReference,
+    creditorAccount: AccountReference,
+    instructedAmount: Type.Object(
+      { currency: text(3), amount: Type.Union([Type.String({ maxLength: 32 }), Type.Number()]) },
+      closed,
+    ),
+    creditor: Type.Optional(
+      Type.Object(
+        {
+          name: Type.Optional(text(140)),
+          postalAddress: Type.Optional(
+            Type.Object(
+              {
+                streetName: Type.Optional(text(70)),
+                buildingNumber: Type.Optional(text(16)),
+                postCode: Type.Optional(text(16)),
+                townName: Type.Optional(text(35)),
+                country: Type.Optional(text(2)),
+              },
+              closed,
+            ),
+          ),
+        },
+        closed,
+      ),
+    ),
+    creditorAgent: Type.Optional(Type.Object({ bic: text(11) }, closed)),
+    paymentTypeInformation: Type.Optional(
+      Type.Object(
+        {
+          serviceLevel: Type.Optional(Type.Object({ code: text(4) }, closed)),
+          categoryPurpose: Type.Optional(Type.Object({ code: text(4) }, closed)),
+        },
+        closed,
+      ),
+    ),
+    chargeBearer: Type.Optional(text(4)),
+    requestedExecutionDate: Type.Optional(text(10)),
+    remittanceInformationUnstructured: Type.Optional(text(500)),
+    remittanceInformation: Type.Optional(Type.Object({ text: text(500) }, closed)),
+    tppPaymentReference: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+    endToEndIdentification: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+  },
+  closed,
+);
+export type PaymentBodyInput = Static<typeof PaymentBodySchema>;
+
+const ScaLink = Type.Object({ href: Type.String(), name: Type.String(), type: Type.String() });
+
+export const InitiationResponseSchema = Type.Object({
+  paymentId: Type.String(),
+  scaMethods: Type.Array(
+    Type.Object({
+      scaMethodType: Type.String(),
+      _links: Type.Object({ authorization: Type.Array(ScaLink) }),
+    }),
+  ),
+  transactionStatus: Type.String(),
+});
+
+export const StatusResponseSchema = Type.Object({
+  paymentId: Type.String(),
+  transactionStatus: Type.String(),
+});
+
+export const ProductParams = Type.Object({ paymentProduct: Type.String({ maxLength: 64 }) });
+export const PaymentParams = Type.Object({
+  paymentProduct: Type.String({ maxLength: 64 }),
+  paymentId: Type.String({ maxLength: 64 }),
+});
+export const SeV2InitiationParams = Type.Object({
+  customerType: Type.String({ maxLength: 16 }),
+  paymentProduct: Type.String({ maxLength: 64 }),
+});

@@ -1,0 +1,73 @@
+// buildApp: a Fastify instance with every plugin and route; it never listens (tests use inject() or
+// listen on port 0; main.ts listens).
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { healthRoutes } from './api/health-route.ts';
+import { authorizeRoutes } from './api/oauth/authorize-route.ts';
+import { tokenRoutes } from './api/oauth/token-route.ts';
+import { executeStatusRoutes } from './api/payments/execute-status-routes.ts';
+import { initiateRoutes } from './api/payments/initiate-routes.ts';
+import { seV1Routes } from './api/payments/se-v1-routes.ts';
+import { sandboxRoutes } from './api/sandbox/routes.ts';
+import type { Config } from './config.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { registerFormBody } from './http/form-body.ts';
+import { echoTppHeaders } from './http/tpp-headers.ts';
+import { type CoreBanking, sandboxCoreBanking } from './ports/core-banking.ts';
+import type { Clock, ServiceContext } from './services/context.ts';
+import type { Store } from './store/database.ts';
+
+export interface AppDependencies {
+  readonly config: Config;
+  readonly store: Store;
+  readonly clock?: Clock;
+  readonly coreBanking?: CoreBanking;
+  /** A pino logger; by default one at config.logLevel. */
+  readonly logger?: FastifyBaseLogger;
+}
+
+export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
+  const { config, store } = dependencies;
+  const context: ServiceContext = {
+    config,
+    db: store.db,
+    clock: dependencies.clock ?? (() => new Date()),
+    coreBanking: dependencies.coreBanking ?? sandboxCoreBanking,
+  };
+  const app = Fastify({
+    ...(dependencies.logger === undefined
+      ? { logger: { level: config.logLevel, redact: ['req.headers.authorization'] } }
+      : { loggerInstance: dependencies.logger }),
+    bodyLimit: config.bodyLimit,
+    // Our own ids: an incoming X-Request-Id is not trusted as the correlation id.
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: false },
+    },
+    routerOptions: { maxParamLength: 200 },
+    return503OnClosing: true,
+  });
+  app.decorateRequest('tpp', undefined);
+  app.decorateRequest('grant', undefined);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Correlation-ID', request.id);
+    echoTppHeaders(request, reply);
+  });
+  registerErrorHandling(app);
+  registerFormBody(app);
+
+  await app.register(
+    async (api) => {
+      healthRoutes(api, context);
+      tokenRoutes(api, context);
+      authorizeRoutes(api, context);
+      initiateRoutes(api, context);
+      executeStatusRoutes(api, context);
+      seV1Routes(api);
+      if (config.mode === 'sandbox') sandboxRoutes(api, context);
+    },
+    { prefix: config.basePath },
+  );
+  return app;
+}

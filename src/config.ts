@@ -1,0 +1,147 @@
+// The one place that reads the environment. Every setting is validated here and the result is frozen;
+// the rest of the code receives a Config as an argument.
+
+export type Mode = 'sandbox' | 'live';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly mode: Mode;
+  /** Prefix of every route, '' or '/something' without a trailing slash. */
+  readonly basePath: string;
+  /** Absolute origin used in links we hand out; when unset, links use the request's own origin. */
+  readonly publicUrl: string | undefined;
+  readonly databaseUrl: string | undefined;
+  /** On-disk PGlite directory; in memory when unset. Ignored when databaseUrl is set. */
+  readonly dataDir: string | undefined;
+  readonly logLevel: LogLevel;
+  /** The seeded sandbox app; generated at start when unset. UUID without dashes. */
+  readonly sandboxClientId: string | undefined;
+  readonly sandboxRedirectUri: string | undefined;
+  /** Other header names accepted for X-Gateway-Client-Id, lower-cased. */
+  readonly clientIdHeaderAliases: readonly string[];
+  /** The bank's time zone: decides what "today" is for execution dates. */
+  readonly timeZone: string;
+  /** Largest accepted request body in bytes. */
+  readonly bodyLimit: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`${key}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const SANDBOX_CLIENT_ID = /^[0-9a-f]{32}$/;
+const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
+
+function text(env: Env, key: string): string | undefined {
+  const value = env[key]?.trim();
+  return value === '' ? undefined : value;
+}
+
+function integer(env: Env, key: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, key);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(key, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max)
+    throw new ConfigError(key, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], fallback: T): T {
+  const raw = text(env, key);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(key, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, key: string, protocols: readonly string[]): string | undefined {
+  const raw = text(env, key);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(key, `must be an absolute URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(key, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function basePath(env: Env): string {
+  const raw = text(env, 'BASE_PATH');
+  if (raw === undefined || raw === '/') return '';
+  if (!/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(raw)) {
+    throw new ConfigError('BASE_PATH', `must look like /openbanking, got "${raw}"`);
+  }
+  return raw.replace(/\/$/, '');
+}
+
+function timeZone(env: Env): string {
+  const zone = text(env, 'TIME_ZONE') ?? 'Europe/Stockholm';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    throw new ConfigError('TIME_ZONE', `is not a known IANA time zone: "${zone}"`);
+  }
+  return zone;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const mode = oneOf<Mode>(env, 'MODE', ['sandbox', 'live'], 'sandbox');
+  if (mode === 'live') {
+    // Live mode needs mutual TLS, onboarding and the PSU login pages; until those exist a live
+    // gateway would hand out PSU tokens without a PSU, so it refuses to start.
+    throw new ConfigError(
+      'MODE',
+      'live mode is not available in this version: it needs mutual TLS and PSU login',
+    );
+  }
+  const sandboxClientId = text(env, 'SANDBOX_CLIENT_ID');
+  if (sandboxClientId !== undefined && !SANDBOX_CLIENT_ID.test(sandboxClientId)) {
+    throw new ConfigError('SANDBOX_CLIENT_ID', 'must be a UUID without dashes (32 lower-case hex digits)');
+  }
+  const aliases = (text(env, 'CLIENT_ID_HEADER_ALIASES') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  for (const name of aliases) {
+    if (!HEADER_NAME.test(name))
+      throw new ConfigError('CLIENT_ID_HEADER_ALIASES', `"${name}" is not a header name`);
+  }
+  const config: Config = {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    mode,
+    basePath: basePath(env),
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/$/, ''),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: text(env, 'DATA_DIR'),
+    logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    sandboxClientId,
+    sandboxRedirectUri: url(env, 'SANDBOX_REDIRECT_URI', ['http:', 'https:']),
+    clientIdHeaderAliases: Object.freeze(aliases.map((name) => name.toLowerCase())),
+    timeZone: timeZone(env),
+    bodyLimit: integer(env, 'BODY_LIMIT', 256 * 1024, 1024, 10 * 1024 * 1024),
+  };
+  return Object.freeze(config);
+}
+
+/** A config for tests and tools: the defaults with some settings replaced. */
+export function configWith(overrides: Partial<Config>): Config {
+  return Object.freeze({ ...loadConfig({}), ...overrides });
+}

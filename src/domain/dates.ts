@@ -1,0 +1,34 @@
+// Calendar dates as ISO text (YYYY-MM-DD). "Today" is the bank's date in its own time zone.
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isIsoDate(text: string): boolean {
+  const match = ISO_DATE.exec(text);
+  if (match === null) return false;
+  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  return date.toISOString().slice(0, 10) === text;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date of an instant in a time zone. */
+export function dateIn(instant: Date, timeZone: string): string {
+  let formatter = formatters.get(timeZone);
+  if (formatter === undefined) {
+    // en-CA formats as YYYY-MM-DD.
+    formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter.format(instant);
+}
+
+export function addDays(isoDate: string, days: number): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}

@@ -1,0 +1,39 @@
+// The payment as a state machine. transactionStatus changes only when the TPP executes (API-NOTES).
+import type { Money } from './money.ts';
+import type { Country, CustomerType, PaymentProduct, SettlementStatus } from './products.ts';
+
+export type TransactionStatus = 'ACTC' | 'ACCP' | 'ACSC' | 'ACCC' | 'RJCT' | 'CANC';
+
+export interface Payment {
+  readonly id: string;
+  readonly clientId: string;
+  readonly product: PaymentProduct;
+  readonly country: Country;
+  readonly customerType: CustomerType;
+  /** The PSU who owns the debtor account and authorizes the payment. */
+  readonly psuId: string;
+  readonly corporateId: string | null;
+  readonly debtorAccountId: string;
+  readonly amount: Money;
+  readonly creditorName: string | null;
+  readonly creditorAccount: string;
+  readonly requestedExecutionDate: string | null;
+  readonly status: TransactionStatus;
+  readonly createdAt: Date;
+  readonly executedAt: Date | null;
+}
+
+/** What executing a payment in ACTC leads to, when the bank accepts it. */
+export function statusAfterExecution(
+  payment: Pick<Payment, 'requestedExecutionDate'>,
+  settlement: SettlementStatus,
+  today: string,
+): 'ACCP' | SettlementStatus {
+  if (payment.requestedExecutionDate !== null && payment.requestedExecutionDate > today) return 'ACCP';
+  return settlement;
+}
+
+/** A payment waits for execution only in ACTC; any other status is final or already executed. */
+export function awaitsExecution(payment: Pick<Payment, 'status'>): boolean {
+  return payment.status === 'ACTC';
+}

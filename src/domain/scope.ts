@@ -1,0 +1,25 @@
+// OAuth scopes: "PIS" for client credentials, "PIS:<paymentId>" for a PSU's authorization of one payment.
+
+export type ClientScope = 'PIS';
+export const CLIENT_SCOPES: readonly ClientScope[] = ['PIS'];
+
+export interface ResourceScope {
+  readonly service: 'PIS';
+  readonly resourceId: string;
+}
+
+const RESOURCE_SCOPE = /^(PIS):([A-Za-z0-9-]{1,64})$/;
+
+export function parseResourceScope(scope: string): ResourceScope | undefined {
+  const match = RESOURCE_SCOPE.exec(scope);
+  if (match === null) return undefined;
+  return { service: match[1] as 'PIS', resourceId: match[2]! };
+}
+
+export function formatResourceScope(scope: ResourceScope): string {
+  return `${scope.service}:${scope.resourceId}`;
+}
+
+export function isClientScope(scope: string): scope is ClientScope {
+  return (CLIENT_SCOPES as readonly string[]).includes(scope);
+}

@@ -1,0 +1,49 @@
+// Secrets (tokens, codes, session ids) are random with 256 bits, handed out once and stored only as
+// SHA-256 hashes; comparisons of secret material are constant-time.
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Constant-time equality of two strings (the lengths may leak; the contents do not). */
+export function constantEquals(a: string, b: string): boolean {
+  const left = createHash('sha256').update(a, 'utf8').digest();
+  const right = createHash('sha256').update(b, 'utf8').digest();
+  return timingSafeEqual(left, right) && a.length === b.length;
+}
+
+/** Identifiers of resources: UUIDs (122 random bits). */
+export function newId(): string {
+  return randomUUID();
+}
+
+/** Sandbox app ids are UUIDs without dashes (spec: app and subscription). */
+export function newSandboxClientId(): string {
+  return randomUUID().replaceAll('-', '');
+}
+
+/** A stable fingerprint of a JSON value: keys sorted at every depth, then SHA-256. */
+export function fingerprint(value: unknown): string {
+  return createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** PKCE S256 (RFC 7636): BASE64URL(SHA256(code_verifier)). */
+export function pkceChallenge(verifier: string): string {
+  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+}

@@ -1,0 +1,22 @@
+// Resolves "Authorization: Bearer <token>" to what the token grants, before the body is read.
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { apiError } from '../domain/errors.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { resolveToken } from '../services/tokens.ts';
+
+const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i;
+
+export function bearer(context: ServiceContext): onRequestAsyncHookHandler {
+  return async function resolveBearer(request: FastifyRequest) {
+    const authorization = request.headers.authorization;
+    const match = authorization === undefined ? null : BEARER.exec(authorization);
+    if (match === null) {
+      throw apiError(
+        'TOKEN_INVALID',
+        'An access token is required: Authorization: Bearer <token>',
+        'Authorization',
+      );
+    }
+    request.grant = await resolveToken(context, match[1]!);
+  };
+}

@@ -1,0 +1,147 @@
+// Serialises every error in one place, in one of two shapes: RFC 6749 on the OAuth endpoints, the
+// API shape (httpCode, httpMessage, moreInformation, tppMessages) elsewhere. A 5xx carries nothing
+// internal, only a correlation id that the log has too.
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ApiErrorCode, OAuthError, type TppMessage } from '../domain/errors.ts';
+
+export interface ApiErrorBody {
+  readonly httpCode: string;
+  readonly httpMessage: string;
+  readonly moreInformation: string;
+  readonly tppMessages: readonly { category: 'ERROR'; code: string; path?: string; text: string }[];
+}
+
+export function apiErrorBody(status: number, messages: readonly TppMessage[]): ApiErrorBody {
+  return {
+    httpCode: String(status),
+    httpMessage: STATUS_CODES[status] ?? 'Error',
+    moreInformation: messages[0]?.text ?? '',
+    tppMessages: messages.map(({ code, path, text }) => ({
+      category: 'ERROR',
+      code,
+      ...(path === undefined ? {} : { path }),
+      text,
+    })),
+  };
+}
+
+interface AjvError {
+  readonly instancePath: string;
+  readonly keyword: string;
+  readonly params: Record<string, unknown>;
+  readonly message?: string;
+}
+
+/** Turns schema validation errors into tppMessages naming the field (body) or header. */
+function validationMessages(error: FastifyError): TppMessage[] {
+  const errors = (error.validation ?? []) as AjvError[];
+  const byPath = new Map<string, TppMessage>();
+  for (const item of errors) {
+    let path = item.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    let text: string;
+    if (item.keyword === 'required') {
+      path = [path, String(item.params.missingProperty)].filter(Boolean).join('.');
+      text = `${path} is required`;
+    } else if (item.keyword === 'additionalProperties') {
+      path = [path, String(item.params.additionalProperty)].filter(Boolean).join('.');
+      text = `${path} is not a field of this request`;
+    } else if (item.keyword === 'anyOf' || item.keyword === 'oneOf') {
+      text = `${path} must be a decimal string or a number`;
+    } else {
+      text = `${path || 'the body'} ${item.message ?? 'is invalid'}`;
+    }
+    // anyOf reports after its branches: its single message replaces theirs.
+    if (byPath.has(path) && item.keyword !== 'anyOf' && item.keyword !== 'oneOf') continue;
+    byPath.set(path, { code: 'FORMAT_ERROR', text, ...(path === '' ? {} : { path }) });
+  }
+  return byPath.size > 0
+    ? [...byPath.values()]
+    : [{ code: 'FORMAT_ERROR', text: 'the request is malformed' }];
+}
+
+/** The API code of a framework error that carries a 4xx status. */
+function codeOfStatus(status: number): ApiErrorCode {
+  if (status === 413) return 'REQUEST_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (status === 404) return 'RESOURCE_UNKNOWN';
+  if (status === 405) return 'SERVICE_INVALID';
+  return 'FORMAT_ERROR';
+}
+
+function clientErrorText(error: FastifyError, status: number): string {
+  if (status === 415) return 'Content-Type must be application/json';
+  if (status === 413) return 'the request body is too large';
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'the body must be a JSON object';
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
+    return 'the body is not valid JSON';
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return 'the Content-Type is not accepted here';
+  return 'the request is malformed';
+}
+
+function isOAuthRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.errorShape === 'oauth';
+}
+
+export function sendApiError(
+  reply: FastifyReply,
+  status: number,
+  messages: readonly TppMessage[],
+): FastifyReply {
+  if (messages.some((message) => message.code.startsWith('TOKEN_'))) {
+    reply.header('WWW-Authenticate', 'Bearer realm="psd2-gateway"');
+  }
+  return reply.code(status).type('application/json; charset=utf-8').send(apiErrorBody(status, messages));
+}
+
+function sendOAuthError(
+  reply: FastifyReply,
+  status: number,
+  error: string,
+  description: string,
+): FastifyReply {
+  reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ error, error_description: description });
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof OAuthError) {
+      if (error.status >= 500) request.log.error({ err: error }, 'oauth server error');
+      return sendOAuthError(reply, error.status, error.error, error.description);
+    }
+    if (error instanceof ApiError) return sendApiError(reply, error.status, error.messages);
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const messages =
+        error.validation !== undefined
+          ? validationMessages(error)
+          : [{ code: codeOfStatus(status), text: clientErrorText(error, status) } satisfies TppMessage];
+      if (isOAuthRoute(request)) {
+        const oauthStatus = status === 413 || status === 415 ? status : 400;
+        return sendOAuthError(reply, oauthStatus, 'invalid_request', messages[0]!.text);
+      }
+      return sendApiError(
+        reply,
+        status === 404 || status === 405 || status === 413 || status === 415 ? status : 400,
+        messages,
+      );
+    }
+    request.log.error({ err: error }, 'request failed');
+    const text = `An internal error occurred; correlation id ${request.id}`;
+    if (isOAuthRoute(request)) return sendOAuthError(reply, 500, 'server_error', text);
+    return sendApiError(reply, 500, [{ code: 'INTERNAL_ERROR', text }]);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendApiError(reply, 404, [
+      {
+        code: 'RESOURCE_UNKNOWN',
+        text: `There is no endpoint ${request.method} ${request.url.split('?')[0]}`,
+      },
+    ]),
+  );
+}

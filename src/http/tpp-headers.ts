@@ -1,0 +1,109 @@
+// The TPP headers of payment and account calls: X-Gateway-Client-Id (a registered app; aliases from
+// config), TPP-Request-ID and TPP-Transaction-ID (required), and on the general API the Country.
+// Runs before the body is read, so a call without them is refused before anything else.
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import { ApiError, type TppMessage } from '../domain/errors.ts';
+import { COUNTRIES, type Country, isCountry, looksLikeCountryCode } from '../domain/products.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { findApp } from '../store/apps-repository.ts';
+
+export const CLIENT_ID_HEADER = 'x-gateway-client-id';
+/** Visible ASCII without spaces, as request and transaction ids are echoed in response headers. */
+const TPP_ID = /^[\x21-\x7e]{1,128}$/;
+
+export interface TppHeaderOptions {
+  /** 'header': the general API, Country is required; otherwise the country is in the path. */
+  readonly country: 'header' | 'path';
+}
+
+export function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  if (Array.isArray(value)) return value.join(',');
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function clientIdOf(request: FastifyRequest, aliases: readonly string[]): string | undefined {
+  for (const name of [CLIENT_ID_HEADER, ...aliases]) {
+    const value = header(request, name);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+function requireId(request: FastifyRequest, name: string, messages: TppMessage[]): string {
+  const value = header(request, name.toLowerCase());
+  if (value === undefined)
+    messages.push({ code: 'FORMAT_ERROR', path: name, text: `header ${name} is required` });
+  else if (!TPP_ID.test(value)) {
+    messages.push({
+      code: 'FORMAT_ERROR',
+      path: name,
+      text: `header ${name} must be 1 to 128 visible ASCII characters`,
+    });
+  }
+  return value ?? '';
+}
+
+function countryOf(request: FastifyRequest, messages: TppMessage[]): Country | undefined {
+  const value = header(request, 'country');
+  if (value === undefined) {
+    messages.push({ code: 'FORMAT_ERROR', path: 'Country', text: 'header Country is required' });
+  } else if (!looksLikeCountryCode(value)) {
+    messages.push({
+      code: 'FORMAT_ERROR',
+      path: 'Country',
+      text: 'header Country must be an ISO 3166-1 alpha-2 code',
+    });
+  } else if (!isCountry(value)) {
+    messages.push({
+      code: 'PARAMETER_NOT_SUPPORTED',
+      path: 'Country',
+      text: `the bank offers this API in ${COUNTRIES.join(', ')}, not ${value}`,
+    });
+  } else {
+    return value;
+  }
+  return undefined;
+}
+
+export function tppHeaders(context: ServiceContext, options: TppHeaderOptions): onRequestAsyncHookHandler {
+  const aliases = context.config.clientIdHeaderAliases;
+  return async function checkTppHeaders(request: FastifyRequest, _reply: FastifyReply) {
+    const messages: TppMessage[] = [];
+    const clientId = clientIdOf(request, aliases);
+    if (clientId === undefined) {
+      messages.push({
+        code: 'FORMAT_ERROR',
+        path: 'X-Gateway-Client-Id',
+        text: 'header X-Gateway-Client-Id is required',
+      });
+    }
+    const requestId = requireId(request, 'TPP-Request-ID', messages);
+    const transactionId = requireId(request, 'TPP-Transaction-ID', messages);
+    const country = options.country === 'header' ? countryOf(request, messages) : undefined;
+    if (messages.length > 0) throw new ApiError(messages);
+    const app = await findApp(context.db, clientId!);
+    if (app === undefined) {
+      throw new ApiError({
+        code: 'CLIENT_UNKNOWN',
+        path: 'X-Gateway-Client-Id',
+        text: 'X-Gateway-Client-Id names no registered app',
+      });
+    }
+    request.tpp = { app, requestId, transactionId, country };
+  };
+}
+
+const ECHOED = ['tpp-request-id', 'tpp-transaction-id'] as const;
+const ECHO_NAMES = {
+  'tpp-request-id': 'TPP-Request-ID',
+  'tpp-transaction-id': 'TPP-Transaction-ID',
+} as const;
+
+/** Every response echoes TPP-Request-ID and TPP-Transaction-ID (API-NOTES), when they are well-formed. */
+export function echoTppHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  for (const name of ECHOED) {
+    const value = request.headers[name];
+    if (typeof value === 'string' && TPP_ID.test(value)) reply.header(ECHO_NAMES[name], value);
+  }
+}

@@ -1,0 +1,68 @@
+// Starts the gateway: config, database (migrated), sandbox seed, app, listen; stops cleanly on signals.
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { ensureSandboxApp, seedTestCustomers } from './sandbox/seed.ts';
+import { openStore } from './store/database.ts';
+
+export async function start(config: Config): Promise<{ close: () => Promise<void>; url: string }> {
+  const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const app = await buildApp({ config, store, logger });
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await app.close();
+      await store.close();
+    })();
+    return closing;
+  };
+  try {
+    if (config.mode === 'sandbox') await seedTestCustomers(store.db);
+    const address = await app.listen({ port: config.port, host: config.host });
+    const listening = new URL(address);
+    const url = (config.publicUrl ?? `${listening.protocol}//localhost:${listening.port}`) + config.basePath;
+    const database = store.kind === 'postgres' ? 'PostgreSQL' : `PGlite (${config.dataDir ?? 'in memory'})`;
+    logger.info({ url, mode: config.mode, database }, `psd2-gateway listening at ${url}`);
+    if (config.mode === 'sandbox') {
+      const sandboxApp = await ensureSandboxApp(store.db, {
+        ...config,
+        port: Number(listening.port),
+      });
+      logger.info(
+        { clientId: sandboxApp.clientId, redirectUri: sandboxApp.redirectUri },
+        `sandbox app: client_id ${sandboxApp.clientId}, redirect_uri ${sandboxApp.redirectUri}; test data at ${url}/sandbox/test-data`,
+      );
+    }
+    return { close, url };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+export async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`psd2-gateway: bad setting ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const server = await start(config);
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      // Stop taking connections, let requests in flight finish, close the database.
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
+}

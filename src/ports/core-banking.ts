@@ -1,0 +1,34 @@
+// The port to the bank's core banking system: where accounts are found and payments are booked.
+// The built-in implementation reads the gateway's own customer tables; a bank replaces it.
+import { type Payment, statusAfterExecution } from '../domain/payment.ts';
+import type { DebtorLookup } from '../domain/payment-rules.ts';
+import { findProduct } from '../domain/products.ts';
+import { type BankAccount, findAccountByBban, findAccountByIban } from '../store/customers-repository.ts';
+import type { Db } from '../store/database.ts';
+
+export type ExecutionResult =
+  | { readonly status: 'ACCP' | 'ACSC' | 'ACCC' }
+  | { readonly status: 'RJCT'; readonly reasonCode: string; readonly reason: string };
+
+export interface CoreBanking {
+  /** The bank's account that a payment would be debited from, if the bank has it. */
+  findDebtorAccount(db: Db, lookup: DebtorLookup): Promise<BankAccount | undefined>;
+  /**
+   * Executes a payment inside the caller's transaction, which holds the payment's row lock.
+   * `today` is the bank's date; a payment dated later is accepted and waits (ACCP).
+   */
+  execute(trx: Db, payment: Payment, today: string): Promise<ExecutionResult>;
+}
+
+/** The sandbox's core banking: static test accounts, and every execution succeeds (spec: sandbox). */
+export const sandboxCoreBanking: CoreBanking = {
+  findDebtorAccount(db, lookup) {
+    return lookup.kind === 'iban'
+      ? findAccountByIban(db, lookup.iban)
+      : findAccountByBban(db, lookup.country, lookup.bban);
+  },
+  async execute(_trx, payment, today) {
+    const product = findProduct(payment.product)!;
+    return { status: statusAfterExecution(payment, product.settlement, today) };
+  },
+};

@@ -1,0 +1,26 @@
+// POST /oauth2/token/1.0: picks the grant module by grant_type (one module per grant).
+import { OAuthError } from '../../domain/errors.ts';
+import type { ServiceContext } from '../context.ts';
+import type { TokenResponse } from '../tokens.ts';
+import * as authorizationCode from './authorization-code.ts';
+import * as clientCredentials from './client-credentials.ts';
+import { required, type TokenParameters } from './parameters.ts';
+
+const GRANTS = new Map<
+  string,
+  (context: ServiceContext, parameters: TokenParameters) => Promise<TokenResponse>
+>([
+  [clientCredentials.grantType, clientCredentials.handler],
+  [authorizationCode.grantType, authorizationCode.handler],
+]);
+
+export async function exchangeToken(
+  context: ServiceContext,
+  parameters: TokenParameters,
+): Promise<TokenResponse> {
+  const grantType = required(parameters, 'grant_type');
+  const grant = GRANTS.get(grantType);
+  if (grant === undefined)
+    throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported`);
+  return grant(context, parameters);
+}

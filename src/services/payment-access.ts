@@ -1,0 +1,29 @@
+// Finding a payment for an execute or status call: the product in the path must be the payment's
+// (either spelling of other-bank), the payment must be this app's.
+import { ApiError, apiError, notYours } from '../domain/errors.ts';
+import type { Payment } from '../domain/payment.ts';
+import { findProduct } from '../domain/products.ts';
+
+export function productOfPath(name: string) {
+  const product = findProduct(name);
+  if (product === undefined) throw apiError('PRODUCT_UNKNOWN', `There is no payment product "${name}"`);
+  return product;
+}
+
+export function checkPaymentOfApp(
+  payment: Payment | undefined,
+  paymentId: string,
+  productName: string,
+  clientId: string,
+): Payment {
+  const product = productOfPath(productName);
+  if (payment === undefined) throw apiError('RESOURCE_UNKNOWN', `There is no payment ${paymentId}`);
+  if (payment.clientId !== clientId) throw notYours(`Payment ${paymentId} was not initiated by this app`);
+  if (payment.product !== product.id) {
+    throw new ApiError({
+      code: 'PRODUCT_INVALID',
+      text: `Payment ${paymentId} was initiated as ${payment.product}`,
+    });
+  }
+  return payment;
+}

@@ -1,0 +1,42 @@
+// Status (spec row 13): readable with the app's client-credentials token or the PSU token of the payment.
+import { apiError } from '../domain/errors.ts';
+import type { Country } from '../domain/products.ts';
+import { formatResourceScope } from '../domain/scope.ts';
+import type { App } from '../store/apps-repository.ts';
+import { findPayment } from '../store/payments-repository.ts';
+import type { ServiceContext } from './context.ts';
+import type { PaymentStatusResponse } from './execute-payment.ts';
+import { checkPaymentOfApp, productOfPath } from './payment-access.ts';
+import { requireClientToken, requirePsuToken, type TokenGrant } from './tokens.ts';
+
+export interface StatusRequest {
+  readonly app: App;
+  readonly grant: TokenGrant;
+  readonly productName: string;
+  readonly paymentId: string;
+  readonly country: Country;
+}
+
+export async function readPaymentStatus(
+  context: ServiceContext,
+  request: StatusRequest,
+): Promise<PaymentStatusResponse> {
+  productOfPath(request.productName);
+  if (request.grant.kind === 'client_credentials') requireClientToken(request.grant, request.app.clientId);
+  else
+    requirePsuToken(
+      request.grant,
+      request.app.clientId,
+      formatResourceScope({ service: 'PIS', resourceId: request.paymentId }),
+    );
+  const found = await findPayment(context.db, request.paymentId);
+  const payment = checkPaymentOfApp(found, request.paymentId, request.productName, request.app.clientId);
+  if (payment.country !== request.country) {
+    throw apiError(
+      'FORMAT_ERROR',
+      `Payment ${payment.id} was initiated for ${payment.country}, not ${request.country}`,
+      'Country',
+    );
+  }
+  return { paymentId: payment.id, transactionStatus: payment.status };
+}

@@ -1,0 +1,88 @@
+// Bearer tokens: issued as random secrets, stored as hashes, resolved to what they grant.
+import { ApiError, apiError } from '../domain/errors.ts';
+import { hashSecret, newSecret } from '../domain/secrets.ts';
+import type { Db } from '../store/database.ts';
+import { findToken, insertToken } from '../store/tokens-repository.ts';
+import type { ServiceContext } from './context.ts';
+
+export type TokenKind = 'client_credentials' | 'authorization_code';
+
+/** What a presented bearer token grants. */
+export interface TokenGrant {
+  readonly kind: TokenKind;
+  readonly clientId: string;
+  readonly scope: string;
+  /** The PSU who authorized; null for client-credentials tokens. */
+  readonly psuId: string | null;
+}
+
+export interface TokenResponse {
+  readonly access_token: string;
+  readonly expires_in: number;
+  readonly token_type: 'Bearer';
+}
+
+export interface NewToken {
+  readonly kind: TokenKind;
+  readonly clientId: string;
+  readonly scope: string;
+  readonly psuId: string | null;
+  readonly codeHash: string | null;
+  /** What the answer reports. */
+  readonly expiresIn: number;
+  /** Whether the lifetime is enforced (sandbox PSU tokens never expire in practice). */
+  readonly enforceExpiry: boolean;
+}
+
+export async function issueToken(db: Db, context: ServiceContext, token: NewToken): Promise<TokenResponse> {
+  const secret = newSecret();
+  const now = context.clock();
+  await insertToken(db, {
+    tokenHash: hashSecret(secret),
+    kind: token.kind,
+    clientId: token.clientId,
+    scope: token.scope,
+    psuId: token.psuId,
+    codeHash: token.codeHash,
+    expiresAt: token.enforceExpiry ? new Date(now.getTime() + token.expiresIn * 1000) : null,
+    createdAt: now,
+  });
+  return { access_token: secret, expires_in: token.expiresIn, token_type: 'Bearer' };
+}
+
+export async function resolveToken(context: ServiceContext, secret: string): Promise<TokenGrant> {
+  const row = await findToken(context.db, hashSecret(secret));
+  if (row === undefined) throw apiError('TOKEN_UNKNOWN', 'The access token is not known');
+  if (row.revokedAt !== null) throw apiError('TOKEN_INVALID', 'The access token has been revoked');
+  if (row.expiresAt !== null && row.expiresAt.getTime() <= context.clock().getTime()) {
+    throw apiError('TOKEN_EXPIRED', 'The access token has expired');
+  }
+  return { kind: row.kind, clientId: row.clientId, scope: row.scope, psuId: row.psuId };
+}
+
+/** The token must have been issued to the app named in X-Gateway-Client-Id. */
+export function requireSameApp(grant: TokenGrant, clientId: string): void {
+  if (grant.clientId !== clientId)
+    throw apiError('TOKEN_INVALID', 'The access token was not issued to this app');
+}
+
+/** A client-credentials token with scope PIS (spec step 1). */
+export function requireClientToken(grant: TokenGrant, clientId: string): void {
+  requireSameApp(grant, clientId);
+  if (grant.kind !== 'client_credentials' || grant.scope !== 'PIS') {
+    throw apiError('TOKEN_INVALID', 'This call needs a client-credentials token with scope PIS');
+  }
+}
+
+/** A PSU token for exactly this resource (scope PIS:<id>). */
+export function requirePsuToken(grant: TokenGrant, clientId: string, scope: string): void {
+  requireSameApp(grant, clientId);
+  if (grant.kind === 'client_credentials') {
+    throw apiError('TOKEN_INVALID', 'This call needs the PSU access token of the authorization');
+  }
+  if (grant.scope !== scope) throw apiError('TOKEN_INVALID', `The access token is not valid for ${scope}`);
+}
+
+export function isTokenError(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 401;
+}

@@ -1,0 +1,94 @@
+// Opens the database: PGlite (embedded, in memory or on disk) by default, PostgreSQL when a URL is given.
+// Both are driven through Drizzle with the same schema, so the rest of the code sees one Db type.
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { runMigrations } from './migrate.ts';
+import * as schema from './schema.ts';
+
+export type Schema = typeof schema;
+/** A database handle or an open transaction: repositories take either. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export interface Store {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs fn on one connection while holding a database-wide lock (a PostgreSQL advisory lock; PGlite
+   * has one connection). fn gets a runner for scripts of several statements (migrations).
+   */
+  withExclusiveLock<T>(fn: (run: ScriptRunner) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Runs SQL text without parameters, several statements allowed; answers the rows of the last one. */
+export type ScriptRunner = (script: string) => Promise<Record<string, unknown>[]>;
+
+export interface StoreOptions {
+  readonly databaseUrl?: string | undefined;
+  readonly dataDir?: string | undefined;
+  /** PostgreSQL only: a schema to create and use (tests give each run its own). */
+  readonly schemaName?: string | undefined;
+  readonly poolSize?: number | undefined;
+}
+
+const MIGRATION_LOCK_KEY = 7_337_001;
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const store = options.databaseUrl === undefined ? await openPglite(options) : await openPostgres(options);
+  await runMigrations(store);
+  return store;
+}
+
+async function openPglite(options: StoreOptions): Promise<Store> {
+  const client = await PGlite.create(options.dataDir);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    // PGlite serves one connection and runs one transaction at a time.
+    withExclusiveLock: (fn) =>
+      fn(async (script) => {
+        const results = await client.exec(script);
+        return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
+      }),
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(options: StoreOptions): Promise<Store> {
+  const schemaName = options.schemaName;
+  if (schemaName !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schemaName)) {
+    throw new Error(`invalid schema name ${schemaName}`);
+  }
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolSize ?? 10,
+    ...(schemaName === undefined ? {} : { options: `-c search_path=${schemaName}` }),
+  });
+  // A broken idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  if (schemaName !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`);
+  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    withExclusiveLock: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        return await fn(async (script) => {
+          const results: unknown = await client.query(script);
+          const last = Array.isArray(results) ? results.at(-1) : results;
+          return (last as pg.QueryResult).rows;
+        });
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {});
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

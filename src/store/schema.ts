@@ -1,0 +1,110 @@
+// The Drizzle schema: the typed mirror of migrations/*.sql (the SQL files are the source of truth).
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  date,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const apps = pgTable('apps', {
+  clientId: text('client_id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  redirectUri: text('redirect_uri').notNull(),
+  seeded: boolean('seeded').notNull().default(false),
+  createdAt: instant('created_at').notNull().default(sql`now()`),
+});
+
+export const psus = pgTable('psus', {
+  psuId: text('psu_id').primaryKey(),
+  name: text('name').notNull(),
+  customerType: text('customer_type').$type<'private' | 'corporate'>().notNull(),
+  corporateId: text('corporate_id'),
+});
+
+export const accounts = pgTable('accounts', {
+  accountId: text('account_id').primaryKey(),
+  psuId: text('psu_id').notNull(),
+  country: text('country').notNull(),
+  currency: text('currency').notNull(),
+  iban: text('iban'),
+  bban: text('bban'),
+  clearingNumber: text('clearing_number'),
+  bic: text('bic'),
+  accountType: text('account_type').notNull(),
+  name: text('name').notNull(),
+  ownerName: text('owner_name').notNull(),
+  position: integer('position').notNull(),
+});
+
+export const cards = pgTable('cards', {
+  cardId: text('card_id').primaryKey(),
+  accountId: text('account_id').notNull(),
+  maskedPan: text('masked_pan').notNull(),
+  name: text('name').notNull(),
+});
+
+export const payments = pgTable('payments', {
+  paymentId: text('payment_id').primaryKey(),
+  clientId: text('client_id').notNull(),
+  product: text('product').notNull(),
+  country: text('country').notNull(),
+  customerType: text('customer_type').notNull(),
+  psuId: text('psu_id').notNull(),
+  corporateId: text('corporate_id'),
+  debtorAccountId: text('debtor_account_id').notNull(),
+  amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+  currency: text('currency').notNull(),
+  creditorName: text('creditor_name'),
+  creditorAccount: text('creditor_account').notNull(),
+  requestedExecutionDate: date('requested_execution_date', { mode: 'string' }),
+  status: text('status').notNull(),
+  instruction: jsonb('instruction').notNull(),
+  createdAt: instant('created_at').notNull().default(sql`now()`),
+  executedAt: instant('executed_at'),
+});
+
+export const authCodes = pgTable('auth_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  clientId: text('client_id').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  scope: text('scope').notNull(),
+  psuId: text('psu_id').notNull(),
+  codeChallenge: text('code_challenge'),
+  expiresAt: instant('expires_at').notNull(),
+  usedAt: instant('used_at'),
+  createdAt: instant('created_at').notNull().default(sql`now()`),
+});
+
+export const accessTokens = pgTable('access_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  kind: text('kind').$type<'client_credentials' | 'authorization_code'>().notNull(),
+  clientId: text('client_id').notNull(),
+  scope: text('scope').notNull(),
+  psuId: text('psu_id'),
+  codeHash: text('code_hash'),
+  expiresAt: instant('expires_at'),
+  revokedAt: instant('revoked_at'),
+  createdAt: instant('created_at').notNull().default(sql`now()`),
+});
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    clientId: text('client_id').notNull(),
+    requestId: text('request_id').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    statusCode: integer('status_code'),
+    body: jsonb('body'),
+    createdAt: instant('created_at').notNull().default(sql`now()`),
+  },
+  (table) => [primaryKey({ columns: [table.clientId, table.requestId] })],
+);

@@ -1,0 +1,43 @@
+// Access tokens and authorization codes, stored only as SHA-256 hashes of the secrets.
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import { accessTokens, authCodes } from './schema.ts';
+
+export type TokenRow = typeof accessTokens.$inferSelect;
+export type CodeRow = typeof authCodes.$inferSelect;
+
+export async function insertToken(db: Db, token: typeof accessTokens.$inferInsert): Promise<void> {
+  await db.insert(accessTokens).values(token);
+}
+
+export async function findToken(db: Db, tokenHash: string): Promise<TokenRow | undefined> {
+  const rows = await db.select().from(accessTokens).where(eq(accessTokens.tokenHash, tokenHash)).limit(1);
+  return rows[0];
+}
+
+/** Revokes the token issued for a code (a replayed code revokes what it issued). */
+export async function revokeTokenOfCode(db: Db, codeHash: string, at: Date): Promise<void> {
+  await db
+    .update(accessTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(accessTokens.codeHash, codeHash), isNull(accessTokens.revokedAt)));
+}
+
+export async function insertCode(db: Db, code: typeof authCodes.$inferInsert): Promise<void> {
+  await db.insert(authCodes).values(code);
+}
+
+/** Marks a code used; answers the code only when this call was the one that used it. */
+export async function consumeCode(db: Db, codeHash: string, at: Date): Promise<CodeRow | undefined> {
+  const rows = await db
+    .update(authCodes)
+    .set({ usedAt: at })
+    .where(and(eq(authCodes.codeHash, codeHash), isNull(authCodes.usedAt)))
+    .returning();
+  return rows[0];
+}
+
+export async function findCode(db: Db, codeHash: string): Promise<CodeRow | undefined> {
+  const rows = await db.select().from(authCodes).where(eq(authCodes.codeHash, codeHash)).limit(1);
+  return rows[0];
+}

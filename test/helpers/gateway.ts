@@ -1,0 +1,111 @@
+// Test harness: a gateway on PGlite (always) or PostgreSQL (when TEST_DATABASE_URL is set), each test
+// file with its own database (a fresh PGlite, or its own PostgreSQL schema), listening on port 0.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../../src/app.ts';
+import { TppClient } from '../../src/client/tpp-client.ts';
+import { type Config, configWith } from '../../src/config.ts';
+import type { CoreBanking } from '../../src/ports/core-banking.ts';
+import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
+import type { Clock } from '../../src/services/context.ts';
+import { type App, insertApp } from '../../src/store/apps-repository.ts';
+import { openStore, type Store } from '../../src/store/database.ts';
+
+export type Backend = 'pglite' | 'postgres';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
+
+/** The backends storage tests run on; says so when PostgreSQL is skipped. */
+export function backends(): Backend[] {
+  if (TEST_DATABASE_URL === undefined) {
+    console.log('# PostgreSQL suites skipped: TEST_DATABASE_URL is not set');
+    return ['pglite'];
+  }
+  return ['pglite', 'postgres'];
+}
+
+export interface TestStore extends Store {
+  readonly schemaName: string | undefined;
+}
+
+export async function openTestStore(backend: Backend): Promise<TestStore> {
+  if (backend === 'pglite') return { ...(await openStore({})), schemaName: undefined };
+  const schemaName = `t_${randomBytes(6).toString('hex')}`;
+  const store = await openStore({ databaseUrl: TEST_DATABASE_URL, schemaName });
+  return {
+    ...store,
+    schemaName,
+    close: async () => {
+      await store.close();
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schemaName} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+export interface Gateway {
+  readonly app: FastifyInstance;
+  readonly store: TestStore;
+  readonly config: Config;
+  readonly sandboxApp: App;
+  readonly url: string;
+  readonly client: TppClient;
+  /** Registers another app (as onboarding would) and answers a client for it. */
+  addApp(name?: string): Promise<TppClient>;
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  readonly backend?: Backend;
+  readonly store?: TestStore;
+  readonly clock?: Clock;
+  readonly coreBanking?: CoreBanking;
+  readonly config?: Partial<Config>;
+}
+
+export const REDIRECT_URI = 'https://tpp.example/callback';
+
+export async function startGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const store = options.store ?? (await openTestStore(options.backend ?? 'pglite'));
+  const config = configWith({
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'silent',
+    sandboxRedirectUri: REDIRECT_URI,
+    sandboxClientId: randomBytes(16).toString('hex'),
+    ...options.config,
+  });
+  await seedTestCustomers(store.db);
+  const sandboxApp = await ensureSandboxApp(store.db, config);
+  const app = await buildApp({
+    config,
+    store,
+    logger: pino({ level: 'silent' }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.coreBanking === undefined ? {} : { coreBanking: options.coreBanking }),
+  });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = address + config.basePath;
+  return {
+    app,
+    store,
+    config,
+    sandboxApp,
+    url,
+    client: new TppClient(url, sandboxApp.clientId, sandboxApp.redirectUri),
+    async addApp(name = 'Another app') {
+      const clientId = randomBytes(16).toString('hex');
+      const redirectUri = `https://${clientId.slice(0, 8)}.tpp.example/cb`;
+      await insertApp(store.db, { clientId, name, description: '', redirectUri, seeded: false });
+      return new TppClient(url, clientId, redirectUri);
+    },
+    async close() {
+      await app.close();
+      if (options.store === undefined) await store.close();
+    },
+  };
+}

@@ -55,6 +55,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     echoTppHeaders(request, reply);
   });
   registerErrorHandling(app);
+  // JSON for the API, forms for the token endpoint; nothing else (Fastify also parses text/plain).
+  app.removeContentTypeParser('text/plain');
   registerFormBody(app);
 
   await app.register(

@@ -16,7 +16,10 @@ export interface TokenAnswer {
 
 export interface InitiationAnswer {
   readonly paymentId: string;
-  readonly scaMethods: { scaMethodType: string; _links: { authorization: { href: string; name: string; type: string }[] } }[];
+  readonly scaMethods: {
+    scaMethodType: string;
+    _links: { authorization: { href: string; name: string; type: string }[] };
+  }[];
   readonly transactionStatus: string;
 }
 
@@ -85,12 +88,22 @@ export class TppClient {
 
   /** Step 2: initiate a payment. */
   initiate(token: string, options: InitiateOptions): Promise<HttpAnswer<InitiationAnswer>> {
-    const extra = { ...(options.country === undefined ? {} : { Country: options.country }), ...options.headers };
-    return this.request<InitiationAnswer>('POST', options.path, { headers: this.tppHeaders(token, extra), json: options.body });
+    const extra = {
+      ...(options.country === undefined ? {} : { Country: options.country }),
+      ...options.headers,
+    };
+    return this.request<InitiationAnswer>('POST', options.path, {
+      headers: this.tppHeaders(token, extra),
+      json: options.body,
+    });
   }
 
   /** Step 3 (redirect flow): the authorization request; answers the query of the redirect's Location. */
-  async authorize(scope: string, state: string, extra: Record<string, string> = {}): Promise<URLSearchParams> {
+  async authorize(
+    scope: string,
+    state: string,
+    extra: Record<string, string> = {},
+  ): Promise<URLSearchParams> {
     const query = new URLSearchParams({
       response_type: 'code',
       scope,
@@ -108,15 +121,28 @@ export class TppClient {
   }
 
   /** Step 3 (redirect flow): the code for a PSU token. */
-  exchangeCode(scope: string, code: string, extra: Record<string, string> = {}): Promise<HttpAnswer<TokenAnswer>> {
+  exchangeCode(
+    scope: string,
+    code: string,
+    extra: Record<string, string> = {},
+  ): Promise<HttpAnswer<TokenAnswer>> {
     return this.request<TokenAnswer>('POST', '/oauth2/token/1.0', {
-      form: { grant_type: 'authorization_code', scope, client_id: this.clientId, code, redirect_uri: this.redirectUri, ...extra },
+      form: {
+        grant_type: 'authorization_code',
+        scope,
+        client_id: this.clientId,
+        code,
+        redirect_uri: this.redirectUri,
+        ...extra,
+      },
     });
   }
 
   /** Step 4: execute with the PSU token. */
   execute(product: string, paymentId: string, psuToken: string, prefix = '/psd2/v1/payments') {
-    return this.request<StatusAnswer>('PUT', `${prefix}/${product}/${paymentId}`, { headers: this.tppHeaders(psuToken) });
+    return this.request<StatusAnswer>('PUT', `${prefix}/${product}/${paymentId}`, {
+      headers: this.tppHeaders(psuToken),
+    });
   }
 
   /** Step 5: the status, with either token. */
@@ -137,6 +163,7 @@ export class TppClient {
 }
 
 export function expectOk<T>(answer: HttpAnswer<T>, what: string): T {
-  if (answer.status !== 200) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200)
+    throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body;
 }

@@ -121,8 +121,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
           ? validationMessages(error)
           : [{ code: codeOfStatus(status), text: clientErrorText(error, status) } satisfies TppMessage];
       if (isOAuthRoute(request)) {
-        const oauthStatus = status === 413 || status === 415 ? status : 400;
-        return sendOAuthError(reply, oauthStatus, 'invalid_request', messages[0]!.text);
+        if (status === 415) {
+          return sendOAuthError(
+            reply,
+            415,
+            'invalid_request',
+            'the body must be application/x-www-form-urlencoded',
+          );
+        }
+        return sendOAuthError(reply, status === 413 ? 413 : 400, 'invalid_request', messages[0]!.text);
       }
       return sendApiError(
         reply,

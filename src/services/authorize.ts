@@ -36,7 +36,7 @@ export async function authorize(context: ServiceContext, query: AuthorizeQuery):
   if (redirectUri === undefined || redirectUri !== app.redirectUri) {
     throw apiError('FORMAT_ERROR', "redirect_uri is not the app's registered redirect URI", 'redirect_uri');
   }
-  const state = single(query, 'state');
+  const state = single(query, 'state') || undefined;
   try {
     const code = await approve(context, query, app.clientId, redirectUri, state);
     return withQuery(redirectUri, { code, state });
@@ -59,7 +59,7 @@ async function approve(
   if (single(query, 'response_type') !== 'code') {
     throw new OAuthError('unsupported_response_type', 'response_type must be code');
   }
-  if (state === undefined || state === '') throw new OAuthError('invalid_request', 'state is required');
+  if (state === undefined) throw new OAuthError('invalid_request', 'state is required');
   const challenge = pkce(query);
   const scopeText = single(query, 'scope') ?? '';
   const scope = parseResourceScope(scopeText);

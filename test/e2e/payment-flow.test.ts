@@ -41,7 +41,11 @@ for (const backend of backends()) {
           scaMethodType: 'DECOUPLED',
           _links: {
             authorization: [
-              { href: `${url}/decoupled/eid/initAuthorization/2.0`, name: 'initAuthorization', type: 'application/json' },
+              {
+                href: `${url}/decoupled/eid/initAuthorization/2.0`,
+                name: 'initAuthorization',
+                type: 'application/json',
+              },
             ],
           },
         };
@@ -68,18 +72,33 @@ for (const backend of backends()) {
         assert.equal(token.headers.get('cache-control'), 'no-store');
 
         const executed = await client.execute(payment.product, paymentId, token.body.access_token);
-        assert.deepEqual([executed.status, executed.body], [200, { paymentId, transactionStatus: payment.settled }]);
+        assert.deepEqual(
+          [executed.status, executed.body],
+          [200, { paymentId, transactionStatus: payment.settled }],
+        );
 
         for (const reader of [clientToken, token.body.access_token]) {
           const status = await client.status(payment.product, paymentId, reader, payment.country);
-          assert.deepEqual([status.status, status.body], [200, { paymentId, transactionStatus: payment.settled }]);
+          assert.deepEqual(
+            [status.status, status.body],
+            [200, { paymentId, transactionStatus: payment.settled }],
+          );
         }
         if (payment.country === 'SE') {
-          const v2 = await client.status(payment.product, paymentId, clientToken, 'SE', '/psd2/se/v2/payments');
+          const v2 = await client.status(
+            payment.product,
+            paymentId,
+            clientToken,
+            'SE',
+            '/psd2/se/v2/payments',
+          );
           assert.deepEqual([v2.status, v2.body], [200, { paymentId, transactionStatus: payment.settled }]);
         }
         const again = await client.execute(payment.product, paymentId, token.body.access_token);
-        assert.deepEqual([again.status, again.body], [200, { paymentId, transactionStatus: payment.settled }]);
+        assert.deepEqual(
+          [again.status, again.body],
+          [200, { paymentId, transactionStatus: payment.settled }],
+        );
       });
     }
 
@@ -95,9 +114,15 @@ for (const backend of backends()) {
       const psuToken = expectOk(await client.exchangeCode(scope, code), 'code').access_token;
       const product = 'other-banks-domestic-credit-transfer';
       const executed = await client.execute(product, initiated.paymentId, psuToken, '/psd2/se/v2/payments');
-      assert.deepEqual([executed.status, executed.body], [200, { paymentId: initiated.paymentId, transactionStatus: 'ACSC' }]);
+      assert.deepEqual(
+        [executed.status, executed.body],
+        [200, { paymentId: initiated.paymentId, transactionStatus: 'ACSC' }],
+      );
       const status = await client.status(product, initiated.paymentId, psuToken, 'SE');
-      assert.deepEqual([status.status, status.body], [200, { paymentId: initiated.paymentId, transactionStatus: 'ACSC' }]);
+      assert.deepEqual(
+        [status.status, status.body],
+        [200, { paymentId: initiated.paymentId, transactionStatus: 'ACSC' }],
+      );
     });
   });
 }

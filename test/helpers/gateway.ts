@@ -1,6 +1,7 @@
 // Test harness: a gateway on PGlite (always) or PostgreSQL (when TEST_DATABASE_URL is set), each test
 // file with its own database (a fresh PGlite, or its own PostgreSQL schema), listening on port 0.
 import { randomBytes } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
@@ -108,4 +109,10 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       if (options.store === undefined) await store.close();
     },
   };
+}
+
+/** Rows of a query, the same on both drivers. */
+export async function queryRows<T = Record<string, unknown>>(store: Store, query: SQL): Promise<T[]> {
+  const result = (await store.db.execute(query)) as { rows: T[] };
+  return result.rows;
 }

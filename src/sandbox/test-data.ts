@@ -2,9 +2,9 @@
 // start; README lists the same data. Account numbers pass the real check-digit rules.
 import { composeIBAN } from 'ibantools';
 import { OWN_IBAN_BANK_CODES } from '../domain/account-identifiers.ts';
-import type { BankAccount, Card, Psu } from '../store/customers-repository.ts';
+import type { AccountRecord, Card, Psu } from '../store/customers-repository.ts';
 
-type SeedAccount = BankAccount & { readonly position: number };
+type SeedAccount = AccountRecord & { readonly position: number };
 
 export const TEST_PSUS: readonly Psu[] = [
   { psuId: '191212121212', name: 'Tolvan Tolvansson', customerType: 'private', corporateId: null },

@@ -2,17 +2,21 @@
 // nothing happens twice; with another request it is refused (API-NOTES "Headers").
 import { apiError } from '../domain/errors.ts';
 import type { Db } from '../store/database.ts';
-import { claimRequest, findAnswer, type RequestKey, saveAnswer } from '../store/idempotency-repository.ts';
+import { findAnswer, type RequestKey, recordAnswer } from '../store/idempotency-repository.ts';
 
 export interface Answer<T> {
   readonly statusCode: number;
   readonly body: T;
 }
 
+/** Thrown inside the transaction to roll back work whose request id turned out to be taken. */
+class RequestIdTaken extends Error {}
+
 /**
- * Runs work in a transaction that also claims the request id and stores the answer, so the work and
- * its record commit together or not at all. An error from work rolls both back: a failed request may
- * be retried with the same id.
+ * Runs work in a transaction that also records its answer under the request id, so the work and its
+ * record commit together or not at all. A known id answers the recorded answer without doing the
+ * work; an id taken while the work ran rolls the work back and answers the winner's answer. An error
+ * from work rolls everything back: a refused request may be retried under the same id.
  */
 export async function answerOnce<T>(
   db: Db,
@@ -20,20 +24,33 @@ export async function answerOnce<T>(
   fingerprint: string,
   work: (trx: Db) => Promise<Answer<T>>,
 ): Promise<Answer<T>> {
-  return db.transaction(async (trx) => {
-    if (!(await claimRequest(trx, key, fingerprint))) {
-      const earlier = await findAnswer(trx, key);
-      if (earlier === undefined || earlier.statusCode === null || earlier.fingerprint !== fingerprint) {
-        throw apiError(
-          'REQUEST_ID_REUSED',
-          'TPP-Request-ID was already used for another request: send a new one for every request',
-          'TPP-Request-ID',
-        );
-      }
-      return { statusCode: earlier.statusCode, body: earlier.body as T };
-    }
-    const answer = await work(trx);
-    await saveAnswer(trx, key, answer.statusCode, answer.body);
-    return answer;
-  });
+  const earlier = await findAnswer(db, key);
+  if (earlier !== undefined) return replay(earlier, fingerprint);
+  try {
+    return await db.transaction(async (trx) => {
+      const answer = await work(trx);
+      if (!(await recordAnswer(trx, key, fingerprint, answer.statusCode, answer.body)))
+        throw new RequestIdTaken();
+      return answer;
+    });
+  } catch (error) {
+    if (!(error instanceof RequestIdTaken)) throw error;
+    const winner = await findAnswer(db, key);
+    if (winner === undefined) throw new Error('request id taken but no answer recorded');
+    return replay(winner, fingerprint);
+  }
+}
+
+function replay<T>(
+  earlier: { fingerprint: string; statusCode: number; body: unknown },
+  fingerprint: string,
+): Answer<T> {
+  if (earlier.fingerprint !== fingerprint) {
+    throw apiError(
+      'REQUEST_ID_REUSED',
+      'TPP-Request-ID was already used for another request: send a new one for every request',
+      'TPP-Request-ID',
+    );
+  }
+  return { statusCode: earlier.statusCode, body: earlier.body as T };
 }

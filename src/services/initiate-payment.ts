@@ -7,8 +7,6 @@ import { type Country, type CustomerType, findProduct, type ProductDefinition } 
 import { fingerprint, newId } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
 import type { BankAccount } from '../store/customers-repository.ts';
-import { findPsu } from '../store/customers-repository.ts';
-import type { Db } from '../store/database.ts';
 import { insertPayment } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
@@ -75,7 +73,7 @@ export async function initiatePayment(
         'debtorAccount.value',
       );
     }
-    const customerType = await checkPayer(trx, request, account);
+    const customerType = checkPayer(request, account);
     const problems = checkDebtorAccount(instruction, request.body, {
       country: account.country,
       currency: account.currency,
@@ -162,9 +160,8 @@ function checkCorporateHeaders(corporate: CorporateHeaders, required: boolean): 
 }
 
 /** The owner of the debtor account must be the kind of customer the path is for, and the corporate named. */
-async function checkPayer(trx: Db, request: InitiationRequest, account: BankAccount): Promise<CustomerType> {
-  const owner = await findPsu(trx, account.psuId);
-  if (owner === undefined) throw new Error(`account ${account.accountId} has no owner`);
+function checkPayer(request: InitiationRequest, account: BankAccount): CustomerType {
+  const owner = { customerType: account.ownerType, corporateId: account.ownerCorporateId };
   const { channel, corporate } = request;
   if (channel.api === 'se-v2' && channel.customerType !== owner.customerType) {
     throw apiError(

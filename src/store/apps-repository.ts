@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
+import { preparedFor } from './prepared.ts';
 import { apps } from './schema.ts';
 
 export interface App {
@@ -20,8 +21,17 @@ function toApp(row: typeof apps.$inferSelect): App {
   };
 }
 
+const findAppQuery = preparedFor((db) =>
+  db
+    .select()
+    .from(apps)
+    .where(eq(apps.clientId, sql.placeholder('clientId')))
+    .limit(1)
+    .prepare('find_app'),
+);
+
 export async function findApp(db: Db, clientId: string): Promise<App | undefined> {
-  const rows = await db.select().from(apps).where(eq(apps.clientId, clientId)).limit(1);
+  const rows = await findAppQuery(db).execute({ clientId });
   return rows[0] === undefined ? undefined : toApp(rows[0]);
 }
 

@@ -1,5 +1,5 @@
 // PSUs, their accounts and cards: the bank's customer data (seeded sandbox data by default).
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { accounts, cards, psus } from './schema.ts';
 
@@ -10,7 +10,8 @@ export interface Psu {
   readonly corporateId: string | null;
 }
 
-export interface BankAccount {
+/** An account as stored. */
+export interface AccountRecord {
   readonly accountId: string;
   readonly psuId: string;
   readonly country: string;
@@ -24,6 +25,12 @@ export interface BankAccount {
   readonly ownerName: string;
 }
 
+/** An account with what the payment rules need to know of its owner. */
+export interface BankAccount extends AccountRecord {
+  readonly ownerType: 'private' | 'corporate';
+  readonly ownerCorporateId: string | null;
+}
+
 export interface Card {
   readonly cardId: string;
   readonly accountId: string;
@@ -31,9 +38,23 @@ export interface Card {
   readonly name: string;
 }
 
-function toAccount(row: typeof accounts.$inferSelect): BankAccount {
+function toRecord(row: typeof accounts.$inferSelect): AccountRecord {
   const { position: _position, ...account } = row;
   return account;
+}
+
+const withOwner = {
+  account: accounts,
+  ownerType: psus.customerType,
+  ownerCorporateId: psus.corporateId,
+};
+
+function toAccount(row: {
+  account: typeof accounts.$inferSelect;
+  ownerType: 'private' | 'corporate';
+  ownerCorporateId: string | null;
+}): BankAccount {
+  return { ...toRecord(row.account), ownerType: row.ownerType, ownerCorporateId: row.ownerCorporateId };
 }
 
 export async function findPsu(db: Db, psuId: string): Promise<Psu | undefined> {
@@ -45,13 +66,22 @@ export async function listPsus(db: Db): Promise<Psu[]> {
   return db.select().from(psus).orderBy(asc(psus.psuId));
 }
 
-export async function listAccounts(db: Db): Promise<BankAccount[]> {
+export async function listAccounts(db: Db): Promise<AccountRecord[]> {
   const rows = await db.select().from(accounts).orderBy(asc(accounts.psuId), asc(accounts.position));
-  return rows.map(toAccount);
+  return rows.map(toRecord);
+}
+
+function findAccountWhere(db: Db, condition: SQL | undefined) {
+  return db
+    .select(withOwner)
+    .from(accounts)
+    .innerJoin(psus, eq(psus.psuId, accounts.psuId))
+    .where(condition)
+    .limit(1);
 }
 
 export async function findAccountByIban(db: Db, iban: string): Promise<BankAccount | undefined> {
-  const rows = await db.select().from(accounts).where(eq(accounts.iban, iban)).limit(1);
+  const rows = await findAccountWhere(db, eq(accounts.iban, iban));
   return rows[0] === undefined ? undefined : toAccount(rows[0]);
 }
 
@@ -60,11 +90,7 @@ export async function findAccountByBban(
   country: string,
   bban: string,
 ): Promise<BankAccount | undefined> {
-  const rows = await db
-    .select()
-    .from(accounts)
-    .where(and(eq(accounts.country, country), eq(accounts.bban, bban)))
-    .limit(1);
+  const rows = await findAccountWhere(db, and(eq(accounts.country, country), eq(accounts.bban, bban)));
   return rows[0] === undefined ? undefined : toAccount(rows[0]);
 }
 
@@ -73,7 +99,7 @@ export async function insertCustomers(
   db: Db,
   data: {
     psus: readonly Psu[];
-    accounts: readonly (BankAccount & { position: number })[];
+    accounts: readonly (AccountRecord & { position: number })[];
     cards: readonly Card[];
   },
 ): Promise<void> {

@@ -70,9 +70,8 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
   });
   // A broken idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  if (schemaName !== undefined) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`);
   const db = drizzleNodePg(pool, { schema }) as unknown as Db;
-  return {
+  const store: Store = {
     db,
     kind: 'postgres',
     withExclusiveLock: async (fn) => {
@@ -91,4 +90,7 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
     },
     close: () => pool.end(),
   };
+  // Under the lock: CREATE SCHEMA IF NOT EXISTS races with itself in PostgreSQL.
+  if (schemaName !== undefined) await store.withExclusiveLock((run) => run(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`));
+  return store;
 }

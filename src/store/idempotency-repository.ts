@@ -1,6 +1,7 @@
 // The answers to state-changing requests, by app and TPP-Request-ID.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
+import { preparedFor } from './prepared.ts';
 import { idempotencyKeys } from './schema.ts';
 
 export interface RequestKey {
@@ -10,39 +11,49 @@ export interface RequestKey {
 
 export interface StoredAnswer {
   readonly fingerprint: string;
-  readonly statusCode: number | null;
+  readonly statusCode: number;
   readonly body: unknown;
 }
 
 /**
- * Claims a request id for this transaction. On PostgreSQL a concurrent claim of the same id waits
- * here until the first transaction ends; it then finds the id taken (or free again, after a rollback).
+ * Records the answer to a request, in the transaction that did its work. Answers false when the id
+ * is taken. On PostgreSQL a concurrent record of the same id waits here until the first
+ * transaction ends, then finds the id taken (or free again, after a rollback).
  */
-export async function claimRequest(db: Db, key: RequestKey, fingerprint: string): Promise<boolean> {
+export async function recordAnswer(
+  db: Db,
+  key: RequestKey,
+  fingerprint: string,
+  statusCode: number,
+  body: unknown,
+): Promise<boolean> {
   const rows = await db
     .insert(idempotencyKeys)
-    .values({ ...key, fingerprint })
+    .values({ ...key, fingerprint, statusCode, body })
     .onConflictDoNothing()
     .returning({ requestId: idempotencyKeys.requestId });
   return rows.length === 1;
 }
 
-export async function findAnswer(db: Db, key: RequestKey): Promise<StoredAnswer | undefined> {
-  const rows = await db
+const findAnswerQuery = preparedFor((db) =>
+  db
     .select({
       fingerprint: idempotencyKeys.fingerprint,
       statusCode: idempotencyKeys.statusCode,
       body: idempotencyKeys.body,
     })
     .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.clientId, key.clientId), eq(idempotencyKeys.requestId, key.requestId)))
-    .limit(1);
-  return rows[0];
-}
+    .where(
+      and(
+        eq(idempotencyKeys.clientId, sql.placeholder('clientId')),
+        eq(idempotencyKeys.requestId, sql.placeholder('requestId')),
+      ),
+    )
+    .limit(1)
+    .prepare('find_answer'),
+);
 
-export async function saveAnswer(db: Db, key: RequestKey, statusCode: number, body: unknown): Promise<void> {
-  await db
-    .update(idempotencyKeys)
-    .set({ statusCode, body })
-    .where(and(eq(idempotencyKeys.clientId, key.clientId), eq(idempotencyKeys.requestId, key.requestId)));
+export async function findAnswer(db: Db, key: RequestKey): Promise<StoredAnswer | undefined> {
+  const rows = await findAnswerQuery(db).execute({ clientId: key.clientId, requestId: key.requestId });
+  return rows[0];
 }

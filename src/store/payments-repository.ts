@@ -1,8 +1,9 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Payment, TransactionStatus } from '../domain/payment.ts';
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
 import type { Db } from './database.ts';
+import { preparedFor } from './prepared.ts';
 import { payments } from './schema.ts';
 
 type Row = typeof payments.$inferSelect;
@@ -62,8 +63,17 @@ export async function insertPayment(db: Db, payment: NewPayment): Promise<Paymen
   return toPayment(rows[0]!);
 }
 
+const findPaymentQuery = preparedFor((db) =>
+  db
+    .select()
+    .from(payments)
+    .where(eq(payments.paymentId, sql.placeholder('paymentId')))
+    .limit(1)
+    .prepare('find_payment'),
+);
+
 export async function findPayment(db: Db, paymentId: string): Promise<Payment | undefined> {
-  const rows = await db.select().from(payments).where(eq(payments.paymentId, paymentId)).limit(1);
+  const rows = await findPaymentQuery(db).execute({ paymentId });
   return rows[0] === undefined ? undefined : toPayment(rows[0]);
 }
 

@@ -1,6 +1,7 @@
 // Access tokens and authorization codes, stored only as SHA-256 hashes of the secrets.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
+import { preparedFor } from './prepared.ts';
 import { accessTokens, authCodes } from './schema.ts';
 
 export type TokenRow = typeof accessTokens.$inferSelect;
@@ -10,8 +11,17 @@ export async function insertToken(db: Db, token: typeof accessTokens.$inferInser
   await db.insert(accessTokens).values(token);
 }
 
+const findTokenQuery = preparedFor((db) =>
+  db
+    .select()
+    .from(accessTokens)
+    .where(eq(accessTokens.tokenHash, sql.placeholder('tokenHash')))
+    .limit(1)
+    .prepare('find_token'),
+);
+
 export async function findToken(db: Db, tokenHash: string): Promise<TokenRow | undefined> {
-  const rows = await db.select().from(accessTokens).where(eq(accessTokens.tokenHash, tokenHash)).limit(1);
+  const rows = await findTokenQuery(db).execute({ tokenHash });
   return rows[0];
 }
 

@@ -97,9 +97,9 @@ CREATE TABLE idempotency_keys (
   client_id    text NOT NULL REFERENCES apps (client_id),
   request_id   text NOT NULL,
   fingerprint  text NOT NULL,
-  -- The answer, stored in the same transaction as the work it describes; null only inside it.
-  status_code  integer,
-  body         jsonb,
+  -- The answer, stored in the same transaction as the work it describes.
+  status_code  integer NOT NULL,
+  body         jsonb NOT NULL,
   created_at   timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (client_id, request_id)
 );

@@ -1,0 +1,221 @@
+// npm run bench: the payment flow under load over loopback, against a raw node:http server that
+// answers the same JSON in the same run. Reports req/s of initiation and status, complete flows/s,
+// and each as a ratio to the raw baseline; on PGlite, and on PostgreSQL when BENCH_DATABASE_URL
+// (or TEST_DATABASE_URL) is set. These machines are shared and noisy: read the ratios.
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import pino from 'pino';
+import { buildApp } from '../src/app.ts';
+import { TppClient } from '../src/client/tpp-client.ts';
+import { configWith } from '../src/config.ts';
+import { ensureSandboxApp, seedTestCustomers } from '../src/sandbox/seed.ts';
+import { openStore, type Store } from '../src/store/database.ts';
+import { domestic } from '../test/helpers/payments.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const FLOW_WORKERS = Number(process.env.BENCH_FLOW_WORKERS ?? 16);
+const DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
+
+interface Target {
+  readonly url: string;
+  readonly clientId: string;
+  readonly redirectUri: string;
+  close(): Promise<void>;
+}
+
+/** The baseline: node:http answering the gateway's JSON without any work. */
+async function rawServer(): Promise<Target> {
+  const paymentId = randomUUID();
+  const initiation = JSON.stringify({
+    paymentId,
+    scaMethods: [
+      {
+        scaMethodType: 'REDIRECT',
+        _links: {
+          authorization: [
+            { href: 'http://127.0.0.1/oauth2/authorize/1.0', name: 'authorize', type: 'application/json' },
+          ],
+        },
+      },
+    ],
+    transactionStatus: 'ACTC',
+  });
+  const status = JSON.stringify({ paymentId, transactionStatus: 'ACCC' });
+  const token = JSON.stringify({ access_token: 'x'.repeat(43), expires_in: 900, token_type: 'Bearer' });
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      if (request.url?.startsWith('/oauth2/authorize')) {
+        response.writeHead(302, { location: `http://127.0.0.1/cb?code=${'c'.repeat(43)}&state=s` }).end();
+        return;
+      }
+      const body = request.url?.startsWith('/oauth2/token')
+        ? token
+        : request.method === 'POST'
+          ? initiation
+          : status;
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    clientId: 'raw',
+    redirectUri: 'http://127.0.0.1/cb',
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function gateway(databaseUrl: string | undefined): Promise<Target & { store: Store }> {
+  const schemaName =
+    databaseUrl === undefined ? undefined : `bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
+  const store = await openStore({ databaseUrl, schemaName, poolSize: 20 });
+  const config = configWith({ port: 0, logLevel: 'silent', sandboxRedirectUri: 'http://127.0.0.1/cb' });
+  await seedTestCustomers(store.db);
+  const app = await ensureSandboxApp(store.db, config);
+  const server = await buildApp({ config, store, logger: pino({ level: 'silent' }) });
+  const address = await server.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: address,
+    clientId: app.clientId,
+    redirectUri: app.redirectUri,
+    store,
+    async close() {
+      await server.close();
+      if (schemaName !== undefined)
+        await store.db.execute((await import('drizzle-orm')).sql.raw(`DROP SCHEMA ${schemaName} CASCADE`));
+      await store.close();
+    },
+  };
+}
+
+async function load(options: autocannon.Options): Promise<number> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+  const failures = result.non2xx + result.errors + result.timeouts;
+  if (failures > 0)
+    throw new Error(`${options.title}: ${failures} failed requests of ${result.requests.total}`);
+  return result.requests.average;
+}
+
+async function initiationRate(target: Target, token: string): Promise<number> {
+  const client = new TppClient(target.url, target.clientId, target.redirectUri);
+  const body = JSON.stringify(domestic());
+  return load({
+    title: 'initiation',
+    url: target.url + PATH,
+    method: 'POST',
+    headers: { ...client.tppHeaders(token), 'content-type': 'application/json' },
+    body,
+    // Every request a new TPP-Request-ID: a new payment each time, no idempotent replays.
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, 'TPP-Request-ID': randomUUID() },
+        }),
+      },
+    ],
+  });
+}
+
+async function statusRate(target: Target, token: string, paymentId: string): Promise<number> {
+  const client = new TppClient(target.url, target.clientId, target.redirectUri);
+  return load({
+    title: 'status',
+    url: `${target.url}/psd2/v1/payments/handelsbanken-domestic-credit-transfer/${paymentId}/status`,
+    headers: client.tppHeaders(token, { Country: 'SE' }),
+  });
+}
+
+/** Complete flows per second: FLOW_WORKERS loops of initiate, authorize, token, execute, status. */
+async function flowRate(target: Target, token: string): Promise<number> {
+  const client = new TppClient(target.url, target.clientId, target.redirectUri);
+  const product = 'handelsbanken-domestic-credit-transfer';
+  const deadline = Date.now() + SECONDS * 1000;
+  let flows = 0;
+  const worker = async () => {
+    while (Date.now() < deadline) {
+      const initiated = await client.initiate(token, { path: PATH, body: domestic() });
+      if (initiated.status !== 200) throw new Error(`initiate ${initiated.status}`);
+      const paymentId = initiated.body.paymentId;
+      const executed = await client.authorizeAndExecute(product, paymentId);
+      if (executed.status !== 200) throw new Error(`execute ${executed.status}`);
+      const status = await client.status(product, paymentId, token, 'SE');
+      if (status.status !== 200) throw new Error(`status ${status.status}`);
+      flows += 1;
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: FLOW_WORKERS }, worker));
+  return (flows * 1000) / (Date.now() - started);
+}
+
+interface Row {
+  readonly target: string;
+  readonly initiation: number;
+  readonly status: number;
+  readonly flows: number;
+}
+
+async function measure(name: string, target: Target): Promise<Row> {
+  const client = new TppClient(target.url, target.clientId, target.redirectUri);
+  const token = target.clientId === 'raw' ? 'raw' : await client.clientCredentialsToken();
+  const first = await client.initiate(token, { path: PATH, body: domestic() });
+  const paymentId = first.body.paymentId;
+  if (target.clientId !== 'raw')
+    await client.authorizeAndExecute('handelsbanken-domestic-credit-transfer', paymentId);
+  await flowRate(target, token); // warm-up: JIT, connection pools, caches
+  const initiation = await initiationRate(target, token);
+  const status = await statusRate(target, token, paymentId);
+  const flows = await flowRate(target, token);
+  return { target: name, initiation, status, flows };
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `psd2-gateway bench: ${SECONDS} s per run, ${CONNECTIONS} connections, ${FLOW_WORKERS} flow workers, node ${process.version}`,
+  );
+  const rows: Row[] = [];
+  const raw = await rawServer();
+  try {
+    rows.push(await measure('raw node:http', raw));
+  } finally {
+    await raw.close();
+  }
+  const backends: [string, string | undefined][] = [['gateway on PGlite', undefined]];
+  if (DATABASE_URL !== undefined) backends.push(['gateway on PostgreSQL', DATABASE_URL]);
+  else console.log('(PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+  for (const [name, url] of backends) {
+    const target = await gateway(url);
+    try {
+      rows.push(await measure(name, target));
+    } finally {
+      await target.close();
+    }
+  }
+  const base = rows[0]!;
+  const ratio = (value: number, of: number) => `${(value / of).toFixed(2)}x`;
+  console.log('\n| target | initiation req/s | status req/s | flows/s |');
+  console.log('|---|---|---|---|');
+  for (const row of rows) {
+    const cells = [row.initiation, row.status, row.flows].map((value, index) => {
+      const baseline = [base.initiation, base.status, base.flows][index]!;
+      return row === base ? value.toFixed(0) : `${value.toFixed(0)} (${ratio(value, baseline)})`;
+    });
+    console.log(`| ${row.target} | ${cells.join(' | ')} |`);
+  }
+  console.log(
+    '\nA flow is five requests: initiate, authorize (302), code exchange, execute, status; the raw',
+  );
+  console.log(
+    'baseline answers the same five with canned JSON. Ratios are to the raw baseline of the same run.',
+  );
+}
+
+await main();

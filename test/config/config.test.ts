@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+test('defaults', () => {
+  const config = loadConfig({});
+  assert.deepEqual(
+    {
+      port: config.port,
+      host: config.host,
+      mode: config.mode,
+      basePath: config.basePath,
+      logLevel: config.logLevel,
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      sandboxClientId: config.sandboxClientId,
+    },
+    {
+      port: 3000,
+      host: '0.0.0.0',
+      mode: 'sandbox',
+      basePath: '',
+      logLevel: 'info',
+      databaseUrl: undefined,
+      dataDir: undefined,
+      sandboxClientId: undefined,
+    },
+  );
+  assert.ok(Object.isFrozen(config));
+});
+
+test('settings are read and normalised', () => {
+  const config = loadConfig({
+    PORT: '8080',
+    BASE_PATH: '/openbanking/',
+    DATABASE_URL: 'postgres://u@localhost/db',
+    SANDBOX_CLIENT_ID: '0123456789abcdef0123456789abcdef',
+    SANDBOX_REDIRECT_URI: 'https://tpp.example/cb',
+    CLIENT_ID_HEADER_ALIASES: 'X-IBM-Client-Id, x-other',
+    PUBLIC_URL: 'https://sandbox.bank.example/',
+  });
+  assert.equal(config.port, 8080);
+  assert.equal(config.basePath, '/openbanking');
+  assert.equal(config.publicUrl, 'https://sandbox.bank.example');
+  assert.deepEqual(config.clientIdHeaderAliases, ['x-ibm-client-id', 'x-other']);
+});
+
+test('a bad setting stops the start, naming it', () => {
+  const cases: [Record<string, string>, string, RegExp][] = [
+    [{ PORT: 'eighty' }, 'PORT', /whole number/],
+    [{ PORT: '70000' }, 'PORT', /between 0 and 65535/],
+    [{ MODE: 'production' }, 'MODE', /one of sandbox, live/],
+    [{ MODE: 'live' }, 'MODE', /not available/],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of/],
+    [{ BASE_PATH: 'openbanking' }, 'BASE_PATH', /\/openbanking/],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL', /postgres/],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL', /absolute URL/],
+    [{ SANDBOX_CLIENT_ID: '0123-4567' }, 'SANDBOX_CLIENT_ID', /without dashes/],
+    [{ SANDBOX_REDIRECT_URI: 'ftp://x' }, 'SANDBOX_REDIRECT_URI', /http/],
+    [{ CLIENT_ID_HEADER_ALIASES: 'bad header' }, 'CLIENT_ID_HEADER_ALIASES', /not a header name/],
+    [{ TIME_ZONE: 'Mars/Olympus' }, 'TIME_ZONE', /time zone/],
+  ];
+  for (const [env, key, message] of cases) {
+    assert.throws(
+      () => loadConfig(env),
+      (error: unknown) => error instanceof ConfigError && error.key === key && message.test(error.message),
+      key,
+    );
+  }
+});

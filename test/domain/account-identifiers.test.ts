@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  parseBic,
+  parseBritishAccount,
+  parseIban,
+  parseSwedishAccount,
+} from '../../src/domain/account-identifiers.ts';
+import { addDays, dateIn, isIsoDate } from '../../src/domain/dates.ts';
+import {
+  constantEquals,
+  fingerprint,
+  hashSecret,
+  newSecret,
+  pkceChallenge,
+} from '../../src/domain/secrets.ts';
+
+test('Swedish accounts: the bank own clearing numbers 6000-6999', () => {
+  assert.deepEqual(parseSwedishAccount('6000 123456789'), {
+    ok: true,
+    value: {
+      clearingNumber: '6000',
+      accountNumber: '123456789',
+      bankName: 'Handelsbanken',
+      ownBank: true,
+      bban: '6000123456789',
+    },
+  });
+  assert.deepEqual(parseSwedishAccount('1234501', '5000'), {
+    ok: true,
+    value: {
+      clearingNumber: '5000',
+      accountNumber: '1234501',
+      bankName: 'SEB',
+      ownBank: false,
+      bban: '50001234501',
+    },
+  });
+  assert.equal(parseSwedishAccount('6000123456788').ok, false);
+  assert.equal(parseSwedishAccount('abc').ok, false);
+});
+
+test('IBANs: check digits, own bank, SEPA', () => {
+  assert.deepEqual(parseIban('nl46 hand 0254 6789 12'), {
+    ok: true,
+    value: { iban: 'NL46HAND0254678912', country: 'NL', bankCode: 'HAND', ownBank: true, sepa: true },
+  });
+  assert.deepEqual(parseIban('DE89370400440532013000'), {
+    ok: true,
+    value: {
+      iban: 'DE89370400440532013000',
+      country: 'DE',
+      bankCode: '37040044',
+      ownBank: false,
+      sepa: true,
+    },
+  });
+  assert.equal(parseIban('DE89370400440532013001').ok, false);
+  assert.equal(parseIban('').ok, false);
+});
+
+test('British sort code and account number', () => {
+  assert.deepEqual(parseBritishAccount('40-51-62 12345678'), {
+    ok: true,
+    value: { sortCode: '405162', accountNumber: '12345678', ownBank: true, bban: '40516212345678' },
+  });
+  assert.equal(parseBritishAccount('4051621234567').ok, false);
+});
+
+test('BIC', () => {
+  assert.deepEqual(parseBic('handsess'), { ok: true, value: 'HANDSESS' });
+  assert.equal(parseBic('HAND-SESS').ok, false);
+});
+
+test('dates', () => {
+  assert.equal(isIsoDate('2028-02-29'), true);
+  assert.equal(isIsoDate('2027-02-29'), false);
+  assert.equal(addDays('2026-12-31', 1), '2027-01-01');
+  // 23:30 UTC on 21 November is already 22 November in Stockholm.
+  assert.equal(dateIn(new Date('2026-11-21T23:30:00Z'), 'Europe/Stockholm'), '2026-11-22');
+});
+
+test('secrets: 256 random bits, SHA-256 hashes, constant-time equality, PKCE vector', () => {
+  const secret = newSecret();
+  assert.match(secret, /^[A-Za-z0-9_-]{43}$/);
+  assert.notEqual(newSecret(), secret);
+  assert.equal(hashSecret('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  assert.equal(constantEquals('same', 'same'), true);
+  assert.equal(constantEquals('same', 'sane'), false);
+  // RFC 7636 appendix B.
+  assert.equal(
+    pkceChallenge('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'),
+    'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  );
+  assert.equal(fingerprint({ b: 1, a: [1, { d: 2, c: 3 }] }), fingerprint({ a: [1, { c: 3, d: 2 }], b: 1 }));
+  assert.notEqual(fingerprint({ a: '1' }), fingerprint({ a: 1 }));
+});

@@ -1,0 +1,160 @@
+// The error shapes at the edges: unknown endpoints, oversized bodies, a failing bank system (5xx
+// without internals), the health check, and correlation ids.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { CoreBanking } from '../../src/ports/core-banking.ts';
+import { sandboxCoreBanking } from '../../src/ports/core-banking.ts';
+import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { call, errorBody, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
+import { domestic } from '../helpers/payments.ts';
+
+const failing: CoreBanking = {
+  findDebtorAccount: sandboxCoreBanking.findDebtorAccount,
+  execute: async () => {
+    throw new Error('relation "ledger_entries" does not exist at /srv/bank/core.ts:42');
+  },
+};
+
+let gateway: Gateway;
+before(async () => {
+  gateway = await startGateway({ coreBanking: failing, config: { bodyLimit: 4096 } });
+});
+after(() => gateway.close());
+
+test('an unknown endpoint', async () => {
+  const answer = await call(gateway.app, 'GET', '/psd2/v1/nothing-here?x=1');
+  assert.deepEqual(
+    statusAndBody(answer),
+    NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: 'There is no endpoint GET /psd2/v1/nothing-here' }),
+  );
+});
+
+test('a body over the limit', async () => {
+  const answer = await call(gateway.app, 'POST', '/psd2/v1/payments/sepa-credit-transfer', {
+    headers: {
+      'x-gateway-client-id': gateway.sandboxApp.clientId,
+      'tpp-request-id': 'r',
+      'tpp-transaction-id': 't',
+      authorization: `Bearer ${await gateway.client.clientCredentialsToken()}`,
+      country: 'SE',
+    },
+    json: { filler: 'x'.repeat(5000) },
+  });
+  assert.deepEqual(statusAndBody(answer), {
+    status: 413,
+    body: errorBody(413, 'Payload Too Large', {
+      code: 'REQUEST_TOO_LARGE',
+      text: 'the request body is too large',
+    }),
+  });
+});
+
+test('a failure inside answers 500 with a correlation id and nothing internal', async () => {
+  const client = gateway.client;
+  const token = await client.clientCredentialsToken();
+  const initiated = await client.initiate(token, {
+    path: '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+    body: domestic(),
+  });
+  const answer = await client.authorizeAndExecute(
+    'handelsbanken-domestic-credit-transfer',
+    initiated.body.paymentId,
+  );
+  const correlationId = answer.headers.get('x-correlation-id')!;
+  assert.match(correlationId, /^[0-9a-f-]{36}$/);
+  const text = `An internal error occurred; correlation id ${correlationId}`;
+  assert.deepEqual(
+    [answer.status, answer.body],
+    [500, errorBody(500, 'Internal Server Error', { code: 'INTERNAL_ERROR', text })],
+  );
+  assert.doesNotMatch(JSON.stringify(answer.body), /ledger_entries|does not exist|core\.ts/);
+  // Nothing was half-done: the payment is still waiting for execution.
+  const status = await client.status(
+    'handelsbanken-domestic-credit-transfer',
+    initiated.body.paymentId,
+    token,
+    'SE',
+  );
+  assert.deepEqual(status.body, { paymentId: initiated.body.paymentId, transactionStatus: 'ACTC' });
+});
+
+test('the health check', async () => {
+  const answer = await call(gateway.app, 'GET', '/healthz');
+  assert.deepEqual(statusAndBody(answer), { status: 200, body: { status: 'ok', mode: 'sandbox' } });
+});
+
+test('the sandbox test data', async () => {
+  const answer = await call(gateway.app, 'GET', '/sandbox/test-data');
+  assert.equal(answer.status, 200);
+  const body = answer.body as {
+    psus: { psuId: string; type: string; corporateId?: string; accounts: unknown[] }[];
+  };
+  assert.deepEqual(
+    body.psus.find((psu) => psu.psuId === '191212121212'),
+    {
+      psuId: '191212121212',
+      name: 'Tolvan Tolvansson',
+      type: 'private',
+      accounts: [
+        {
+          accountId: '3a2f8b10-5c1e-4f8e-9a41-0c1d2e3f4a01',
+          iban: 'SE7160000000000123456789',
+          bban: '6000123456789',
+          clearingNumber: '6000',
+          currency: 'SEK',
+          country: 'SE',
+          name: 'Allkonto',
+          ownerName: 'Tolvan Tolvansson',
+        },
+        {
+          accountId: '3a2f8b10-5c1e-4f8e-9a41-0c1d2e3f4a02',
+          iban: 'SE9360000000000987654322',
+          bban: '6000987654322',
+          clearingNumber: '6000',
+          currency: 'SEK',
+          country: 'SE',
+          name: 'Sparkonto',
+          ownerName: 'Tolvan Tolvansson',
+        },
+      ],
+    },
+  );
+  assert.deepEqual(
+    body.psus.filter((psu) => psu.type === 'corporate').map((psu) => psu.corporateId),
+    ['5590001235', '5566778899'],
+  );
+  assert.deepEqual(
+    new Set(
+      body.psus.flatMap((psu) => psu.accounts.map((account) => (account as { country: string }).country)),
+    ),
+    new Set(['SE', 'NL', 'LU', 'GB']),
+  );
+});
+
+test('the default callback page shows the code and state', async () => {
+  const answer = await call(gateway.app, 'GET', '/sandbox/callback?code=abc&state=xyz');
+  assert.deepEqual(statusAndBody(answer), { status: 200, body: { code: 'abc', state: 'xyz' } });
+});
+
+test('BASE_PATH prefixes every route', async () => {
+  const prefixed = await startGateway({
+    store: gateway.store,
+    config: { basePath: '/openbanking', sandboxClientId: gateway.sandboxApp.clientId },
+  });
+  try {
+    assert.equal((await call(prefixed.app, 'GET', '/openbanking/healthz')).status, 200);
+    assert.equal((await call(prefixed.app, 'GET', '/healthz')).status, 404);
+    const token = await prefixed.client.clientCredentialsToken();
+    const initiated = await prefixed.client.initiate(token, {
+      path: '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+      body: domestic(),
+    });
+    assert.equal(
+      initiated.body.scaMethods[0]!._links.authorization[0]!.href,
+      `${prefixed.url}/oauth2/authorize/1.0`,
+    );
+    assert.ok(prefixed.url.endsWith('/openbanking'));
+  } finally {
+    await prefixed.close();
+  }
+});

@@ -1,0 +1,152 @@
+// Properties: whatever body and headers a client sends to initiation and the token endpoint, the
+// answer is never a 5xx, and every error is in its documented shape.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import fc from 'fast-check';
+import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { call } from '../helpers/http.ts';
+import { ACCOUNTS, domestic, sepa } from '../helpers/payments.ts';
+
+let gateway: Gateway;
+let token: string;
+before(async () => {
+  gateway = await startGateway();
+  token = await gateway.client.clientCredentialsToken();
+});
+after(() => gateway.close());
+
+const PATHS = [
+  '/psd2/v1/payments/sepa-credit-transfer',
+  '/psd2/v1/payments/handelsbanken-domestic-credit-transfer',
+  '/psd2/se/v2/payments/private/single/other-bank-domestic-credit-transfer',
+  '/psd2/se/v2/payments/corporate/single/sepa-credit-transfer',
+  '/psd2/v1/payments/%00',
+];
+
+/** Valid bodies with parts replaced by arbitrary JSON: close enough to reach the deeper rules. */
+const mutatedBody = fc
+  .tuple(
+    fc.constantFrom(domestic(), sepa(ACCOUNTS.nl.iban!)),
+    fc.array(
+      fc.tuple(
+        fc.constantFrom(
+          'debtorAccount',
+          'creditorAccount',
+          'instructedAmount',
+          'creditor',
+          'requestedExecutionDate',
+          'remittanceInformationUnstructured',
+          'chargeBearer',
+          'debtorAccount.value',
+          'instructedAmount.amount',
+          'creditorAccount.accountType',
+        ),
+        fc.jsonValue(),
+      ),
+      { maxLength: 3 },
+    ),
+  )
+  .map(([body, changes]) => {
+    const copy = structuredClone(body) as Record<string, unknown>;
+    for (const [path, value] of changes) {
+      const [head, tail] = path.split('.') as [string, string | undefined];
+      if (tail === undefined) copy[head] = value;
+      else if (typeof copy[head] === 'object' && copy[head] !== null)
+        (copy[head] as Record<string, unknown>)[tail] = value;
+    }
+    return copy;
+  });
+
+const headerValue = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom('SE', 'NL', 'GB', 'BANK', '5566778899', ''),
+);
+
+function isDocumentedError(body: unknown): boolean {
+  const value = body as {
+    httpCode?: unknown;
+    httpMessage?: unknown;
+    moreInformation?: unknown;
+    tppMessages?: unknown;
+  };
+  return (
+    typeof value.httpCode === 'string' &&
+    typeof value.httpMessage === 'string' &&
+    typeof value.moreInformation === 'string' &&
+    Array.isArray(value.tppMessages) &&
+    value.tppMessages.length > 0
+  );
+}
+
+test('initiation: random bodies and headers never give a 5xx', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...PATHS),
+      fc.oneof(mutatedBody, fc.jsonValue()),
+      fc.record(
+        {
+          country: headerValue,
+          'psu-corporate-id': headerValue,
+          'psu-corporate-id-type': headerValue,
+          'tpp-request-id': headerValue,
+        },
+        { requiredKeys: [] },
+      ),
+      async (path, body, extra) => {
+        const headers: Record<string, string> = {
+          'x-gateway-client-id': gateway.sandboxApp.clientId,
+          'tpp-request-id': `r-${Math.random()}`,
+          'tpp-transaction-id': 't',
+          authorization: `Bearer ${token}`,
+        };
+        for (const [name, value] of Object.entries(extra))
+          if (/^[\x20-\x7e]*$/.test(value)) headers[name] = value;
+        const answer = await call(gateway.app, 'POST', path, { headers, json: body });
+        assert.ok(answer.status < 500, `${answer.status} ${JSON.stringify(answer.body)}`);
+        if (answer.status >= 400) assert.ok(isDocumentedError(answer.body), JSON.stringify(answer.body));
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('token endpoint: random forms never give a 5xx, errors are RFC 6749', async () => {
+  const parameter = fc.constantFrom(
+    'grant_type',
+    'scope',
+    'client_id',
+    'code',
+    'redirect_uri',
+    'code_verifier',
+    'refresh_token',
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(
+        fc.tuple(
+          parameter,
+          fc.oneof(
+            fc.string({ maxLength: 60 }),
+            fc.constantFrom('client_credentials', 'authorization_code', 'PIS', gateway.sandboxApp.clientId),
+          ),
+        ),
+        { maxLength: 6 },
+      ),
+      fc.constantFrom('application/x-www-form-urlencoded', 'application/json', 'multipart/form-data'),
+      async (pairs, contentType) => {
+        const payload = new URLSearchParams(pairs).toString();
+        const answer = await call(gateway.app, 'POST', '/oauth2/token/1.0', {
+          headers: { 'content-type': contentType },
+          payload,
+        });
+        assert.ok(answer.status < 500, `${answer.status} ${JSON.stringify(answer.body)}`);
+        if (answer.status !== 200) {
+          const body = answer.body as { error?: unknown; error_description?: unknown };
+          assert.deepEqual(Object.keys(body).sort(), ['error', 'error_description']);
+          assert.equal(typeof body.error, 'string');
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});

@@ -1,0 +1,175 @@
+// Storage on PGlite and PostgreSQL: migrations, the constraints that make wrong states impossible,
+// and races: retried initiations and executions from two gateways sharing one database.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { openStore } from '../../src/store/database.ts';
+import { runMigrations } from '../../src/store/migrate.ts';
+import {
+  backends,
+  type Gateway,
+  openTestStore,
+  queryRows,
+  startGateway,
+  TEST_DATABASE_URL,
+  type TestStore,
+} from '../helpers/gateway.ts';
+import { ACCOUNTS, domestic } from '../helpers/payments.ts';
+
+const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
+
+for (const backend of backends()) {
+  describe(`storage on ${backend}`, () => {
+    let store: TestStore;
+    let first: Gateway;
+    let second: Gateway;
+    before(async () => {
+      store = await openTestStore(backend);
+      first = await startGateway({ store });
+      // On PostgreSQL the second gateway has its own connection pool on the same schema: a second process.
+      const secondStore =
+        backend === 'postgres'
+          ? {
+              ...(await openStore({ databaseUrl: TEST_DATABASE_URL, schemaName: store.schemaName })),
+              schemaName: store.schemaName,
+            }
+          : store;
+      second = await startGateway({
+        store: secondStore,
+        config: { sandboxClientId: first.sandboxApp.clientId },
+      });
+    });
+    after(async () => {
+      await first.close();
+      if (backend === 'postgres') await second.store.close();
+      await second.close();
+      await store.close();
+    });
+
+    test('migrations run once', async () => {
+      assert.deepEqual(await runMigrations(store), []);
+      const rows = await queryRows<{ name: string }>(
+        store,
+        sql`SELECT name FROM schema_migrations ORDER BY name`,
+      );
+      assert.deepEqual(
+        rows.map((row) => row.name),
+        ['0001_initial.sql'],
+      );
+    });
+
+    test('constraints refuse wrong states', async () => {
+      const base = sql`INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, debtor_account_id, amount_minor, currency, creditor_account, status, instruction, executed_at)`;
+      const values = (amount: number, status: string, executed: boolean) =>
+        sql`${base} VALUES (${randomUUID()}, ${first.sandboxApp.clientId}, 'handelsbanken-domestic-credit-transfer', 'SE', 'private', '191212121212', ${ACCOUNTS.tolvan.accountId}, ${amount}, 'SEK', '6789555555550', ${status}, '{}', ${executed ? sql`now()` : sql`NULL`})`;
+      await store.db.execute(values(100, 'ACTC', false));
+      for (const [query, what] of [
+        [values(0, 'ACTC', false), 'a zero amount'],
+        [values(100, 'DONE', true), 'an unknown status'],
+        [values(100, 'ACSC', false), 'an executed status without execution time'],
+        [values(100, 'ACTC', true), 'ACTC with an execution time'],
+        [
+          sql`INSERT INTO access_tokens (token_hash, kind, client_id, scope) VALUES (${'a'.repeat(64)}, 'authorization_code', ${first.sandboxApp.clientId}, 'PIS:x')`,
+          'a PSU token without PSU',
+        ],
+        [
+          sql`INSERT INTO access_tokens (token_hash, kind, client_id, scope) VALUES ('plain-secret', 'client_credentials', ${first.sandboxApp.clientId}, 'PIS')`,
+          'a token stored unhashed',
+        ],
+        [
+          sql`INSERT INTO psus (psu_id, name, customer_type) VALUES ('x', 'X AB', 'corporate')`,
+          'a corporate without organisation number',
+        ],
+      ] as const) {
+        await assert.rejects(store.db.execute(query), Error, what);
+      }
+    });
+
+    test('one TPP-Request-ID sent 20 times at once, to two gateways: one payment', async () => {
+      const token = await first.client.clientCredentialsToken();
+      const requestId = randomUUID();
+      const headers = { 'TPP-Request-ID': requestId };
+      const before = (await queryRows<{ n: number }>(store, sql`SELECT count(*)::int AS n FROM payments`))[0]!
+        .n;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          (index % 2 === 0 ? first : second).client.request<{ paymentId: string }>('POST', PATH, {
+            headers: { ...first.client.tppHeaders(token), ...headers },
+            json: domestic(),
+          }),
+        ),
+      );
+      assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
+      assert.equal(new Set(answers.map((answer) => answer.body.paymentId)).size, 1);
+      const after = (await queryRows<{ n: number }>(store, sql`SELECT count(*)::int AS n FROM payments`))[0]!
+        .n;
+      assert.equal(after - before, 1);
+    });
+
+    test('one payment executed 20 times at once, on two gateways: one execution, one status', async () => {
+      const client = first.client;
+      const token = await client.clientCredentialsToken();
+      const initiated = await client.initiate(token, { path: PATH, body: domestic() });
+      const paymentId = initiated.body.paymentId;
+      const scope = `PIS:${paymentId}`;
+      const code = (await client.authorize(scope, 's')).get('code')!;
+      const psuToken = (await client.exchangeCode(scope, code)).body.access_token;
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          (index % 2 === 0 ? first : second).client.execute(
+            'handelsbanken-domestic-credit-transfer',
+            paymentId,
+            psuToken,
+          ),
+        ),
+      );
+      for (const answer of answers)
+        assert.deepEqual([answer.status, answer.body], [200, { paymentId, transactionStatus: 'ACCC' }]);
+      const rows = await queryRows<{ status: string; executed: boolean }>(
+        store,
+        sql`SELECT status, executed_at IS NOT NULL AS executed FROM payments WHERE payment_id = ${paymentId}`,
+      );
+      assert.deepEqual(rows, [{ status: 'ACCC', executed: true }]);
+    });
+
+    test('a code exchanged 10 times at once: one token, the rest refused', async () => {
+      const client = first.client;
+      const token = await client.clientCredentialsToken();
+      const initiated = await client.initiate(token, { path: PATH, body: domestic() });
+      const scope = `PIS:${initiated.body.paymentId}`;
+      const code = (await client.authorize(scope, 's')).get('code')!;
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          (index % 2 === 0 ? first : second).client.exchangeCode(scope, code),
+        ),
+      );
+      assert.equal(answers.filter((answer) => answer.status === 200).length, 1);
+      for (const answer of answers.filter((answer) => answer.status !== 200)) {
+        assert.deepEqual(
+          [answer.status, answer.body],
+          [400, { error: 'invalid_grant', error_description: 'the code has already been used' }],
+        );
+      }
+    });
+  });
+}
+
+if (TEST_DATABASE_URL !== undefined) {
+  test('PostgreSQL: processes starting together migrate once', async () => {
+    const schemaName = `t_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    const stores = await Promise.all(
+      [1, 2, 3].map(() => openStore({ databaseUrl: TEST_DATABASE_URL, schemaName })),
+    );
+    try {
+      const rows = await queryRows<{ n: number }>(
+        stores[0]!,
+        sql`SELECT count(*)::int AS n FROM schema_migrations`,
+      );
+      assert.equal(rows[0]!.n, 1);
+    } finally {
+      await stores[0]!.db.execute(sql.raw(`DROP SCHEMA ${schemaName} CASCADE`));
+      await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+}

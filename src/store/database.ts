@@ -91,6 +91,7 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
     close: () => pool.end(),
   };
   // Under the lock: CREATE SCHEMA IF NOT EXISTS races with itself in PostgreSQL.
-  if (schemaName !== undefined) await store.withExclusiveLock((run) => run(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`));
+  if (schemaName !== undefined)
+    await store.withExclusiveLock((run) => run(`CREATE SCHEMA IF NOT EXISTS ${schemaName}`));
   return store;
 }

@@ -14,7 +14,7 @@ import { registerErrorHandling } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
 import { echoTppHeaders } from './http/tpp-headers.ts';
 import { type CoreBanking, sandboxCoreBanking } from './ports/core-banking.ts';
-import type { Clock, ServiceContext } from './services/context.ts';
+import { type Clock, newCaches, type ServiceContext } from './services/context.ts';
 import type { Store } from './store/database.ts';
 
 export interface AppDependencies {
@@ -33,6 +33,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     db: store.db,
     clock: dependencies.clock ?? (() => new Date()),
     coreBanking: dependencies.coreBanking ?? sandboxCoreBanking,
+    caches: newCaches(),
   };
   const app = Fastify({
     ...(dependencies.logger === undefined

@@ -4,8 +4,8 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ApiError, type TppMessage } from '../domain/errors.ts';
 import { COUNTRIES, type Country, isCountry, looksLikeCountryCode } from '../domain/products.ts';
+import { appOf } from '../services/apps.ts';
 import type { ServiceContext } from '../services/context.ts';
-import { findApp } from '../store/apps-repository.ts';
 
 export const CLIENT_ID_HEADER = 'x-gateway-client-id';
 /** Visible ASCII without spaces, as request and transaction ids are echoed in response headers. */
@@ -82,7 +82,7 @@ export function tppHeaders(context: ServiceContext, options: TppHeaderOptions): 
     const transactionId = requireId(request, 'TPP-Transaction-ID', messages);
     const country = options.country === 'header' ? countryOf(request, messages) : undefined;
     if (messages.length > 0) throw new ApiError(messages);
-    const app = await findApp(context.db, clientId!);
+    const app = await appOf(context, clientId!);
     if (app === undefined) {
       throw new ApiError({
         code: 'CLIENT_UNKNOWN',

@@ -5,9 +5,9 @@
 import { ApiError, apiError, OAuthError } from '../domain/errors.ts';
 import { parseResourceScope } from '../domain/scope.ts';
 import { hashSecret, newSecret } from '../domain/secrets.ts';
-import { findApp } from '../store/apps-repository.ts';
 import { findPayment } from '../store/payments-repository.ts';
 import { insertCode } from '../store/tokens-repository.ts';
+import { appOf } from './apps.ts';
 import { LIFETIMES, type ServiceContext } from './context.ts';
 
 export type AuthorizeQuery = Readonly<Record<string, string | string[] | undefined>>;
@@ -27,7 +27,7 @@ export async function authorize(context: ServiceContext, query: AuthorizeQuery):
   const clientId = single(query, 'client_id');
   const redirectUri = single(query, 'redirect_uri');
   if (clientId === undefined) throw apiError('FORMAT_ERROR', 'client_id is required', 'client_id');
-  const app = await findApp(context.db, clientId);
+  const app = await appOf(context, clientId);
   if (app === undefined)
     throw new ApiError(
       { code: 'CLIENT_UNKNOWN', path: 'client_id', text: 'client_id is not a registered app' },

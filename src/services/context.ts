@@ -2,7 +2,9 @@
 import type { Config } from '../config.ts';
 import { dateIn } from '../domain/dates.ts';
 import type { CoreBanking } from '../ports/core-banking.ts';
+import type { App } from '../store/apps-repository.ts';
 import type { Db } from '../store/database.ts';
+import { TtlCache } from './ttl-cache.ts';
 
 export type Clock = () => Date;
 
@@ -11,6 +13,29 @@ export interface ServiceContext {
   readonly db: Db;
   readonly clock: Clock;
   readonly coreBanking: CoreBanking;
+  readonly caches: Caches;
+}
+
+/** A cached client-credentials token: what it grants and until when (epoch ms). */
+export interface CachedGrant {
+  readonly kind: 'client_credentials';
+  readonly clientId: string;
+  readonly scope: string;
+  readonly expiresAt: number;
+}
+
+/**
+ * What every API call would otherwise read from the database. Apps change only through onboarding;
+ * client-credentials tokens are never revoked, only expire (checked on every use). PSU tokens, which
+ * a replayed code revokes, are never cached.
+ */
+export interface Caches {
+  readonly apps: TtlCache<App>;
+  readonly clientTokens: TtlCache<CachedGrant>;
+}
+
+export function newCaches(): Caches {
+  return { apps: new TtlCache(30_000, 10_000), clientTokens: new TtlCache(60_000, 100_000) };
 }
 
 /** The bank's date now. */

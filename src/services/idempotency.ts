@@ -35,10 +35,15 @@ export async function answerOnce<T>(
     });
   } catch (error) {
     if (!(error instanceof RequestIdTaken)) throw error;
-    const winner = await findAnswer(db, key);
-    if (winner === undefined) throw new Error('request id taken but no answer recorded');
-    return replay(winner, fingerprint);
+    return replayAnswer(db, key, fingerprint);
   }
+}
+
+/** The answer recorded under a request id that turned out to be taken. */
+export async function replayAnswer<T>(db: Db, key: RequestKey, fingerprint: string): Promise<Answer<T>> {
+  const winner = await findAnswer(db, key);
+  if (winner === undefined) throw new Error('request id taken but no answer recorded');
+  return replay(winner, fingerprint);
 }
 
 function replay<T>(

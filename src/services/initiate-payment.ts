@@ -7,9 +7,9 @@ import { type Country, type CustomerType, findProduct, type ProductDefinition } 
 import { fingerprint, newId } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
 import type { BankAccount } from '../store/customers-repository.ts';
-import { insertPayment } from '../store/payments-repository.ts';
+import { insertPaymentAnswering } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
-import { type Answer, answerOnce } from './idempotency.ts';
+import { type Answer, replayAnswer } from './idempotency.ts';
 import { type ScaMethod, scaMethods } from './sca-methods.ts';
 import { requireClientToken, type TokenGrant } from './tokens.ts';
 
@@ -64,41 +64,40 @@ export async function initiatePayment(
     body: request.body,
     corporate: request.corporate,
   });
-  return answerOnce(context.db, key, print, async (trx) => {
-    const account = await context.coreBanking.findDebtorAccount(trx, instruction.debtor);
-    if (account === undefined) {
-      throw apiError(
-        'PAYMENT_FAILED',
-        'the debtor account is not an account at the bank',
-        'debtorAccount.value',
-      );
-    }
-    const customerType = checkPayer(request, account);
-    const problems = checkDebtorAccount(instruction, request.body, {
-      country: account.country,
-      currency: account.currency,
-      accountType: account.accountType,
-      ownerType: customerType,
-    });
-    if (problems.length > 0) throw new ApiError(problems);
-    const payment = await insertPayment(trx, {
-      id: newId(),
-      clientId: request.app.clientId,
-      customerType,
-      psuId: account.psuId,
-      corporateId: customerType === 'corporate' ? (request.corporate.id ?? null) : null,
-      debtorAccountId: account.accountId,
-      instruction,
-    });
-    return {
-      statusCode: 200,
-      body: {
-        paymentId: payment.id,
-        scaMethods: scaMethods(request.baseUrl, country),
-        transactionStatus: 'ACTC',
-      },
-    };
+  // No transaction: the lookups only read, and the payment and its answer are stored in one statement.
+  // A repeated request runs the checks again and then finds its id taken: it answers the first answer.
+  const account = await context.coreBanking.findDebtorAccount(context.db, instruction.debtor);
+  if (account === undefined) {
+    throw apiError(
+      'PAYMENT_FAILED',
+      'the debtor account is not an account at the bank',
+      'debtorAccount.value',
+    );
+  }
+  const customerType = checkPayer(request, account);
+  const problems = checkDebtorAccount(instruction, request.body, {
+    country: account.country,
+    currency: account.currency,
+    accountType: account.accountType,
+    ownerType: customerType,
   });
+  if (problems.length > 0) throw new ApiError(problems);
+  const paymentId = newId();
+  const answer: Answer<InitiationResponse> = {
+    statusCode: 200,
+    body: { paymentId, scaMethods: scaMethods(request.baseUrl, country), transactionStatus: 'ACTC' },
+  };
+  const payment = {
+    id: paymentId,
+    clientId: request.app.clientId,
+    customerType,
+    psuId: account.psuId,
+    corporateId: customerType === 'corporate' ? (request.corporate.id ?? null) : null,
+    debtorAccountId: account.accountId,
+    instruction,
+  };
+  const stored = await insertPaymentAnswering(context.db, payment, { key, fingerprint: print, ...answer });
+  return stored ? answer : replayAnswer(context.db, key, print);
 }
 
 /** Initiation takes the product name exactly as the contract spells it for initiation. */

@@ -51,11 +51,27 @@ export async function issueToken(db: Db, context: ServiceContext, token: NewToke
 }
 
 export async function resolveToken(context: ServiceContext, secret: string): Promise<TokenGrant> {
-  const row = await findToken(context.db, hashSecret(secret));
+  const tokenHash = hashSecret(secret);
+  const now = context.clock().getTime();
+  const cached = context.caches.clientTokens.get(tokenHash);
+  if (cached !== undefined) {
+    if (cached.expiresAt <= now) throw apiError('TOKEN_EXPIRED', 'The access token has expired');
+    return { kind: cached.kind, clientId: cached.clientId, scope: cached.scope, psuId: null };
+  }
+  const row = await findToken(context.db, tokenHash);
   if (row === undefined) throw apiError('TOKEN_UNKNOWN', 'The access token is not known');
   if (row.revokedAt !== null) throw apiError('TOKEN_INVALID', 'The access token has been revoked');
-  if (row.expiresAt !== null && row.expiresAt.getTime() <= context.clock().getTime()) {
+  if (row.expiresAt !== null && row.expiresAt.getTime() <= now) {
     throw apiError('TOKEN_EXPIRED', 'The access token has expired');
+  }
+  if (row.kind === 'client_credentials' && row.expiresAt !== null) {
+    const grant = {
+      kind: row.kind,
+      clientId: row.clientId,
+      scope: row.scope,
+      expiresAt: row.expiresAt.getTime(),
+    };
+    context.caches.clientTokens.set(tokenHash, grant);
   }
   return { kind: row.kind, clientId: row.clientId, scope: row.scope, psuId: row.psuId };
 }

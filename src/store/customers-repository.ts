@@ -1,6 +1,7 @@
 // PSUs, their accounts and cards: the bank's customer data (seeded sandbox data by default).
-import { and, asc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
+import { preparedFor } from './prepared.ts';
 import { accounts, cards, psus } from './schema.ts';
 
 export interface Psu {
@@ -71,17 +72,26 @@ export async function listAccounts(db: Db): Promise<AccountRecord[]> {
   return rows.map(toRecord);
 }
 
-function findAccountWhere(db: Db, condition: SQL | undefined) {
-  return db
-    .select(withOwner)
-    .from(accounts)
-    .innerJoin(psus, eq(psus.psuId, accounts.psuId))
-    .where(condition)
-    .limit(1);
+function accountWithOwner(db: Db) {
+  return db.select(withOwner).from(accounts).innerJoin(psus, eq(psus.psuId, accounts.psuId));
 }
 
+const byIban = preparedFor((db) =>
+  accountWithOwner(db)
+    .where(eq(accounts.iban, sql.placeholder('iban')))
+    .limit(1)
+    .prepare('account_by_iban'),
+);
+
+const byBban = preparedFor((db) =>
+  accountWithOwner(db)
+    .where(and(eq(accounts.country, sql.placeholder('country')), eq(accounts.bban, sql.placeholder('bban'))))
+    .limit(1)
+    .prepare('account_by_bban'),
+);
+
 export async function findAccountByIban(db: Db, iban: string): Promise<BankAccount | undefined> {
-  const rows = await findAccountWhere(db, eq(accounts.iban, iban));
+  const rows = await byIban(db).execute({ iban });
   return rows[0] === undefined ? undefined : toAccount(rows[0]);
 }
 
@@ -90,7 +100,7 @@ export async function findAccountByBban(
   country: string,
   bban: string,
 ): Promise<BankAccount | undefined> {
-  const rows = await findAccountWhere(db, and(eq(accounts.country, country), eq(accounts.bban, bban)));
+  const rows = await byBban(db).execute({ country, bban });
   return rows[0] === undefined ? undefined : toAccount(rows[0]);
 }
 

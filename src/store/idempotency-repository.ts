@@ -9,6 +9,14 @@ export interface RequestKey {
   readonly requestId: string;
 }
 
+/** An answer to record under a request id. */
+export interface RecordedAnswer {
+  readonly key: RequestKey;
+  readonly fingerprint: string;
+  readonly statusCode: number;
+  readonly body: unknown;
+}
+
 export interface StoredAnswer {
   readonly fingerprint: string;
   readonly statusCode: number;

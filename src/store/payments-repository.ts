@@ -3,6 +3,7 @@ import type { Payment, TransactionStatus } from '../domain/payment.ts';
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
 import type { Db } from './database.ts';
+import type { RecordedAnswer } from './idempotency-repository.ts';
 import { preparedFor } from './prepared.ts';
 import { payments } from './schema.ts';
 
@@ -38,29 +39,35 @@ export interface NewPayment {
   readonly instruction: PaymentInstruction;
 }
 
-export async function insertPayment(db: Db, payment: NewPayment): Promise<Payment> {
+/**
+ * Stores a new payment together with the answer to the request that created it, in one statement
+ * (atomic without a transaction). Answers false, storing nothing, when the app already used the
+ * request id: on PostgreSQL a concurrent claim of the same id waits for the first to commit.
+ */
+export async function insertPaymentAnswering(
+  db: Db,
+  payment: NewPayment,
+  answer: RecordedAnswer,
+): Promise<boolean> {
   const { instruction } = payment;
-  const rows = await db
-    .insert(payments)
-    .values({
-      paymentId: payment.id,
-      clientId: payment.clientId,
-      product: instruction.product,
-      country: instruction.country,
-      customerType: payment.customerType,
-      psuId: payment.psuId,
-      corporateId: payment.corporateId,
-      debtorAccountId: payment.debtorAccountId,
-      amountMinor: instruction.amount.minor,
-      currency: instruction.amount.currency,
-      creditorName: instruction.creditor.name,
-      creditorAccount: instruction.creditor.account,
-      requestedExecutionDate: instruction.requestedExecutionDate,
-      status: 'ACTC',
-      instruction,
-    })
-    .returning();
-  return toPayment(rows[0]!);
+  const result = (await db.execute(sql`
+    WITH claim AS (
+      INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
+      VALUES (${answer.key.clientId}, ${answer.key.requestId}, ${answer.fingerprint}, ${answer.statusCode},
+              ${JSON.stringify(answer.body)}::jsonb)
+      ON CONFLICT DO NOTHING
+      RETURNING request_id
+    )
+    INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
+                          debtor_account_id, amount_minor, currency, creditor_name, creditor_account,
+                          requested_execution_date, status, instruction)
+    SELECT ${payment.id}, ${payment.clientId}, ${instruction.product}, ${instruction.country}, ${payment.customerType},
+           ${payment.psuId}, ${payment.corporateId}, ${payment.debtorAccountId}, ${instruction.amount.minor},
+           ${instruction.amount.currency}, ${instruction.creditor.name}, ${instruction.creditor.account},
+           ${instruction.requestedExecutionDate}::date, 'ACTC', ${JSON.stringify(instruction)}::jsonb
+    FROM claim
+    RETURNING payment_id`)) as { rows: unknown[] };
+  return result.rows.length === 1;
 }
 
 const findPaymentQuery = preparedFor((db) =>

@@ -1,6 +1,7 @@
 // The parameters of a token request and the checks every grant shares.
 import { OAuthError } from '../../domain/errors.ts';
-import { type App, findApp } from '../../store/apps-repository.ts';
+import type { App } from '../../store/apps-repository.ts';
+import { appOf } from '../apps.ts';
 import type { ServiceContext } from '../context.ts';
 
 export type TokenParameters = Readonly<Record<string, string>>;
@@ -17,7 +18,7 @@ export function required(parameters: TokenParameters, name: string): string {
  */
 export async function authenticateClient(context: ServiceContext, parameters: TokenParameters): Promise<App> {
   const clientId = required(parameters, 'client_id');
-  const app = await findApp(context.db, clientId);
+  const app = await appOf(context, clientId);
   if (app === undefined) throw new OAuthError('invalid_client', 'client authentication failed');
   return app;
 }

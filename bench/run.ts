@@ -11,6 +11,7 @@ import { buildApp } from '../src/app.ts';
 import { TppClient } from '../src/client/tpp-client.ts';
 import { configWith } from '../src/config.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../src/sandbox/seed.ts';
+import { scaMethods } from '../src/services/sca-methods.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { domestic } from '../test/helpers/payments.ts';
 
@@ -30,18 +31,10 @@ interface Target {
 /** The baseline: node:http answering the gateway's JSON without any work. */
 async function rawServer(): Promise<Target> {
   const paymentId = randomUUID();
+  // The same JSON as the gateway's answer: the scaMethods of a Swedish payment.
   const initiation = JSON.stringify({
     paymentId,
-    scaMethods: [
-      {
-        scaMethodType: 'REDIRECT',
-        _links: {
-          authorization: [
-            { href: 'http://127.0.0.1/oauth2/authorize/1.0', name: 'authorize', type: 'application/json' },
-          ],
-        },
-      },
-    ],
+    scaMethods: scaMethods('http://127.0.0.1:3000', 'SE'),
     transactionStatus: 'ACTC',
   });
   const status = JSON.stringify({ paymentId, transactionStatus: 'ACCC' });

@@ -116,3 +116,26 @@ export async function queryRows<T = Record<string, unknown>>(store: Store, query
   const result = (await store.db.execute(query)) as { rows: T[] };
   return result.rows;
 }
+
+/** Another gateway on the same database and sandbox app: a second process, or other settings. */
+export function sibling(
+  gateway: Gateway,
+  options: Omit<GatewayOptions, 'store' | 'backend'> = {},
+): Promise<Gateway> {
+  return startGateway({
+    ...options,
+    store: gateway.store,
+    config: { sandboxClientId: gateway.sandboxApp.clientId, ...options.config },
+  });
+}
+
+/** A clock that tests move by hand. */
+export function manualClock(start = Date.now()) {
+  let now = start;
+  return {
+    clock: () => new Date(now),
+    advance(ms: number): void {
+      now += ms;
+    },
+  };
+}

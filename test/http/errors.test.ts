@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
 import { sandboxCoreBanking } from '../../src/ports/core-banking.ts';
-import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { type Gateway, sibling, startGateway } from '../helpers/gateway.ts';
 import { call, errorBody, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 
@@ -137,10 +137,7 @@ test('the default callback page shows the code and state', async () => {
 });
 
 test('BASE_PATH prefixes every route', async () => {
-  const prefixed = await startGateway({
-    store: gateway.store,
-    config: { basePath: '/openbanking', sandboxClientId: gateway.sandboxApp.clientId },
-  });
+  const prefixed = await sibling(gateway, { config: { basePath: '/openbanking' } });
   try {
     assert.equal((await call(prefixed.app, 'GET', '/openbanking/healthz')).status, 200);
     assert.equal((await call(prefixed.app, 'GET', '/healthz')).status, 404);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { pkceChallenge } from '../../src/domain/secrets.ts';
-import { type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
+import { type Gateway, manualClock, queryRows, sibling, startGateway } from '../helpers/gateway.ts';
 import { call, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 
@@ -202,12 +202,8 @@ describe('authorization code', () => {
   });
 
   test('an expired code', async () => {
-    let now = Date.now();
-    const timed = await startGateway({
-      store: gateway.store,
-      clock: () => new Date(now),
-      config: { sandboxClientId: gateway.sandboxApp.clientId },
-    });
+    const time = manualClock();
+    const timed = await sibling(gateway, { clock: time.clock });
     try {
       const cc = await timed.client.clientCredentialsToken();
       const initiated = await timed.client.initiate(cc, {
@@ -216,7 +212,7 @@ describe('authorization code', () => {
       });
       const scope = `PIS:${initiated.body.paymentId}`;
       const code = (await timed.client.authorize(scope, 'st')).get('code')!;
-      now += 601_000;
+      time.advance(601_000);
       const answer = await timed.client.exchangeCode(scope, code);
       assert.deepEqual(
         [answer.status, answer.body],

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { TppClient } from '../../src/client/tpp-client.ts';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
-import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { type Gateway, manualClock, sibling, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, FORBIDDEN, NOT_FOUND, statusAndBody, UNAUTHORIZED } from '../helpers/http.ts';
 import { domestic, otherBank } from '../helpers/payments.ts';
 
@@ -197,16 +197,12 @@ describe('status', () => {
   });
 
   test('an expired client-credentials token', async () => {
-    let now = Date.now();
-    const timed = await startGateway({
-      store: gateway.store,
-      clock: () => new Date(now),
-      config: { sandboxClientId: gateway.sandboxApp.clientId },
-    });
+    const time = manualClock();
+    const timed = await sibling(gateway, { clock: time.clock });
     try {
       const token = await timed.client.clientCredentialsToken();
       const paymentId = await initiated();
-      now += 86_400_000;
+      time.advance(86_400_000);
       const answer = await call(timed.app, 'GET', `/psd2/v1/payments/${DOMESTIC}/${paymentId}/status`, {
         headers: {
           'x-gateway-client-id': gateway.sandboxApp.clientId,

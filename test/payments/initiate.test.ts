@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { EXAMPLE_CREDITORS } from '../../src/sandbox/test-data.ts';
-import { type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
+import { type Gateway, queryRows, sibling, startGateway } from '../helpers/gateway.ts';
 import {
   BAD_REQUEST,
   call,
@@ -665,10 +665,7 @@ describe('headers', () => {
       { 'x-gateway-client-id': 'f'.repeat(32) },
     ));
   test('the app id under a configured alias header', async () => {
-    const aliased = await startGateway({
-      store: gateway.store,
-      config: { clientIdHeaderAliases: ['x-ibm-client-id'], sandboxClientId: gateway.sandboxApp.clientId },
-    });
+    const aliased = await sibling(gateway, { config: { clientIdHeaderAliases: ['x-ibm-client-id'] } });
     try {
       const { 'x-gateway-client-id': clientId, ...rest } = headers();
       const answer = await call(aliased.app, 'POST', path, {

@@ -12,6 +12,7 @@ import { sandboxRoutes } from './api/sandbox/routes.ts';
 import type { Config } from './config.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
+import { createLogger } from './http/logging.ts';
 import { echoTppHeaders } from './http/tpp-headers.ts';
 import { type CoreBanking, sandboxCoreBanking } from './ports/core-banking.ts';
 import { type Clock, newCaches, type ServiceContext } from './services/context.ts';
@@ -36,9 +37,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     caches: newCaches(),
   };
   const app = Fastify({
-    ...(dependencies.logger === undefined
-      ? { logger: { level: config.logLevel, redact: ['req.headers.authorization'] } }
-      : { loggerInstance: dependencies.logger }),
+    loggerInstance: dependencies.logger ?? createLogger(config),
     bodyLimit: config.bodyLimit,
     // Our own ids: an incoming X-Request-Id is not trusted as the correlation id.
     genReqId: () => randomUUID(),

@@ -1,12 +1,12 @@
 // Starts the gateway: config, database (migrated), sandbox seed, app, listen; stops cleanly on signals.
-import pino from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './http/logging.ts';
 import { ensureSandboxApp, seedTestCustomers } from './sandbox/seed.ts';
 import { openStore } from './store/database.ts';
 
 export async function start(config: Config): Promise<{ close: () => Promise<void>; url: string }> {
-  const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization'] });
+  const logger = createLogger(config);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const app = await buildApp({ config, store, logger });
   let closing: Promise<void> | undefined;

@@ -27,7 +27,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   store: ['store', 'domain'],
   ports: ['ports', 'domain', 'store'],
   services: ['services', 'domain', 'store', 'ports', 'config.ts'],
-  http: ['http', 'services', 'domain', 'store'],
+  http: ['http', 'services', 'domain', 'store', 'config.ts'],
   api: ['api', 'http', 'services', 'domain', 'config.ts'],
   client: ['client'],
 };

@@ -86,7 +86,6 @@ export interface RuleContext {
 /** The type of account that may no longer pay other banks (contract rule 7 of other-bank transfers). */
 export const ACCOUNT_TYPE_NOT_FOR_OTHER_BANKS = 'SVGS';
 export const CREDITOR_NAME_MAX = 35;
-export const REFERENCE_MAX = 35;
 /** How far ahead a payment may be dated. */
 export const MAX_DAYS_AHEAD = 365;
 

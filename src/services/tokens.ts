@@ -1,5 +1,5 @@
 // Bearer tokens: issued as random secrets, stored as hashes, resolved to what they grant.
-import { ApiError, apiError } from '../domain/errors.ts';
+import { apiError } from '../domain/errors.ts';
 import { hashSecret, newSecret } from '../domain/secrets.ts';
 import type { Db } from '../store/database.ts';
 import { findToken, insertToken } from '../store/tokens-repository.ts';
@@ -97,8 +97,4 @@ export function requirePsuToken(grant: TokenGrant, clientId: string, scope: stri
     throw apiError('TOKEN_INVALID', 'This call needs the PSU access token of the authorization');
   }
   if (grant.scope !== scope) throw apiError('TOKEN_INVALID', `The access token is not valid for ${scope}`);
-}
-
-export function isTokenError(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.status === 401;
 }

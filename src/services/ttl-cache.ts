@@ -20,16 +20,11 @@ export class TtlCache<V> {
     return entry.value;
   }
 
-  /** Keeps value for ttlMs, or until `until` (epoch ms) when that comes first. */
-  set(key: string, value: V, until = Number.POSITIVE_INFINITY): void {
+  set(key: string, value: V): void {
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { value, until: Math.min(this.now() + this.ttlMs, until) });
-  }
-
-  delete(key: string): void {
-    this.entries.delete(key);
+    this.entries.set(key, { value, until: this.now() + this.ttlMs });
   }
 }

@@ -58,11 +58,6 @@ function toAccount(row: {
   return { ...toRecord(row.account), ownerType: row.ownerType, ownerCorporateId: row.ownerCorporateId };
 }
 
-export async function findPsu(db: Db, psuId: string): Promise<Psu | undefined> {
-  const rows = await db.select().from(psus).where(eq(psus.psuId, psuId)).limit(1);
-  return rows[0];
-}
-
 export async function listPsus(db: Db): Promise<Psu[]> {
   return db.select().from(psus).orderBy(asc(psus.psuId));
 }

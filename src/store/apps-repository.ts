@@ -1,6 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
-import type { Db } from './database.ts';
-import { preparedFor } from './prepared.ts';
+import { eq } from 'drizzle-orm';
+import { type Db, runStatement } from './database.ts';
 import { apps } from './schema.ts';
 
 export interface App {
@@ -21,18 +20,15 @@ function toApp(row: typeof apps.$inferSelect): App {
   };
 }
 
-const findAppQuery = preparedFor((db) =>
-  db
-    .select()
-    .from(apps)
-    .where(eq(apps.clientId, sql.placeholder('clientId')))
-    .limit(1)
-    .prepare('find_app'),
-);
-
 export async function findApp(db: Db, clientId: string): Promise<App | undefined> {
-  const rows = await findAppQuery(db).execute({ clientId });
-  return rows[0] === undefined ? undefined : toApp(rows[0]);
+  const rows = await runStatement<App>(
+    db,
+    'find_app',
+    `SELECT client_id AS "clientId", name, description, redirect_uri AS "redirectUri", seeded
+       FROM apps WHERE client_id = $1`,
+    [clientId],
+  );
+  return rows[0];
 }
 
 export async function findSeededApp(db: Db): Promise<App | undefined> {

@@ -1,7 +1,6 @@
 // PSUs, their accounts and cards: the bank's customer data (seeded sandbox data by default).
-import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from './database.ts';
-import { preparedFor } from './prepared.ts';
+import { asc } from 'drizzle-orm';
+import { type Db, runStatement } from './database.ts';
 import { accounts, cards, psus } from './schema.ts';
 
 export interface Psu {
@@ -44,20 +43,6 @@ function toRecord(row: typeof accounts.$inferSelect): AccountRecord {
   return account;
 }
 
-const withOwner = {
-  account: accounts,
-  ownerType: psus.customerType,
-  ownerCorporateId: psus.corporateId,
-};
-
-function toAccount(row: {
-  account: typeof accounts.$inferSelect;
-  ownerType: 'private' | 'corporate';
-  ownerCorporateId: string | null;
-}): BankAccount {
-  return { ...toRecord(row.account), ownerType: row.ownerType, ownerCorporateId: row.ownerCorporateId };
-}
-
 export async function listPsus(db: Db): Promise<Psu[]> {
   return db.select().from(psus).orderBy(asc(psus.psuId));
 }
@@ -67,27 +52,20 @@ export async function listAccounts(db: Db): Promise<AccountRecord[]> {
   return rows.map(toRecord);
 }
 
-function accountWithOwner(db: Db) {
-  return db.select(withOwner).from(accounts).innerJoin(psus, eq(psus.psuId, accounts.psuId));
-}
-
-const byIban = preparedFor((db) =>
-  accountWithOwner(db)
-    .where(eq(accounts.iban, sql.placeholder('iban')))
-    .limit(1)
-    .prepare('account_by_iban'),
-);
-
-const byBban = preparedFor((db) =>
-  accountWithOwner(db)
-    .where(and(eq(accounts.country, sql.placeholder('country')), eq(accounts.bban, sql.placeholder('bban'))))
-    .limit(1)
-    .prepare('account_by_bban'),
-);
+const ACCOUNT_WITH_OWNER = `
+  SELECT a.account_id AS "accountId", a.psu_id AS "psuId", a.country, a.currency, a.iban, a.bban,
+         a.clearing_number AS "clearingNumber", a.bic, a.account_type AS "accountType", a.name,
+         a.owner_name AS "ownerName", p.customer_type AS "ownerType", p.corporate_id AS "ownerCorporateId"
+    FROM accounts a JOIN psus p ON p.psu_id = a.psu_id`;
 
 export async function findAccountByIban(db: Db, iban: string): Promise<BankAccount | undefined> {
-  const rows = await byIban(db).execute({ iban });
-  return rows[0] === undefined ? undefined : toAccount(rows[0]);
+  const rows = await runStatement<BankAccount>(
+    db,
+    'account_by_iban',
+    `${ACCOUNT_WITH_OWNER} WHERE a.iban = $1`,
+    [iban],
+  );
+  return rows[0];
 }
 
 export async function findAccountByBban(
@@ -95,8 +73,13 @@ export async function findAccountByBban(
   country: string,
   bban: string,
 ): Promise<BankAccount | undefined> {
-  const rows = await byBban(db).execute({ country, bban });
-  return rows[0] === undefined ? undefined : toAccount(rows[0]);
+  const rows = await runStatement<BankAccount>(
+    db,
+    'account_by_bban',
+    `${ACCOUNT_WITH_OWNER} WHERE a.country = $1 AND a.bban = $2`,
+    [country, bban],
+  );
+  return rows[0];
 }
 
 /** Inserts customers, accounts and cards that are not there yet (by primary key); changes nothing else. */

@@ -1,7 +1,5 @@
 // The answers to state-changing requests, by app and TPP-Request-ID.
-import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from './database.ts';
-import { preparedFor } from './prepared.ts';
+import { type Db, runStatement } from './database.ts';
 import { idempotencyKeys } from './schema.ts';
 
 export interface RequestKey {
@@ -43,25 +41,13 @@ export async function recordAnswer(
   return rows.length === 1;
 }
 
-const findAnswerQuery = preparedFor((db) =>
-  db
-    .select({
-      fingerprint: idempotencyKeys.fingerprint,
-      statusCode: idempotencyKeys.statusCode,
-      body: idempotencyKeys.body,
-    })
-    .from(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.clientId, sql.placeholder('clientId')),
-        eq(idempotencyKeys.requestId, sql.placeholder('requestId')),
-      ),
-    )
-    .limit(1)
-    .prepare('find_answer'),
-);
-
 export async function findAnswer(db: Db, key: RequestKey): Promise<StoredAnswer | undefined> {
-  const rows = await findAnswerQuery(db).execute({ clientId: key.clientId, requestId: key.requestId });
+  const rows = await runStatement<StoredAnswer>(
+    db,
+    'find_answer',
+    `SELECT fingerprint, status_code AS "statusCode", body
+       FROM idempotency_keys WHERE client_id = $1 AND request_id = $2`,
+    [key.clientId, key.requestId],
+  );
   return rows[0];
 }

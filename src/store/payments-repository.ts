@@ -1,13 +1,13 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Payment, TransactionStatus } from '../domain/payment.ts';
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
-import type { Db } from './database.ts';
+import { type Db, runStatement } from './database.ts';
 import type { RecordedAnswer } from './idempotency-repository.ts';
-import { preparedFor } from './prepared.ts';
 import { payments } from './schema.ts';
 
-type Row = typeof payments.$inferSelect;
+/** A payment row without its instruction (which the reads here do not need). */
+type Row = Omit<typeof payments.$inferSelect, 'instruction'>;
 
 function toPayment(row: Row): Payment {
   return {
@@ -50,37 +50,57 @@ export async function insertPaymentAnswering(
   answer: RecordedAnswer,
 ): Promise<boolean> {
   const { instruction } = payment;
-  const result = (await db.execute(sql`
-    WITH claim AS (
-      INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
-      VALUES (${answer.key.clientId}, ${answer.key.requestId}, ${answer.fingerprint}, ${answer.statusCode},
-              ${JSON.stringify(answer.body)}::jsonb)
-      ON CONFLICT DO NOTHING
-      RETURNING request_id
-    )
-    INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
-                          debtor_account_id, amount_minor, currency, creditor_name, creditor_account,
-                          requested_execution_date, status, instruction)
-    SELECT ${payment.id}, ${payment.clientId}, ${instruction.product}, ${instruction.country}, ${payment.customerType},
-           ${payment.psuId}, ${payment.corporateId}, ${payment.debtorAccountId}, ${instruction.amount.minor},
-           ${instruction.amount.currency}, ${instruction.creditor.name}, ${instruction.creditor.account},
-           ${instruction.requestedExecutionDate}::date, 'ACTC', ${JSON.stringify(instruction)}::jsonb
-    FROM claim
-    RETURNING payment_id`)) as { rows: unknown[] };
-  return result.rows.length === 1;
+  const rows = await runStatement(
+    db,
+    'insert_payment_answering',
+    `WITH claim AS (
+       INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
+       VALUES ($1, $2, $3, $4, $5::jsonb)
+       ON CONFLICT DO NOTHING
+       RETURNING request_id
+     )
+     INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
+                           debtor_account_id, amount_minor, currency, creditor_name, creditor_account,
+                           requested_execution_date, status, instruction)
+     SELECT $6, $1, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::date, 'ACTC', $18::jsonb
+       FROM claim
+     RETURNING payment_id`,
+    [
+      answer.key.clientId,
+      answer.key.requestId,
+      answer.fingerprint,
+      answer.statusCode,
+      JSON.stringify(answer.body),
+      payment.id,
+      instruction.product,
+      instruction.country,
+      payment.customerType,
+      payment.psuId,
+      payment.corporateId,
+      payment.debtorAccountId,
+      instruction.amount.minor,
+      instruction.amount.currency,
+      instruction.creditor.name,
+      instruction.creditor.account,
+      instruction.requestedExecutionDate,
+      JSON.stringify(instruction),
+    ],
+  );
+  return rows.length === 1;
 }
 
-const findPaymentQuery = preparedFor((db) =>
-  db
-    .select()
-    .from(payments)
-    .where(eq(payments.paymentId, sql.placeholder('paymentId')))
-    .limit(1)
-    .prepare('find_payment'),
-);
-
 export async function findPayment(db: Db, paymentId: string): Promise<Payment | undefined> {
-  const rows = await findPaymentQuery(db).execute({ paymentId });
+  const rows = await runStatement<Row>(
+    db,
+    'find_payment',
+    `SELECT payment_id AS "paymentId", client_id AS "clientId", product, country, customer_type AS "customerType",
+            psu_id AS "psuId", corporate_id AS "corporateId", debtor_account_id AS "debtorAccountId",
+            amount_minor::float8 AS "amountMinor", currency, creditor_name AS "creditorName",
+            creditor_account AS "creditorAccount", requested_execution_date::text AS "requestedExecutionDate",
+            status, created_at AS "createdAt", executed_at AS "executedAt"
+       FROM payments WHERE payment_id = $1`,
+    [paymentId],
+  );
   return rows[0] === undefined ? undefined : toPayment(rows[0]);
 }
 

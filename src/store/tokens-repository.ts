@@ -1,7 +1,6 @@
 // Access tokens and authorization codes, stored only as SHA-256 hashes of the secrets.
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from './database.ts';
-import { preparedFor } from './prepared.ts';
+import { and, eq, isNull } from 'drizzle-orm';
+import { type Db, runStatement } from './database.ts';
 import { accessTokens, authCodes } from './schema.ts';
 
 export type TokenRow = typeof accessTokens.$inferSelect;
@@ -11,17 +10,15 @@ export async function insertToken(db: Db, token: typeof accessTokens.$inferInser
   await db.insert(accessTokens).values(token);
 }
 
-const findTokenQuery = preparedFor((db) =>
-  db
-    .select()
-    .from(accessTokens)
-    .where(eq(accessTokens.tokenHash, sql.placeholder('tokenHash')))
-    .limit(1)
-    .prepare('find_token'),
-);
-
 export async function findToken(db: Db, tokenHash: string): Promise<TokenRow | undefined> {
-  const rows = await findTokenQuery(db).execute({ tokenHash });
+  const rows = await runStatement<TokenRow>(
+    db,
+    'find_token',
+    `SELECT token_hash AS "tokenHash", kind, client_id AS "clientId", scope, psu_id AS "psuId",
+            code_hash AS "codeHash", expires_at AS "expiresAt", revoked_at AS "revokedAt", created_at AS "createdAt"
+       FROM access_tokens WHERE token_hash = $1`,
+    [tokenHash],
+  );
   return rows[0];
 }
 

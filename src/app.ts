@@ -2,6 +2,7 @@
 // listen on port 0; main.ts listens).
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { decoupledRoutes } from './api/decoupled/routes.ts';
 import { healthRoutes } from './api/health-route.ts';
 import { authorizeRoutes } from './api/oauth/authorize-route.ts';
 import { tokenRoutes } from './api/oauth/token-route.ts';
@@ -15,6 +16,7 @@ import { registerFormBody } from './http/form-body.ts';
 import { createLogger } from './http/logging.ts';
 import { echoTppHeaders } from './http/tpp-headers.ts';
 import { type CoreBanking, sandboxCoreBanking } from './ports/core-banking.ts';
+import { type EidProvider, eidSimulator } from './ports/eid-provider.ts';
 import { type Clock, newCaches, type ServiceContext } from './services/context.ts';
 import type { Store } from './store/database.ts';
 
@@ -23,6 +25,8 @@ export interface AppDependencies {
   readonly store: Store;
   readonly clock?: Clock;
   readonly coreBanking?: CoreBanking;
+  /** The e-ID provider; by default the built-in simulator (instant in the sandbox). */
+  readonly eid?: EidProvider;
   /** A pino logger; by default one at config.logLevel. */
   readonly logger?: FastifyBaseLogger;
 }
@@ -34,6 +38,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     db: store.db,
     clock: dependencies.clock ?? (() => new Date()),
     coreBanking: dependencies.coreBanking ?? sandboxCoreBanking,
+    eid: dependencies.eid ?? eidSimulator({ instant: config.mode === 'sandbox' }),
     caches: newCaches(),
   };
   const app = Fastify({
@@ -64,6 +69,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       healthRoutes(api, context);
       tokenRoutes(api, context);
       authorizeRoutes(api, context);
+      decoupledRoutes(api, context);
       initiateRoutes(api, context);
       executeStatusRoutes(api, context);
       seV1Routes(api);

@@ -85,6 +85,10 @@ export const OAUTH_ERRORS = {
   access_denied: 403,
   server_error: 500,
   temporarily_unavailable: 503,
+  // The decoupled (mobile e-ID) token endpoint's own errors (API-NOTES "Decoupled").
+  intent_expired: 400,
+  mbid_max_polling: 400,
+  mbid_error: 400,
 } as const;
 
 export type OAuthErrorCode = keyof typeof OAUTH_ERRORS;

@@ -2,6 +2,7 @@
 import type { Config } from '../config.ts';
 import { dateIn } from '../domain/dates.ts';
 import type { CoreBanking } from '../ports/core-banking.ts';
+import type { EidProvider } from '../ports/eid-provider.ts';
 import type { App } from '../store/apps-repository.ts';
 import type { Db } from '../store/database.ts';
 import { TtlCache } from './ttl-cache.ts';
@@ -13,6 +14,7 @@ export interface ServiceContext {
   readonly db: Db;
   readonly clock: Clock;
   readonly coreBanking: CoreBanking;
+  readonly eid: EidProvider;
   readonly caches: Caches;
 }
 

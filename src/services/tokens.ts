@@ -5,7 +5,7 @@ import type { Db } from '../store/database.ts';
 import { findToken, insertToken } from '../store/tokens-repository.ts';
 import type { ServiceContext } from './context.ts';
 
-export type TokenKind = 'client_credentials' | 'authorization_code';
+export type TokenKind = 'client_credentials' | 'authorization_code' | 'decoupled';
 
 /** What a presented bearer token grants. */
 export interface TokenGrant {

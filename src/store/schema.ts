@@ -86,7 +86,7 @@ export const authCodes = pgTable('auth_codes', {
 
 export const accessTokens = pgTable('access_tokens', {
   tokenHash: text('token_hash').primaryKey(),
-  kind: text('kind').$type<'client_credentials' | 'authorization_code'>().notNull(),
+  kind: text('kind').$type<'client_credentials' | 'authorization_code' | 'decoupled'>().notNull(),
   clientId: text('client_id').notNull(),
   scope: text('scope').notNull(),
   psuId: text('psu_id'),
@@ -108,3 +108,35 @@ export const idempotencyKeys = pgTable(
   },
   (table) => [primaryKey({ columns: [table.clientId, table.requestId] })],
 );
+
+export const eidOrders = pgTable('eid_orders', {
+  orderRef: text('order_ref').primaryKey(),
+  personalNumber: text('personal_number').notNull(),
+  endUserIp: text('end_user_ip').notNull(),
+  visibleText: text('visible_text').notNull(),
+  autoStartToken: text('auto_start_token').notNull(),
+  qrStartToken: text('qr_start_token').notNull(),
+  qrStartSecret: text('qr_start_secret').notNull(),
+  status: text('status').$type<'pending' | 'failed' | 'complete'>().notNull(),
+  hintCode: text('hint_code').notNull(),
+  createdAt: instant('created_at').notNull(),
+  startedAt: instant('started_at'),
+  endedAt: instant('ended_at'),
+});
+
+export const decoupledSessions = pgTable('decoupled_sessions', {
+  sessionHash: text('session_hash').primaryKey(),
+  clientId: text('client_id').notNull(),
+  scope: text('scope').notNull(),
+  psuId: text('psu_id').notNull(),
+  psuClientIp: text('psu_client_ip').notNull(),
+  sameDevice: boolean('same_device').notNull(),
+  orderRef: text('order_ref').notNull(),
+  sleepMs: integer('sleep_ms').notNull(),
+  state: text('state').$type<'active' | 'complete' | 'cancelled' | 'failed'>().notNull(),
+  polls: integer('polls').notNull().default(0),
+  earlyPolls: integer('early_polls').notNull().default(0),
+  lastPollAt: instant('last_poll_at'),
+  createdAt: instant('created_at').notNull(),
+  endedAt: instant('ended_at'),
+});

@@ -1,0 +1,66 @@
+// Decoupled authorization sessions (the TPP's side) and the built-in e-ID simulator's orders.
+import { and, eq } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import { decoupledSessions, eidOrders } from './schema.ts';
+
+export type SessionRow = typeof decoupledSessions.$inferSelect;
+export type OrderRow = typeof eidOrders.$inferSelect;
+
+export async function insertSession(db: Db, session: typeof decoupledSessions.$inferInsert): Promise<void> {
+  await db.insert(decoupledSessions).values(session);
+}
+
+/** Reads a session and locks it until the transaction ends: one poll at a time per session. */
+export async function lockSession(trx: Db, sessionHash: string): Promise<SessionRow | undefined> {
+  const rows = await trx
+    .select()
+    .from(decoupledSessions)
+    .where(eq(decoupledSessions.sessionHash, sessionHash))
+    .limit(1)
+    .for('update');
+  return rows[0];
+}
+
+export async function updateSession(
+  db: Db,
+  sessionHash: string,
+  changes: Partial<Pick<SessionRow, 'state' | 'polls' | 'earlyPolls' | 'lastPollAt' | 'endedAt'>>,
+): Promise<void> {
+  await db.update(decoupledSessions).set(changes).where(eq(decoupledSessions.sessionHash, sessionHash));
+}
+
+export async function insertOrder(db: Db, order: typeof eidOrders.$inferInsert): Promise<void> {
+  await db.insert(eidOrders).values(order);
+}
+
+export async function findOrder(db: Db, orderRef: string): Promise<OrderRow | undefined> {
+  const rows = await db.select().from(eidOrders).where(eq(eidOrders.orderRef, orderRef)).limit(1);
+  return rows[0];
+}
+
+export async function findOrderByToken(db: Db, column: 'autoStartToken' | 'qrStartToken', token: string) {
+  const rows = await db.select().from(eidOrders).where(eq(eidOrders[column], token)).limit(1);
+  return rows[0];
+}
+
+export async function findPendingOrders(db: Db, personalNumber: string): Promise<OrderRow[]> {
+  return db
+    .select()
+    .from(eidOrders)
+    .where(and(eq(eidOrders.personalNumber, personalNumber), eq(eidOrders.status, 'pending')))
+    .orderBy(eidOrders.createdAt);
+}
+
+/** Changes a pending order; answers false when it was no longer pending. */
+export async function updatePendingOrder(
+  db: Db,
+  orderRef: string,
+  changes: Partial<Pick<OrderRow, 'status' | 'hintCode' | 'startedAt' | 'endedAt'>>,
+): Promise<boolean> {
+  const rows = await db
+    .update(eidOrders)
+    .set(changes)
+    .where(and(eq(eidOrders.orderRef, orderRef), eq(eidOrders.status, 'pending')))
+    .returning({ orderRef: eidOrders.orderRef });
+  return rows.length === 1;
+}

@@ -1,0 +1,173 @@
+// The decoupled flow in live mode against the built-in e-ID simulator: the PSU's app (driven here
+// through the simulator's port, as the /psu/eid page drives it) approves or declines; the TPP polls.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { eidApp } from '../../src/ports/eid-provider.ts';
+import { findOrder, findPendingOrders } from '../../src/store/decoupled-repository.ts';
+import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
+import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
+import { statusAndBody } from '../helpers/http.ts';
+import { domestic } from '../helpers/payments.ts';
+
+const time = manualClock();
+let gateway: Gateway;
+let token: string;
+before(async () => {
+  gateway = await startGateway({ clock: time.clock, config: { mode: 'live' } });
+  token = await gateway.client.clientCredentialsToken();
+});
+after(() => gateway.close());
+
+const TOLVAN = '191212121212';
+
+async function startSession(sameDevice = true): Promise<{ paymentId: string; init: InitAnswer }> {
+  const initiated = await gateway.client.initiate(token, {
+    path: '/psd2/se/v2/payments/private/single/other-bank-domestic-credit-transfer',
+    body: {
+      ...domestic(),
+      creditorAccount: { value: '50001234501', accountType: 'BBAN' },
+      creditor: { name: 'Sven Svensson' },
+      remittanceInformationUnstructured: 'Faktura 12',
+    },
+  });
+  const paymentId = initiated.body.paymentId;
+  const answer = await initDecoupled(gateway, {
+    client_id: gateway.sandboxApp.clientId,
+    scope: `PIS:${paymentId}`,
+    psu_client_ip: '192.0.2.10',
+    bisa_same_device: sameDevice,
+  });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return { paymentId, init: answer.body as InitAnswer };
+}
+
+/** The order the PSU sees in the e-ID app, by personal number. */
+async function pendingOrder() {
+  const orders = await findPendingOrders(gateway.store.db, TOLVAN);
+  assert.ok(orders.length > 0);
+  return orders.at(-1)!;
+}
+
+function poll(init: InitAnswer) {
+  time.advance(2000);
+  return postLink(gateway, init._links.token.href);
+}
+
+test('IN_PROGRESS until the PSU approves in the app, then COMPLETE with a 900 s token', async () => {
+  const { paymentId, init } = await startSession();
+  assert.deepEqual(statusAndBody(await poll(init)), {
+    status: 200,
+    body: { result: 'IN_PROGRESS', sleep_time: 2000 },
+  });
+  const order = await pendingOrder();
+  assert.equal(order.visibleText, 'Pay 125.50 SEK to Sven Svensson (50001234501)');
+  assert.equal(order.autoStartToken, init.auto_start_token);
+  assert.equal(await eidApp.open(gateway.store.db, order.orderRef, time.clock()), true);
+  assert.deepEqual(statusAndBody(await poll(init)), {
+    status: 200,
+    body: { result: 'IN_PROGRESS', sleep_time: 2000 },
+  });
+  assert.equal(await eidApp.approve(gateway.store.db, order.orderRef, time.clock()), true);
+  const complete = await poll(init);
+  const body = complete.body as { access_token: string };
+  assert.deepEqual(statusAndBody(complete), {
+    status: 200,
+    body: { result: 'COMPLETE', access_token: body.access_token, token_type: 'Bearer', expires_in: 900 },
+  });
+  const executed = await gateway.client.execute(
+    'other-bank-domestic-credit-transfer',
+    paymentId,
+    body.access_token,
+  );
+  assert.deepEqual([executed.status, executed.body], [200, { paymentId, transactionStatus: 'ACSC' }]);
+});
+
+test('live PSU tokens expire after 900 s', async () => {
+  const { paymentId, init } = await startSession();
+  const order = await pendingOrder();
+  await eidApp.open(gateway.store.db, order.orderRef, time.clock());
+  await eidApp.approve(gateway.store.db, order.orderRef, time.clock());
+  const psuToken = ((await poll(init)).body as { access_token: string }).access_token;
+  time.advance(900_000);
+  const executed = await gateway.client.execute('other-bank-domestic-credit-transfer', paymentId, psuToken);
+  assert.equal(executed.status, 401);
+  assert.deepEqual((executed.body as unknown as { tppMessages: unknown[] }).tppMessages, [
+    { category: 'ERROR', code: 'TOKEN_EXPIRED', text: 'The access token has expired' },
+  ]);
+});
+
+test('the PSU declines: USER_CANCEL, and the session is over', async () => {
+  const { init } = await startSession();
+  const order = await pendingOrder();
+  await eidApp.open(gateway.store.db, order.orderRef, time.clock());
+  await eidApp.decline(gateway.store.db, order.orderRef, time.clock());
+  assert.deepEqual(statusAndBody(await poll(init)), { status: 200, body: { result: 'USER_CANCEL' } });
+  assert.deepEqual(statusAndBody(await poll(init)), {
+    status: 400,
+    body: { error: 'invalid_request', error_description: 'the session has ended' },
+  });
+});
+
+test('other device: a fresh QR code with every IN_PROGRESS', async () => {
+  const { init } = await startSession(false);
+  const first = (await poll(init)).body as { qr_code: string };
+  const second = (await poll(init)).body as { qr_code: string };
+  assert.match(first.qr_code, /^bankid\.[0-9a-f-]{36}\.2\.[0-9a-f]{64}$/);
+  assert.match(second.qr_code, /^bankid\.[0-9a-f-]{36}\.4\.[0-9a-f]{64}$/);
+});
+
+test('not started within 30 s: intent_expired', async () => {
+  const { init } = await startSession();
+  time.advance(29_000);
+  assert.deepEqual(statusAndBody(await poll(init)), {
+    status: 400,
+    body: { error: 'intent_expired', error_description: 'the PSU did not start the e-ID app in time' },
+  });
+});
+
+test('started but not finished in 3 minutes: intent_expired', async () => {
+  const { init } = await startSession();
+  await eidApp.open(gateway.store.db, (await pendingOrder()).orderRef, time.clock());
+  time.advance(178_000);
+  assert.deepEqual(statusAndBody(await poll(init)), {
+    status: 400,
+    body: {
+      error: 'intent_expired',
+      error_description: 'the PSU did not complete the identification in time',
+    },
+  });
+});
+
+test('polling sooner than sleep_time too often: mbid_max_polling', async () => {
+  const { init } = await startSession();
+  const { orderRef } = await pendingOrder();
+  for (let early = 0; early < 6; early++) {
+    const answer = await postLink(gateway, init._links.token.href);
+    assert.equal(answer.status, 200, `poll ${early}`);
+  }
+  assert.deepEqual(statusAndBody(await postLink(gateway, init._links.token.href)), {
+    status: 400,
+    body: {
+      error: 'mbid_max_polling',
+      error_description: 'polled too often: wait sleep_time (2000 ms) between polls',
+    },
+  });
+  const order = await findOrder(gateway.store.db, orderRef);
+  assert.deepEqual(
+    [order?.status, order?.hintCode],
+    ['failed', 'userCancel'],
+    'the e-ID order was cancelled too',
+  );
+});
+
+test('the TPP cancels: the order ends and polls are refused', async () => {
+  const { init } = await startSession();
+  const { orderRef } = await pendingOrder();
+  assert.equal((await postLink(gateway, init._links.cancel.href)).status, 204);
+  const order = await findOrder(gateway.store.db, orderRef);
+  assert.deepEqual([order?.status, order?.hintCode], ['failed', 'userCancel']);
+  assert.deepEqual(statusAndBody(await poll(init)), {
+    status: 400,
+    body: { error: 'invalid_request', error_description: 'the session has ended' },
+  });
+});

@@ -9,6 +9,7 @@ import { tokenRoutes } from './api/oauth/token-route.ts';
 import { executeStatusRoutes } from './api/payments/execute-status-routes.ts';
 import { initiateRoutes } from './api/payments/initiate-routes.ts';
 import { seV1Routes } from './api/payments/se-v1-routes.ts';
+import { psuRoutes } from './api/psu/routes.ts';
 import { sandboxRoutes } from './api/sandbox/routes.ts';
 import type { Config } from './config.ts';
 import { registerErrorHandling } from './http/errors.ts';
@@ -70,6 +71,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       tokenRoutes(api, context);
       authorizeRoutes(api, context);
       decoupledRoutes(api, context);
+      psuRoutes(api, context);
       initiateRoutes(api, context);
       executeStatusRoutes(api, context);
       seV1Routes(api);

@@ -2,14 +2,24 @@
 // SANDBOX_REDIRECT_URI, or generated ones that are then kept in the database).
 import type { Config } from '../config.ts';
 import { newSandboxClientId } from '../domain/secrets.ts';
+import { seedCredentials } from '../ports/psu-directory.ts';
 import { type App, findApp, findSeededApp, insertApp, updateRedirectUri } from '../store/apps-repository.ts';
 import { insertCustomers } from '../store/customers-repository.ts';
 import type { Db } from '../store/database.ts';
 import { TEST_ACCOUNTS, TEST_CARDS, TEST_PSUS } from './test-data.ts';
 
+/** The password of every test PSU in the built-in PSU directory (README lists it). */
+export const TEST_PSU_PASSWORD = 'open-sesame-2026';
+
+/** Seeds the test customers, and their passwords in the built-in PSU directory (live mode logs in with them). */
 export async function seedTestCustomers(db: Db): Promise<void> {
   await db.transaction((trx) =>
     insertCustomers(trx, { psus: TEST_PSUS, accounts: TEST_ACCOUNTS, cards: TEST_CARDS }),
+  );
+  await seedCredentials(
+    db,
+    TEST_PSUS.map((psu) => psu.psuId),
+    TEST_PSU_PASSWORD,
   );
 }
 

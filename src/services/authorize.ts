@@ -1,14 +1,17 @@
 // GET /oauth2/authorize/1.0 (spec row 8). With a valid client and its registered redirect URI, the
-// answer is always a redirect there: a code, or error and error_description. Otherwise it never
+// answer ends in a redirect there: a code, or error and error_description. Otherwise it never
 // redirects. In the sandbox the PSU who owns the debtor account approves at once (spec: "the code is
-// returned at once").
+// returned at once"); live, the PSU logs in and approves on our pages (psu-authorization.ts).
 import { ApiError, apiError, OAuthError } from '../domain/errors.ts';
+import type { Payment } from '../domain/payment.ts';
 import { parseResourceScope } from '../domain/scope.ts';
 import { hashSecret, newSecret } from '../domain/secrets.ts';
+import type { App } from '../store/apps-repository.ts';
 import { findPayment } from '../store/payments-repository.ts';
 import { insertCode } from '../store/tokens-repository.ts';
 import { appOf } from './apps.ts';
 import { LIFETIMES, type ServiceContext } from './context.ts';
+import { type PsuAnswer, startPsuLogin } from './psu-authorization.ts';
 
 export type AuthorizeQuery = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -22,37 +25,50 @@ const PARAMETERS = [
   'code_challenge_method',
 ];
 
-/** Answers the Location to redirect to, or throws ApiError (400) when no redirect is allowed. */
-export async function authorize(context: ServiceContext, query: AuthorizeQuery): Promise<string> {
+/** A checked authorization request: what the PSU is asked to approve, and for whom. */
+export interface AuthorizationRequest {
+  readonly app: App;
+  readonly redirectUri: string;
+  readonly state: string;
+  readonly scope: string;
+  readonly payment: Payment;
+  readonly codeChallenge: string | null;
+}
+
+/** Throws ApiError (400) when no redirect is allowed; otherwise answers a redirect or a PSU page. */
+export async function authorize(context: ServiceContext, query: AuthorizeQuery): Promise<PsuAnswer> {
   const clientId = single(query, 'client_id');
   const redirectUri = single(query, 'redirect_uri');
   if (clientId === undefined) throw apiError('FORMAT_ERROR', 'client_id is required', 'client_id');
   const app = await appOf(context, clientId);
-  if (app === undefined)
+  if (app === undefined) {
     throw new ApiError(
       { code: 'CLIENT_UNKNOWN', path: 'client_id', text: 'client_id is not a registered app' },
       400,
     );
+  }
   if (redirectUri === undefined || redirectUri !== app.redirectUri) {
     throw apiError('FORMAT_ERROR', "redirect_uri is not the app's registered redirect URI", 'redirect_uri');
   }
   const state = single(query, 'state') || undefined;
   try {
-    const code = await approve(context, query, app.clientId, redirectUri, state);
-    return withQuery(redirectUri, { code, state });
+    const request = await checkRequest(context, query, app, redirectUri, state);
+    if (context.config.mode === 'live') return startPsuLogin(context, request);
+    const code = await issueCode(context, request, request.payment.psuId);
+    return redirectTo(redirectUri, { code, state });
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
-    return withQuery(redirectUri, { error: error.error, error_description: error.description, state });
+    return redirectTo(redirectUri, { error: error.error, error_description: error.description, state });
   }
 }
 
-async function approve(
+async function checkRequest(
   context: ServiceContext,
   query: AuthorizeQuery,
-  clientId: string,
+  app: App,
   redirectUri: string,
   state: string | undefined,
-): Promise<string> {
+): Promise<AuthorizationRequest> {
   for (const name of PARAMETERS) {
     if (Array.isArray(query[name])) throw new OAuthError('invalid_request', `${name} must be given once`);
   }
@@ -60,25 +76,34 @@ async function approve(
     throw new OAuthError('unsupported_response_type', 'response_type must be code');
   }
   if (state === undefined) throw new OAuthError('invalid_request', 'state is required');
-  const challenge = pkce(query);
-  const scopeText = single(query, 'scope') ?? '';
-  const scope = parseResourceScope(scopeText);
-  if (scope === undefined) throw new OAuthError('invalid_scope', 'scope must be PIS:<paymentId>');
-  const payment = await findPayment(context.db, scope.resourceId);
-  if (payment === undefined || payment.clientId !== clientId) {
+  const codeChallenge = pkce(query);
+  const scope = single(query, 'scope') ?? '';
+  const parsed = parseResourceScope(scope);
+  if (parsed === undefined) throw new OAuthError('invalid_scope', 'scope must be PIS:<paymentId>');
+  const payment = await findPayment(context.db, parsed.resourceId);
+  if (payment === undefined || payment.clientId !== app.clientId) {
     throw new OAuthError('invalid_scope', 'scope names no payment of this app');
   }
   if (payment.status !== 'ACTC')
     throw new OAuthError('invalid_scope', 'the payment is not awaiting authorization');
+  return { app, redirectUri, state, scope, payment, codeChallenge };
+}
+
+/** An authorization code for the PSU's approval: single-use, short-lived, bound to all it was asked with. */
+export async function issueCode(
+  context: ServiceContext,
+  request: AuthorizationRequest,
+  psuId: string,
+): Promise<string> {
   const code = newSecret();
   const now = context.clock();
   await insertCode(context.db, {
     codeHash: hashSecret(code),
-    clientId,
-    redirectUri,
-    scope: scopeText,
-    psuId: payment.psuId,
-    codeChallenge: challenge,
+    clientId: request.app.clientId,
+    redirectUri: request.redirectUri,
+    scope: request.scope,
+    psuId,
+    codeChallenge: request.codeChallenge,
     expiresAt: new Date(now.getTime() + LIFETIMES.code[context.config.mode] * 1000),
     createdAt: now,
   });
@@ -106,10 +131,10 @@ function single(query: AuthorizeQuery, name: string): string | undefined {
   return Array.isArray(value) ? undefined : value;
 }
 
-function withQuery(uri: string, parameters: Record<string, string | undefined>): string {
+export function redirectTo(uri: string, parameters: Record<string, string | undefined>): PsuAnswer {
   const url = new URL(uri);
   for (const [name, value] of Object.entries(parameters)) {
     if (value !== undefined) url.searchParams.set(name, value);
   }
-  return url.toString();
+  return { kind: 'redirect', location: url.toString() };
 }

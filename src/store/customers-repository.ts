@@ -1,5 +1,5 @@
 // PSUs, their accounts and cards: the bank's customer data (seeded sandbox data by default).
-import { asc } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { type Db, runStatement } from './database.ts';
 import { accounts, cards, psus } from './schema.ts';
 
@@ -106,4 +106,9 @@ export async function insertCustomers(
       .insert(cards)
       .values([...data.cards])
       .onConflictDoNothing();
+}
+
+export async function findAccountById(db: Db, accountId: string): Promise<AccountRecord | undefined> {
+  const rows = await db.select().from(accounts).where(eq(accounts.accountId, accountId)).limit(1);
+  return rows[0] === undefined ? undefined : toRecord(rows[0]);
 }

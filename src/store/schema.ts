@@ -140,3 +140,26 @@ export const decoupledSessions = pgTable('decoupled_sessions', {
   createdAt: instant('created_at').notNull(),
   endedAt: instant('ended_at'),
 });
+
+export const psuCredentials = pgTable('psu_credentials', {
+  psuId: text('psu_id').primaryKey(),
+  passwordHash: text('password_hash').notNull(),
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  lockedUntil: instant('locked_until'),
+});
+
+export const authRequests = pgTable('auth_requests', {
+  requestHash: text('request_hash').primaryKey(),
+  csrfHash: text('csrf_hash').notNull(),
+  clientId: text('client_id').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  scope: text('scope').notNull(),
+  state: text('state').notNull(),
+  codeChallenge: text('code_challenge'),
+  paymentId: text('payment_id').notNull(),
+  psuId: text('psu_id'),
+  shownPayment: text('shown_payment'),
+  status: text('status').$type<'login' | 'consent' | 'done'>().notNull(),
+  createdAt: instant('created_at').notNull(),
+  lastActivity: instant('last_activity').notNull(),
+});

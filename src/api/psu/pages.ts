@@ -1,0 +1,67 @@
+// The PSU's pages: plain server-rendered HTML, one small inline stylesheet, no external assets,
+// usable on a phone. Every value is escaped.
+import type { Page, PaymentSummary } from '../../services/psu-authorization.ts';
+import { Html, html } from './html.ts';
+
+const STYLE = `
+  *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+  background:#f3f5f7;color:#1b2430}main{max-width:28rem;margin:0 auto;padding:1.5rem 1rem}
+  h1{font-size:1.35rem;margin:0 0 1rem}.card{background:#fff;border-radius:.75rem;padding:1.25rem;
+  box-shadow:0 1px 3px rgba(0,0,0,.12)}label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+  input{width:100%;padding:.7rem;border:1px solid #9aa5b1;border-radius:.5rem;font-size:1rem}
+  button{width:100%;margin-top:1rem;padding:.8rem;border:0;border-radius:.5rem;font-size:1rem;font-weight:600;
+  cursor:pointer}.primary{background:#005aa0;color:#fff}.secondary{background:#e4e8ec;color:#1b2430}
+  .error{background:#fdecea;color:#8a1c12;padding:.75rem;border-radius:.5rem}dl{margin:0}
+  dt{color:#52606d;font-size:.85rem;margin-top:.75rem}dd{margin:0;font-weight:600;overflow-wrap:anywhere}
+  .amount{font-size:1.6rem}.who{color:#52606d;font-size:.9rem;margin-bottom:1rem}`;
+
+function layout(title: string, body: Html): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${title}</title><style>${new Html(STYLE)}</style></head>
+<body><main><div class="card">${body}</div></main></body></html>`.text;
+}
+
+function hidden(form: { request: string; csrf: string }): Html {
+  return html`<input type="hidden" name="request" value="${form.request}"><input type="hidden" name="csrf" value="${form.csrf}">`;
+}
+
+function summary(payment: PaymentSummary): Html {
+  return html`<dl>
+<dt>Amount</dt><dd class="amount" data-field="amount">${payment.amount} ${payment.currency}</dd>
+<dt>To</dt><dd data-field="creditor">${payment.creditorName ?? ''}</dd>
+<dt>To account</dt><dd data-field="creditor-account">${payment.creditorAccount}</dd>
+<dt>From account</dt><dd data-field="debtor-account">${payment.debtorAccount}</dd>
+${payment.executionDate === null ? new Html('') : html`<dt>Date</dt><dd data-field="date">${payment.executionDate}</dd>`}
+</dl>`;
+}
+
+export function renderPage(
+  page: Page,
+  form: { request: string; csrf: string } | undefined,
+  basePath: string,
+): string {
+  switch (page.view) {
+    case 'login':
+      return layout(
+        'Log in',
+        html`<h1>Log in to approve a payment</h1><p class="who">Requested by <strong>${page.appName}</strong></p>
+${page.error === undefined ? new Html('') : html`<p class="error" role="alert">${page.error}</p>`}
+<form method="post" action="${basePath}/psu/login">${form === undefined ? new Html('') : hidden(form)}
+<label for="psu_id">PSU id</label><input id="psu_id" name="psu_id" autocomplete="username" required value="${page.psuId ?? ''}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button class="primary" type="submit">Log in</button></form>`,
+      );
+    case 'consent':
+      return layout(
+        'Approve payment',
+        html`<h1>Approve this payment?</h1><p class="who"><strong>${page.appName}</strong> asks you to approve:</p>
+${summary(page.payment)}
+<form method="post" action="${basePath}/psu/consent">${form === undefined ? new Html('') : hidden(form)}
+<button class="primary" type="submit" name="decision" value="approve">Approve</button>
+<button class="secondary" type="submit" name="decision" value="deny">Deny</button></form>`,
+      );
+    case 'message':
+      return layout(page.title, html`<h1>${page.title}</h1><p>${page.text}</p>`);
+  }
+}

@@ -1,0 +1,43 @@
+// Sends what the PSU flow answers: a page (no-store, framing and referrers off, a strict CSP) or a
+// redirect back to the TPP.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { PsuAnswer } from '../../services/psu-authorization.ts';
+import { renderPage } from './pages.ts';
+
+export const CSRF_COOKIE = 'psu_csrf';
+
+export function sendPsuAnswer(
+  config: Config,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: PsuAnswer,
+) {
+  reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+  if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);
+  if (answer.setCsrfCookie !== undefined) {
+    const secure = request.protocol === 'https' ? '; Secure' : '';
+    reply.header(
+      'Set-Cookie',
+      `${CSRF_COOKIE}=${answer.setCsrfCookie}; Path=${config.basePath || '/'}; HttpOnly; SameSite=Strict; Max-Age=900${secure}`,
+    );
+  }
+  return reply
+    .code(answer.status)
+    .header(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    .header('X-Frame-Options', 'DENY')
+    .header('Referrer-Policy', 'no-referrer')
+    .type('text/html; charset=utf-8')
+    .send(renderPage(answer.page, answer.form, config.basePath));
+}
+
+export function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}

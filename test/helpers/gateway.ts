@@ -56,7 +56,7 @@ export interface Gateway {
   readonly url: string;
   readonly client: TppClient;
   /** Registers another app (as onboarding would) and answers a client for it. */
-  addApp(name?: string): Promise<TppClient>;
+  addApp(name?: string, redirectUri?: string): Promise<TppClient>;
   close(): Promise<void>;
 }
 
@@ -98,9 +98,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     sandboxApp,
     url,
     client: new TppClient(url, sandboxApp.clientId, sandboxApp.redirectUri),
-    async addApp(name = 'Another app') {
+    async addApp(name = 'Another app', redirectUri?: string) {
       const clientId = randomBytes(16).toString('hex');
-      const redirectUri = `https://${clientId.slice(0, 8)}.tpp.example/cb`;
+      redirectUri ??= `https://${clientId.slice(0, 8)}.tpp.example/cb`;
       await insertApp(store.db, { clientId, name, description: '', redirectUri, seeded: false });
       return new TppClient(url, clientId, redirectUri);
     },

@@ -5,7 +5,14 @@ import { randomUUID } from 'node:crypto';
 import { animatedQrCode, type OrderState, orderStateAt } from '../domain/eid.ts';
 import { newSecret } from '../domain/secrets.ts';
 import type { Db } from '../store/database.ts';
-import { findOrder, insertOrder, type OrderRow, updatePendingOrder } from '../store/decoupled-repository.ts';
+import {
+  findOrder,
+  findOrderByToken,
+  findPendingOrders,
+  insertOrder,
+  type OrderRow,
+  updatePendingOrder,
+} from '../store/decoupled-repository.ts';
 
 export interface EidOrderRequest {
   /** The PSU who must identify (the e-ID order is bound to that personal number). */
@@ -28,6 +35,8 @@ export interface EidCollect {
 }
 
 export interface EidProvider {
+  /** True for the built-in simulator, whose pretend e-ID app (/psu/eid) the gateway then serves. */
+  readonly simulated: boolean;
   start(db: Db, request: EidOrderRequest, now: Date): Promise<EidOrder>;
   collect(db: Db, orderRef: string, now: Date): Promise<EidCollect>;
   cancel(db: Db, orderRef: string, now: Date): Promise<void>;
@@ -46,6 +55,7 @@ function qrCodeOf(order: OrderRow, now: Date): string {
 /** The e-ID simulator; `instant` completes every order at its first collect (the sandbox). */
 export function eidSimulator(options: { readonly instant: boolean }): EidProvider {
   return {
+    simulated: true,
     async start(db, request, now) {
       const order = {
         orderRef: randomUUID(),
@@ -101,6 +111,36 @@ export function eidSimulator(options: { readonly instant: boolean }): EidProvide
 
 /** What the simulated e-ID app does for the PSU (the /psu/eid page). */
 export const eidApp = {
+  /**
+   * The order a PSU points the app at: the latest pending order for a personal number, or the order
+   * of an auto-start token, or of a scanned QR code (whose HMAC the app checks, as the real app does).
+   */
+  async find(db: Db, input: string, now: Date): Promise<OrderRow | undefined> {
+    const text = input.trim();
+    const qr = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/.exec(text);
+    let order: OrderRow | undefined;
+    if (qr !== null) {
+      order = await findOrderByToken(db, 'qrStartToken', qr[1]!);
+      if (
+        order !== undefined &&
+        animatedQrCode(order.qrStartToken, order.qrStartSecret, Number(qr[2])) !== text
+      ) {
+        order = undefined;
+      }
+    } else if (/^[0-9a-f-]{36}$/.test(text)) {
+      order = await findOrderByToken(db, 'autoStartToken', text);
+    } else if (/^\d{10,12}$/.test(text)) {
+      order = (await findPendingOrders(db, text)).at(-1);
+    }
+    if (order === undefined || order.status !== 'pending') return undefined;
+    const state = orderStateAt(
+      storedState(order),
+      order.createdAt.getTime(),
+      order.startedAt?.getTime() ?? null,
+      now.getTime(),
+    );
+    return state.status === 'pending' ? order : undefined;
+  },
   /** The PSU opened the order in the app: it waits for the PSU's signature. */
   async open(db: Db, orderRef: string, now: Date): Promise<boolean> {
     return updatePendingOrder(db, orderRef, { hintCode: 'userSign', startedAt: now });

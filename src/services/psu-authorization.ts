@@ -35,7 +35,9 @@ export interface PaymentSummary {
 export type Page =
   | { readonly view: 'login'; readonly appName: string; readonly error?: string; readonly psuId?: string }
   | { readonly view: 'consent'; readonly appName: string; readonly payment: PaymentSummary }
-  | { readonly view: 'message'; readonly title: string; readonly text: string };
+  | { readonly view: 'message'; readonly title: string; readonly text: string }
+  | { readonly view: 'eid-start'; readonly error?: string }
+  | { readonly view: 'eid-order'; readonly orderRef: string; readonly text: string };
 
 export type PsuAnswer =
   | { readonly kind: 'redirect'; readonly location: string }

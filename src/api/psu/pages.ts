@@ -63,5 +63,22 @@ ${summary(page.payment)}
       );
     case 'message':
       return layout(page.title, html`<h1>${page.title}</h1><p>${page.text}</p>`);
+    case 'eid-start':
+      return layout(
+        'Mobile e-ID',
+        html`<h1>Mobile e-ID (simulator)</h1>
+${page.error === undefined ? new Html('') : html`<p class="error" role="alert">${page.error}</p>`}
+<form method="post" action="${basePath}/psu/eid/open">
+<label for="input">Personal number, start token or QR code</label><input id="input" name="input" required autocomplete="off">
+<button class="primary" type="submit">Open</button></form>`,
+      );
+    case 'eid-order':
+      return layout(
+        'Sign',
+        html`<h1>Identify and sign</h1><p data-field="visible-text">${page.text}</p>
+<form method="post" action="${basePath}/psu/eid/sign"><input type="hidden" name="order" value="${page.orderRef}">
+<button class="primary" type="submit" name="decision" value="approve">Sign</button>
+<button class="secondary" type="submit" name="decision" value="decline">Cancel</button></form>`,
+      );
   }
 }

@@ -23,3 +23,8 @@ export function formatResourceScope(scope: ResourceScope): string {
 export function isClientScope(scope: string): scope is ClientScope {
   return (CLIENT_SCOPES as readonly string[]).includes(scope);
 }
+
+/** Account access gets a refresh token; payments never do (issue 3). */
+export function grantsRefreshToken(scope: string): boolean {
+  return scope.startsWith('AIS:');
+}

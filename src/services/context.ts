@@ -49,6 +49,8 @@ export function today(context: ServiceContext): string {
 export const LIFETIMES = {
   clientCredentials: 86_400,
   psuToken: 900,
+  /** Refresh tokens of account access: the longest a consent lasts (90 days). */
+  refreshToken: 90 * 86_400,
   /** Authorization codes: short in live (RFC 9700); long enough in the sandbox to copy by hand. */
   code: { sandbox: 600, live: 60 },
 } as const;

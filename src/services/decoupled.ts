@@ -12,8 +12,8 @@ import type { Db } from '../store/database.ts';
 import { insertSession, lockSession, type SessionRow, updateSession } from '../store/decoupled-repository.ts';
 import { findPayment } from '../store/payments-repository.ts';
 import { appOf } from './apps.ts';
-import { LIFETIMES, type ServiceContext } from './context.ts';
-import { issueToken } from './tokens.ts';
+import type { ServiceContext } from './context.ts';
+import { issuePsuTokens } from './tokens.ts';
 
 export interface InitRequest {
   readonly client_id: string;
@@ -150,14 +150,12 @@ async function poll(context: ServiceContext, trx: Db, sessionHash: string): Prom
       return { error: new OAuthError('mbid_error', 'the identification was made by another person') };
     }
     await updateSession(trx, sessionHash, { state: 'complete', endedAt: now });
-    const token = await issueToken(trx, context, {
+    const token = await issuePsuTokens(trx, context, {
       kind: 'decoupled',
       clientId: session.clientId,
       scope: session.scope,
       psuId: session.psuId,
       codeHash: null,
-      expiresIn: LIFETIMES.psuToken,
-      enforceExpiry: context.config.mode === 'live',
     });
     return { answer: { result: 'COMPLETE', ...token } };
   }

@@ -1,11 +1,12 @@
 // Bearer tokens: issued as random secrets, stored as hashes, resolved to what they grant.
 import { apiError } from '../domain/errors.ts';
-import { hashSecret, newSecret } from '../domain/secrets.ts';
+import { grantsRefreshToken } from '../domain/scope.ts';
+import { hashSecret, newId, newSecret } from '../domain/secrets.ts';
 import type { Db } from '../store/database.ts';
-import { findToken, insertToken } from '../store/tokens-repository.ts';
-import type { ServiceContext } from './context.ts';
+import { findToken, insertRefreshToken, insertToken } from '../store/tokens-repository.ts';
+import { LIFETIMES, type ServiceContext } from './context.ts';
 
-export type TokenKind = 'client_credentials' | 'authorization_code' | 'decoupled';
+export type TokenKind = 'client_credentials' | 'authorization_code' | 'decoupled' | 'refresh_token';
 
 /** What a presented bearer token grants. */
 export interface TokenGrant {
@@ -20,6 +21,8 @@ export interface TokenResponse {
   readonly access_token: string;
   readonly expires_in: number;
   readonly token_type: 'Bearer';
+  /** Account access only. */
+  readonly refresh_token?: string;
 }
 
 export interface NewToken {
@@ -48,6 +51,46 @@ export async function issueToken(db: Db, context: ServiceContext, token: NewToke
     createdAt: now,
   });
   return { access_token: secret, expires_in: token.expiresIn, token_type: 'Bearer' };
+}
+
+export interface PsuGrant {
+  readonly kind: Exclude<TokenKind, 'client_credentials'>;
+  readonly clientId: string;
+  readonly scope: string;
+  readonly psuId: string;
+  readonly codeHash: string | null;
+  /** When a refresh rotates: the family and the end of the consent it belongs to. */
+  readonly refresh?: { readonly familyId: string; readonly expiresAt: Date };
+}
+
+/** A PSU's access token (900 s; enforced live), and for account access a refresh token. */
+export async function issuePsuTokens(
+  db: Db,
+  context: ServiceContext,
+  grant: PsuGrant,
+): Promise<TokenResponse> {
+  const access = await issueToken(db, context, {
+    kind: grant.kind,
+    clientId: grant.clientId,
+    scope: grant.scope,
+    psuId: grant.psuId,
+    codeHash: grant.codeHash,
+    expiresIn: LIFETIMES.psuToken,
+    enforceExpiry: context.config.mode === 'live',
+  });
+  if (!grantsRefreshToken(grant.scope)) return access;
+  const refreshToken = newSecret();
+  const now = context.clock();
+  await insertRefreshToken(db, {
+    tokenHash: hashSecret(refreshToken),
+    familyId: grant.refresh?.familyId ?? newId(),
+    clientId: grant.clientId,
+    scope: grant.scope,
+    psuId: grant.psuId,
+    expiresAt: grant.refresh?.expiresAt ?? new Date(now.getTime() + LIFETIMES.refreshToken * 1000),
+    createdAt: now,
+  });
+  return { ...access, refresh_token: refreshToken };
 }
 
 export async function resolveToken(context: ServiceContext, secret: string): Promise<TokenGrant> {

@@ -86,7 +86,9 @@ export const authCodes = pgTable('auth_codes', {
 
 export const accessTokens = pgTable('access_tokens', {
   tokenHash: text('token_hash').primaryKey(),
-  kind: text('kind').$type<'client_credentials' | 'authorization_code' | 'decoupled'>().notNull(),
+  kind: text('kind')
+    .$type<'client_credentials' | 'authorization_code' | 'decoupled' | 'refresh_token'>()
+    .notNull(),
   clientId: text('client_id').notNull(),
   scope: text('scope').notNull(),
   psuId: text('psu_id'),
@@ -162,4 +164,16 @@ export const authRequests = pgTable('auth_requests', {
   status: text('status').$type<'login' | 'consent' | 'done'>().notNull(),
   createdAt: instant('created_at').notNull(),
   lastActivity: instant('last_activity').notNull(),
+});
+
+export const refreshTokens = pgTable('refresh_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  familyId: text('family_id').notNull(),
+  clientId: text('client_id').notNull(),
+  scope: text('scope').notNull(),
+  psuId: text('psu_id').notNull(),
+  expiresAt: instant('expires_at').notNull(),
+  usedAt: instant('used_at'),
+  revokedAt: instant('revoked_at'),
+  createdAt: instant('created_at').notNull(),
 });

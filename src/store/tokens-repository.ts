@@ -1,7 +1,7 @@
 // Access tokens and authorization codes, stored only as SHA-256 hashes of the secrets.
 import { and, eq, isNull } from 'drizzle-orm';
 import { type Db, runStatement } from './database.ts';
-import { accessTokens, authCodes } from './schema.ts';
+import { accessTokens, authCodes, refreshTokens } from './schema.ts';
 
 export type TokenRow = typeof accessTokens.$inferSelect;
 export type CodeRow = typeof authCodes.$inferSelect;
@@ -47,4 +47,38 @@ export async function consumeCode(db: Db, codeHash: string, at: Date): Promise<C
 export async function findCode(db: Db, codeHash: string): Promise<CodeRow | undefined> {
   const rows = await db.select().from(authCodes).where(eq(authCodes.codeHash, codeHash)).limit(1);
   return rows[0];
+}
+
+export type RefreshRow = typeof refreshTokens.$inferSelect;
+
+export async function insertRefreshToken(db: Db, token: typeof refreshTokens.$inferInsert): Promise<void> {
+  await db.insert(refreshTokens).values(token);
+}
+
+/** Marks a refresh token used; answers it only when this call used it and it was not revoked. */
+export async function useRefreshToken(db: Db, tokenHash: string, at: Date): Promise<RefreshRow | undefined> {
+  const rows = await db
+    .update(refreshTokens)
+    .set({ usedAt: at })
+    .where(
+      and(
+        eq(refreshTokens.tokenHash, tokenHash),
+        isNull(refreshTokens.usedAt),
+        isNull(refreshTokens.revokedAt),
+      ),
+    )
+    .returning();
+  return rows[0];
+}
+
+export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshRow | undefined> {
+  const rows = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
+  return rows[0];
+}
+
+export async function revokeRefreshFamily(db: Db, familyId: string, at: Date): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: at })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }

@@ -37,6 +37,7 @@ const TokenResponse = Type.Object({
   access_token: Type.Optional(Type.String()),
   token_type: Type.Optional(Type.String()),
   expires_in: Type.Optional(Type.Integer()),
+  refresh_token: Type.Optional(Type.String()),
 });
 
 const SessionQuery = Type.Object({ sessionId: Type.Optional(Type.String({ maxLength: 100 })) });

@@ -3,8 +3,8 @@
 import { OAuthError } from '../../domain/errors.ts';
 import { constantEquals, hashSecret, pkceChallenge } from '../../domain/secrets.ts';
 import { consumeCode, findCode, revokeTokenOfCode } from '../../store/tokens-repository.ts';
-import { LIFETIMES, type ServiceContext } from '../context.ts';
-import { issueToken, type TokenResponse } from '../tokens.ts';
+import type { ServiceContext } from '../context.ts';
+import { issuePsuTokens, type TokenResponse } from '../tokens.ts';
 import { authenticateClient, required, type TokenParameters } from './parameters.ts';
 
 export const grantType = 'authorization_code';
@@ -37,14 +37,12 @@ export async function handler(context: ServiceContext, parameters: TokenParamete
     if (row.scope !== scope)
       throw new OAuthError('invalid_scope', 'scope differs from the one that was authorized');
     checkPkce(row.codeChallenge, parameters.code_verifier);
-    return issueToken(trx, context, {
+    return issuePsuTokens(trx, context, {
       kind: 'authorization_code',
       clientId: app.clientId,
       scope: row.scope,
       psuId: row.psuId,
       codeHash,
-      expiresIn: LIFETIMES.psuToken,
-      enforceExpiry: context.config.mode === 'live',
     });
   });
   if (answer === REPLAYED) throw new OAuthError('invalid_grant', 'the code has already been used');

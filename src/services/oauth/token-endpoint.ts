@@ -5,6 +5,7 @@ import type { TokenResponse } from '../tokens.ts';
 import * as authorizationCode from './authorization-code.ts';
 import * as clientCredentials from './client-credentials.ts';
 import { required, type TokenParameters } from './parameters.ts';
+import * as refreshToken from './refresh-token.ts';
 
 const GRANTS = new Map<
   string,
@@ -12,6 +13,7 @@ const GRANTS = new Map<
 >([
   [clientCredentials.grantType, clientCredentials.handler],
   [authorizationCode.grantType, authorizationCode.handler],
+  [refreshToken.grantType, refreshToken.handler],
 ]);
 
 export async function exchangeToken(

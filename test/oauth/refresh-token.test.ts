@@ -1,0 +1,129 @@
+// grant_type=refresh_token: for account access only (payments get none), rotated on every use, a
+// reused one revokes its family.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sandboxCoreBanking } from '../../src/ports/core-banking.ts';
+import { eidSimulator } from '../../src/ports/eid-provider.ts';
+import { newCaches, type ServiceContext } from '../../src/services/context.ts';
+import { issuePsuTokens, resolveToken } from '../../src/services/tokens.ts';
+import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
+import { call, statusAndBody } from '../helpers/http.ts';
+
+const time = manualClock();
+let gateway: Gateway;
+let context: ServiceContext;
+before(async () => {
+  gateway = await startGateway({ clock: time.clock });
+  context = {
+    config: gateway.config,
+    db: gateway.store.db,
+    clock: time.clock,
+    coreBanking: sandboxCoreBanking,
+    eid: eidSimulator({ instant: true }),
+    caches: newCaches(),
+  };
+});
+after(() => gateway.close());
+
+/** What the account-access flows of a later issue will issue: tokens for an AIS scope. */
+async function accountAccessTokens(scope = 'AIS:8f8c2a1e-0000-4000-8000-000000000001') {
+  return issuePsuTokens(gateway.store.db, context, {
+    kind: 'decoupled',
+    clientId: gateway.sandboxApp.clientId,
+    scope,
+    psuId: '191212121212',
+    codeHash: null,
+  });
+}
+
+function refresh(
+  refreshToken: string,
+  extra: Record<string, string> = {},
+  path = '/refresh/oauth2/token/1.0',
+) {
+  const form = new URLSearchParams({
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: gateway.sandboxApp.clientId,
+    ...extra,
+  });
+  return call(gateway.app, 'POST', path, {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: form.toString(),
+  });
+}
+
+const invalidGrant = (description: string) => ({
+  status: 400,
+  body: { error: 'invalid_grant', error_description: description },
+});
+
+test('account access gets a refresh token; a refresh rotates it and keeps scope and PSU', async () => {
+  const first = await accountAccessTokens();
+  assert.match(first.refresh_token!, /^[A-Za-z0-9_-]{43}$/);
+  const answer = await refresh(first.refresh_token!);
+  assert.equal(answer.status, 200);
+  const body = answer.body as { access_token: string; refresh_token: string };
+  assert.deepEqual(body, {
+    access_token: body.access_token,
+    expires_in: 900,
+    token_type: 'Bearer',
+    refresh_token: body.refresh_token,
+  });
+  assert.notEqual(body.refresh_token, first.refresh_token);
+  const grant = await resolveToken(context, body.access_token);
+  assert.deepEqual(grant, {
+    kind: 'refresh_token',
+    clientId: gateway.sandboxApp.clientId,
+    scope: 'AIS:8f8c2a1e-0000-4000-8000-000000000001',
+    psuId: '191212121212',
+  });
+});
+
+test('a used refresh token presented again revokes the whole family', async () => {
+  const first = await accountAccessTokens();
+  const rotated = (
+    (await refresh(first.refresh_token!, {}, '/oauth2/token/1.0')).body as { refresh_token: string }
+  ).refresh_token;
+  assert.deepEqual(
+    statusAndBody(await refresh(first.refresh_token!)),
+    invalidGrant('the refresh token has already been used'),
+  );
+  assert.deepEqual(statusAndBody(await refresh(rotated)), invalidGrant('the refresh token has been revoked'));
+});
+
+test('bound to its client, its scope and its lifetime', async () => {
+  const tokens = await accountAccessTokens();
+  const other = await gateway.addApp();
+  assert.deepEqual(
+    statusAndBody(await refresh(tokens.refresh_token!, { client_id: other.clientId })),
+    invalidGrant('the refresh token was issued to another client'),
+  );
+  assert.deepEqual(statusAndBody(await refresh(tokens.refresh_token!, { scope: 'AIS:other' })), {
+    status: 400,
+    body: {
+      error: 'invalid_scope',
+      error_description: 'scope must be the one of the original authorization',
+    },
+  });
+  assert.deepEqual(
+    statusAndBody(await refresh('x'.repeat(43))),
+    invalidGrant('the refresh token is not valid'),
+  );
+  time.advance(90 * 86_400_000);
+  assert.deepEqual(
+    statusAndBody(await refresh(tokens.refresh_token!)),
+    invalidGrant('the refresh token has expired'),
+  );
+});
+
+test('payments get no refresh token', async () => {
+  const tokens = await issuePsuTokens(gateway.store.db, context, {
+    kind: 'decoupled',
+    clientId: gateway.sandboxApp.clientId,
+    scope: 'PIS:x',
+    psuId: '191212121212',
+    codeHash: null,
+  });
+  assert.deepEqual(Object.keys(tokens).sort(), ['access_token', 'expires_in', 'token_type']);
+});

@@ -39,6 +39,21 @@ async function rawServer(): Promise<Target> {
   });
   const status = JSON.stringify({ paymentId, transactionStatus: 'ACCC' });
   const token = JSON.stringify({ access_token: 'x'.repeat(43), expires_in: 900, token_type: 'Bearer' });
+  const sessionLink = (action: string) => ({
+    href: `http://127.0.0.1/decoupled/eid/${action}/2.0?sessionId=${'s'.repeat(43)}`,
+    hints: { allow: ['POST'] },
+  });
+  const decoupledInit = JSON.stringify({
+    auto_start_token: randomUUID(),
+    sleep_time: 2000,
+    _links: { token: sessionLink('token'), cancel: sessionLink('cancel') },
+  });
+  const decoupledToken = JSON.stringify({
+    result: 'COMPLETE',
+    access_token: 'x'.repeat(43),
+    token_type: 'Bearer',
+    expires_in: 900,
+  });
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -47,11 +62,16 @@ async function rawServer(): Promise<Target> {
         response.writeHead(302, { location: `http://127.0.0.1/cb?code=${'c'.repeat(43)}&state=s` }).end();
         return;
       }
-      const body = request.url?.startsWith('/oauth2/token')
+      const url = request.url ?? '';
+      const body = url.startsWith('/oauth2/token')
         ? token
-        : request.method === 'POST'
-          ? initiation
-          : status;
+        : url.startsWith('/decoupled/eid/initAuthorization')
+          ? decoupledInit
+          : url.startsWith('/decoupled/eid/token')
+            ? decoupledToken
+            : request.method === 'POST'
+              ? initiation
+              : status;
       response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     });
   });
@@ -149,11 +169,67 @@ async function flowRate(target: Target, token: string): Promise<number> {
   return (flows * 1000) / (Date.now() - started);
 }
 
+/** Loops of FLOW_WORKERS for SECONDS: how many times per second `step` completes. */
+async function loopRate(step: () => Promise<void>): Promise<number> {
+  const deadline = Date.now() + SECONDS * 1000;
+  let done = 0;
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: FLOW_WORKERS }, async () => {
+      while (Date.now() < deadline) {
+        await step();
+        done += 1;
+      }
+    }),
+  );
+  return (done * 1000) / (Date.now() - started);
+}
+
+/** Authorize (302 with a code) and the code exchange, for one payment awaiting authorization. */
+function codeExchangeRate(target: Target, paymentId: string): Promise<number> {
+  const client = new TppClient(target.url, target.clientId, target.redirectUri);
+  const scope = `PIS:${paymentId}`;
+  return loopRate(async () => {
+    const code = (await client.authorize(scope, 's')).get('code')!;
+    const answer = await client.exchangeCode(scope, code);
+    if (answer.status !== 200) throw new Error(`code exchange ${answer.status}`);
+  });
+}
+
+/** The sandbox decoupled flow: initAuthorization and the first token poll (COMPLETE). */
+function decoupledRate(target: Target, paymentId: string): Promise<number> {
+  const client = new TppClient(target.url, target.clientId, target.redirectUri);
+  const body = {
+    client_id: target.clientId,
+    scope: `PIS:${paymentId}`,
+    psu_client_ip: '192.0.2.1',
+    bisa_same_device: true,
+  };
+  return loopRate(async () => {
+    const init = await client.request<{ _links: { token: { href: string } } }>(
+      'POST',
+      '/decoupled/eid/initAuthorization/2.0',
+      { json: body },
+    );
+    if (init.status !== 200) throw new Error(`decoupled init ${init.status}`);
+    const tokenUrl = new URL(init.body._links.token.href);
+    const polled = await client.request<{ result: string }>(
+      'POST',
+      `/decoupled/eid/token/2.0${tokenUrl.search}`,
+      { json: {} },
+    );
+    if (polled.status !== 200 || polled.body.result !== 'COMPLETE')
+      throw new Error(`decoupled poll ${polled.status}`);
+  });
+}
+
 interface Row {
   readonly target: string;
   readonly initiation: number;
   readonly status: number;
   readonly flows: number;
+  readonly codeExchange: number;
+  readonly decoupled: number;
 }
 
 async function measure(name: string, target: Target): Promise<Row> {
@@ -167,7 +243,10 @@ async function measure(name: string, target: Target): Promise<Row> {
   const initiation = await initiationRate(target, token);
   const status = await statusRate(target, token, paymentId);
   const flows = await flowRate(target, token);
-  return { target: name, initiation, status, flows };
+  const waiting = (await client.initiate(token, { path: PATH, body: domestic() })).body.paymentId;
+  const codeExchange = await codeExchangeRate(target, waiting);
+  const decoupled = await decoupledRate(target, waiting);
+  return { target: name, initiation, status, flows, codeExchange, decoupled };
 }
 
 async function main(): Promise<void> {
@@ -194,11 +273,12 @@ async function main(): Promise<void> {
   }
   const base = rows[0]!;
   const ratio = (value: number, of: number) => `${(value / of).toFixed(2)}x`;
-  console.log('\n| target | initiation req/s | status req/s | flows/s |');
-  console.log('|---|---|---|---|');
+  console.log('\n| target | initiation req/s | status req/s | flows/s | code exchanges/s | decoupled/s |');
+  console.log('|---|---|---|---|---|---|');
+  const columns = (row: Row) => [row.initiation, row.status, row.flows, row.codeExchange, row.decoupled];
   for (const row of rows) {
-    const cells = [row.initiation, row.status, row.flows].map((value, index) => {
-      const baseline = [base.initiation, base.status, base.flows][index]!;
+    const cells = columns(row).map((value, index) => {
+      const baseline = columns(base)[index]!;
       return row === base ? value.toFixed(0) : `${value.toFixed(0)} (${ratio(value, baseline)})`;
     });
     console.log(`| ${row.target} | ${cells.join(' | ')} |`);

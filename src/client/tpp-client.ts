@@ -41,6 +41,8 @@ export class TppClient {
     readonly baseUrl: string,
     readonly clientId: string,
     readonly redirectUri: string,
+    /** The PSU's device address, sent on every call as PSU-IP-Address (live requires it on PSU-present calls). */
+    readonly psuIpAddress = '192.0.2.1',
   ) {}
 
   async request<T = unknown>(
@@ -71,6 +73,7 @@ export class TppClient {
   tppHeaders(token: string, extra: Record<string, string> = {}): Record<string, string> {
     return {
       'X-Gateway-Client-Id': this.clientId,
+      'PSU-IP-Address': this.psuIpAddress,
       'TPP-Request-ID': randomUUID(),
       'TPP-Transaction-ID': randomUUID(),
       Authorization: `Bearer ${token}`,

@@ -1,6 +1,7 @@
 // The TPP headers of payment and account calls: X-Gateway-Client-Id (a registered app; aliases from
 // config), TPP-Request-ID and TPP-Transaction-ID (required), and on the general API the Country.
 // Runs before the body is read, so a call without them is refused before anything else.
+import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ApiError, type TppMessage } from '../domain/errors.ts';
 import { COUNTRIES, type Country, isCountry, looksLikeCountryCode } from '../domain/products.ts';
@@ -14,6 +15,8 @@ const TPP_ID = /^[\x21-\x7e]{1,128}$/;
 export interface TppHeaderOptions {
   /** 'header': the general API, Country is required; otherwise the country is in the path. */
   readonly country: 'header' | 'path';
+  /** PSU-present calls (initiation, execution): live mode requires PSU-IP-Address (API-NOTES). */
+  readonly psuPresent?: boolean;
 }
 
 export function header(request: FastifyRequest, name: string): string | undefined {
@@ -66,6 +69,23 @@ function countryOf(request: FastifyRequest, messages: TppMessage[]): Country | u
   return undefined;
 }
 
+function checkPsuIpAddress(request: FastifyRequest, messages: TppMessage[]): void {
+  const value = header(request, 'psu-ip-address');
+  if (value === undefined) {
+    messages.push({
+      code: 'FORMAT_ERROR',
+      path: 'PSU-IP-Address',
+      text: 'header PSU-IP-Address is required',
+    });
+  } else if (isIP(value) === 0) {
+    messages.push({
+      code: 'FORMAT_ERROR',
+      path: 'PSU-IP-Address',
+      text: 'header PSU-IP-Address must be an IPv4 or IPv6 address',
+    });
+  }
+}
+
 export function tppHeaders(context: ServiceContext, options: TppHeaderOptions): onRequestAsyncHookHandler {
   const aliases = context.config.clientIdHeaderAliases;
   return async function checkTppHeaders(request: FastifyRequest, _reply: FastifyReply) {
@@ -81,6 +101,7 @@ export function tppHeaders(context: ServiceContext, options: TppHeaderOptions): 
     const requestId = requireId(request, 'TPP-Request-ID', messages);
     const transactionId = requireId(request, 'TPP-Transaction-ID', messages);
     const country = options.country === 'header' ? countryOf(request, messages) : undefined;
+    if (options.psuPresent === true && context.config.mode === 'live') checkPsuIpAddress(request, messages);
     if (messages.length > 0) throw new ApiError(messages);
     const app = await appOf(context, clientId!);
     if (app === undefined) {

@@ -2,6 +2,7 @@
 // through the simulator's port, as the /psu/eid page drives it) approves or declines; the TPP polls.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { eidApp } from '../../src/ports/eid-provider.ts';
 import { findOrder, findPendingOrders } from '../../src/store/decoupled-repository.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
@@ -170,4 +171,51 @@ test('the TPP cancels: the order ends and polls are refused', async () => {
     status: 400,
     body: { error: 'invalid_request', error_description: 'the session has ended' },
   });
+});
+
+test('an identification by another person than the debtor account holder: mbid_error', async () => {
+  const { init } = await startSession();
+  const { orderRef } = await pendingOrder();
+  // The e-ID reports a different personal number than the one the order was for.
+  await gateway.store.db.execute(
+    sql`UPDATE eid_orders SET personal_number = '198112289874' WHERE order_ref = ${orderRef}`,
+  );
+  await eidApp.open(gateway.store.db, orderRef, time.clock());
+  await eidApp.approve(gateway.store.db, orderRef, time.clock());
+  assert.deepEqual(statusAndBody(await poll(init)), {
+    status: 400,
+    body: { error: 'mbid_error', error_description: 'the identification was made by another person' },
+  });
+});
+
+test('live: initiation and execution need PSU-IP-Address', async () => {
+  const path = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
+  const headers = { ...gateway.client.tppHeaders(token) };
+  delete (headers as Record<string, string>)['PSU-IP-Address'];
+  const missing = await gateway.client.request('POST', path, { headers, json: domestic() });
+  assert.equal(missing.status, 400);
+  assert.deepEqual((missing.body as { tppMessages: unknown[] }).tppMessages, [
+    {
+      category: 'ERROR',
+      code: 'FORMAT_ERROR',
+      path: 'PSU-IP-Address',
+      text: 'header PSU-IP-Address is required',
+    },
+  ]);
+  const bad = await gateway.client.request('POST', path, {
+    headers: { ...headers, 'PSU-IP-Address': 'my laptop' },
+    json: domestic(),
+  });
+  assert.deepEqual((bad.body as { tppMessages: unknown[] }).tppMessages, [
+    {
+      category: 'ERROR',
+      code: 'FORMAT_ERROR',
+      path: 'PSU-IP-Address',
+      text: 'header PSU-IP-Address must be an IPv4 or IPv6 address',
+    },
+  ]);
+  const status = await gateway.client.request('GET', `/psd2/v1/payments/x/y/status`, {
+    headers: { ...headers, Country: 'SE' },
+  });
+  assert.equal(status.status, 404, 'status reads are not PSU-present: no PSU-IP-Address needed');
 });

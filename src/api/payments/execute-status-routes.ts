@@ -18,7 +18,7 @@ export function executeStatusRoutes(app: FastifyInstance, context: ServiceContex
     app.put<Params>(
       `${prefix}/:paymentProduct/:paymentId`,
       {
-        onRequest: [tppHeaders(context, { country: 'path' }), bearer(context)],
+        onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)],
         schema: { params: PaymentParams, response: { 200: StatusResponseSchema } },
       },
       async (request, reply) => {

@@ -43,7 +43,7 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
   app.post<{ Params: { paymentProduct: string }; Body: PaymentBodyInput }>(
     '/psd2/v1/payments/:paymentProduct',
     {
-      onRequest: [tppHeaders(context, { country: 'header' }), bearer(context)],
+      onRequest: [tppHeaders(context, { country: 'header', psuPresent: true }), bearer(context)],
       schema: { params: ProductParams, body: PaymentBodySchema, response: { 200: InitiationResponseSchema } },
     },
     (request, reply) =>
@@ -58,7 +58,7 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
   app.post<{ Params: { customerType: string; paymentProduct: string }; Body: PaymentBodyInput }>(
     '/psd2/se/v2/payments/:customerType/single/:paymentProduct',
     {
-      onRequest: [tppHeaders(context, { country: 'path' }), bearer(context)],
+      onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)],
       schema: {
         params: SeV2InitiationParams,
         body: PaymentBodySchema,

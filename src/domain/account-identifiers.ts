@@ -106,3 +106,27 @@ export function parseBic(value: string): Parsed<string> {
   const bic = value.trim().toUpperCase();
   return isValidBIC(bic) ? { ok: true, value: bic } : { ok: false, reason: 'is not a valid BIC' };
 }
+
+/** The Luhn (mod 10) check digit rule of Swedish giro numbers. */
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let index = 0; index < digits.length; index++) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** A Bankgiro (7 or 8 digits) or Plusgiro (2 to 8 digits) number with its check digit; dashes tolerated. */
+export function parseGiro(type: 'BG' | 'PG', value: string): Parsed<string> {
+  const digits = value.replace(/[\s-]/g, '');
+  const length = type === 'BG' ? /^\d{7,8}$/ : /^\d{2,8}$/;
+  if (!length.test(digits) || !luhnValid(digits)) {
+    return { ok: false, reason: `is not a valid ${type === 'BG' ? 'Bankgiro' : 'Plusgiro'} number` };
+  }
+  return { ok: true, value: digits };
+}

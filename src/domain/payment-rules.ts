@@ -6,6 +6,7 @@ import {
   type Parsed,
   parseBic,
   parseBritishAccount,
+  parseGiro,
   parseIban,
   parseSwedishAccount,
 } from './account-identifiers.ts';
@@ -47,7 +48,7 @@ export type DebtorLookup =
   | { readonly kind: 'bban'; readonly country: Country; readonly bban: string };
 
 export interface CreditorDetails {
-  readonly accountType: 'IBAN' | 'BBAN';
+  readonly accountType: 'IBAN' | 'BBAN' | 'BG' | 'PG';
   /** Normalised: IBAN in electronic format, BBAN digits only (clearing number first in Sweden). */
   readonly account: string;
   readonly name: string | null;
@@ -162,8 +163,9 @@ function allowedTypes(product: PaymentProduct, side: 'debtor' | 'creditor'): rea
   switch (product) {
     case 'handelsbanken-domestic-credit-transfer':
     case 'other-bank-domestic-credit-transfer':
-    case 'sek-credit-transfer':
       return ['BBAN'];
+    case 'sek-credit-transfer':
+      return side === 'debtor' ? ['BBAN'] : ['BBAN', 'BG', 'PG'];
     case 'sepa-credit-transfer':
       return side === 'debtor' ? ['IBAN', 'BBAN'] : ['IBAN'];
     default:
@@ -176,7 +178,7 @@ function checkAccountType(
   side: 'debtor' | 'creditor',
   field: AccountField | undefined,
   messages: Messages,
-): 'IBAN' | 'BBAN' | undefined {
+): 'IBAN' | 'BBAN' | 'BG' | 'PG' | undefined {
   const path = `${side}Account`;
   const allowed = allowedTypes(product, side);
   const type = field?.accountType ?? '';
@@ -189,7 +191,7 @@ function checkAccountType(
   if (field?.currency !== undefined && !isKnownCurrency(field.currency)) {
     messages.push(formatError(`${path}.currency`, `currency "${field.currency}" is not supported`));
   }
-  return type as 'IBAN' | 'BBAN';
+  return type as 'IBAN' | 'BBAN' | 'BG' | 'PG';
 }
 
 function checkDebtorReference(
@@ -249,7 +251,11 @@ function checkCreditor(
   if (type === undefined) return undefined;
   const value = field?.value ?? '';
   const account =
-    type === 'IBAN' ? ibanCreditor(product, value, messages) : bbanCreditor(product, field, messages);
+    type === 'IBAN'
+      ? ibanCreditor(product, value, messages)
+      : type === 'BBAN'
+        ? bbanCreditor(product, field, messages)
+        : giroCreditor(type, value, messages);
   if (account === undefined) return undefined;
   return { accountType: type, account: account.account, ownBank: account.ownBank, name, bic };
 }
@@ -280,6 +286,11 @@ function ibanCreditor(product: ProductDefinition, value: string, messages: Messa
     return undefined;
   }
   return { account: iban.iban, ownBank: iban.ownBank };
+}
+
+function giroCreditor(type: 'BG' | 'PG', value: string, messages: Messages) {
+  const giro = reportInvalid(parseGiro(type, value), 'creditorAccount.value', messages);
+  return giro === undefined ? undefined : { account: giro, ownBank: false };
 }
 
 function bbanCreditor(product: ProductDefinition, field: AccountField | undefined, messages: Messages) {

@@ -21,6 +21,9 @@ export interface Payment {
   readonly status: TransactionStatus;
   readonly createdAt: Date;
   readonly executedAt: Date | null;
+  /** The signing basket the payment belongs to; it is then authorized and executed only with it. */
+  readonly basketId: string | null;
+  readonly tppPaymentReference: string | null;
 }
 
 /** What executing a payment in ACTC leads to, when the bank accepts it. */
@@ -36,4 +39,13 @@ export function statusAfterExecution(
 /** A payment waits for execution only in ACTC; any other status is final or already executed. */
 export function awaitsExecution(payment: Pick<Payment, 'status'>): boolean {
   return payment.status === 'ACTC';
+}
+
+/**
+ * The status a basket answers after execution: the least advanced of its payments' statuses, so a
+ * TPP never reads a basket as settled while one of its payments waits for its date.
+ */
+export function basketStatus(statuses: readonly TransactionStatus[]): TransactionStatus {
+  const order: readonly TransactionStatus[] = ['RJCT', 'CANC', 'ACTC', 'ACCP', 'ACSC', 'ACCC'];
+  return order.find((status) => statuses.includes(status)) ?? 'ACTC';
 }

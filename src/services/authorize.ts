@@ -3,14 +3,13 @@
 // redirects. In the sandbox the PSU who owns the debtor account approves at once (spec: "the code is
 // returned at once"); live, the PSU logs in and approves on our pages (psu-authorization.ts).
 import { ApiError, apiError, OAuthError } from '../domain/errors.ts';
-import type { Payment } from '../domain/payment.ts';
 import { parseResourceScope } from '../domain/scope.ts';
 import { hashSecret, newSecret } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
-import { findPayment } from '../store/payments-repository.ts';
 import { insertCode } from '../store/tokens-repository.ts';
 import { appOf } from './apps.ts';
 import { LIFETIMES, type ServiceContext } from './context.ts';
+import { findPisResource, notAuthorizable, type PisResource } from './pis-resource.ts';
 import { type PsuAnswer, startPsuLogin } from './psu-authorization.ts';
 
 export type AuthorizeQuery = Readonly<Record<string, string | string[] | undefined>>;
@@ -31,7 +30,8 @@ export interface AuthorizationRequest {
   readonly redirectUri: string;
   readonly state: string;
   readonly scope: string;
-  readonly payment: Payment;
+  /** The payment or signing basket the scope names. */
+  readonly resource: PisResource;
   readonly codeChallenge: string | null;
 }
 
@@ -54,7 +54,7 @@ export async function authorize(context: ServiceContext, query: AuthorizeQuery):
   try {
     const request = await checkRequest(context, query, app, redirectUri, state);
     if (context.config.mode === 'live') return startPsuLogin(context, request);
-    const code = await issueCode(context, request, request.payment.psuId);
+    const code = await issueCode(context, request, request.resource.psuId);
     return redirectTo(redirectUri, { code, state });
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;
@@ -80,13 +80,13 @@ async function checkRequest(
   const scope = single(query, 'scope') ?? '';
   const parsed = parseResourceScope(scope);
   if (parsed === undefined) throw new OAuthError('invalid_scope', 'scope must be PIS:<paymentId>');
-  const payment = await findPayment(context.db, parsed.resourceId);
-  if (payment === undefined || payment.clientId !== app.clientId) {
+  const resource = await findPisResource(context.db, parsed.resourceId);
+  if (resource === undefined || resource.clientId !== app.clientId) {
     throw new OAuthError('invalid_scope', 'scope names no payment of this app');
   }
-  if (payment.status !== 'ACTC')
-    throw new OAuthError('invalid_scope', 'the payment is not awaiting authorization');
-  return { app, redirectUri, state, scope, payment, codeChallenge };
+  const refusal = notAuthorizable(resource);
+  if (refusal !== undefined) throw new OAuthError('invalid_scope', refusal);
+  return { app, redirectUri, state, scope, resource, codeChallenge };
 }
 
 /** An authorization code for the PSU's approval: single-use, short-lived, bound to all it was asked with. */

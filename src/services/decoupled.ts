@@ -4,15 +4,13 @@
 import { isIP } from 'node:net';
 import { MAX_EARLY_POLLS, MAX_POLLS, pollOutcome, SLEEP_TIME_MS } from '../domain/eid.ts';
 import { OAuthError } from '../domain/errors.ts';
-import { formatAmount } from '../domain/money.ts';
-import type { Payment } from '../domain/payment.ts';
 import { parseResourceScope } from '../domain/scope.ts';
 import { hashSecret, newSecret } from '../domain/secrets.ts';
 import type { Db } from '../store/database.ts';
 import { insertSession, lockSession, type SessionRow, updateSession } from '../store/decoupled-repository.ts';
-import { findPayment } from '../store/payments-repository.ts';
 import { appOf } from './apps.ts';
 import type { ServiceContext } from './context.ts';
+import { findPisResource, notAuthorizable, type PisResource, visibleText } from './pis-resource.ts';
 import { issuePsuTokens } from './tokens.ts';
 
 export interface InitRequest {
@@ -44,11 +42,11 @@ export async function initAuthorization(
   if (isIP(request.psu_client_ip) === 0) {
     throw new OAuthError('invalid_request', 'psu_client_ip must be an IPv4 or IPv6 address');
   }
-  const payment = await paymentInScope(context, request.scope, app.clientId);
+  const resource = await resourceInScope(context, request.scope, app.clientId);
   const now = context.clock();
   const order = await context.eid.start(
     context.db,
-    { personalNumber: payment.psuId, endUserIp: request.psu_client_ip, visibleText: visibleText(payment) },
+    { personalNumber: resource.psuId, endUserIp: request.psu_client_ip, visibleText: visibleText(resource) },
     now,
   );
   const sessionId = newSecret();
@@ -56,7 +54,7 @@ export async function initAuthorization(
     sessionHash: hashSecret(sessionId),
     clientId: app.clientId,
     scope: request.scope,
-    psuId: payment.psuId,
+    psuId: resource.psuId,
     psuClientIp: request.psu_client_ip,
     sameDevice: request.bisa_same_device,
     orderRef: order.orderRef,
@@ -75,28 +73,23 @@ export async function initAuthorization(
   return { ...start, sleep_time: SLEEP_TIME_MS, _links: { token: link('token'), cancel: link('cancel') } };
 }
 
-async function paymentInScope(context: ServiceContext, scope: string, clientId: string): Promise<Payment> {
+async function resourceInScope(
+  context: ServiceContext,
+  scope: string,
+  clientId: string,
+): Promise<PisResource> {
   const parsed = parseResourceScope(scope);
   if (parsed === undefined) throw new OAuthError('invalid_request', 'scope must be PIS:<paymentId>');
-  const payment = await findPayment(context.db, parsed.resourceId);
-  if (payment === undefined || payment.clientId !== clientId) {
+  const resource = await findPisResource(context.db, parsed.resourceId);
+  if (resource === undefined || resource.clientId !== clientId) {
     throw new OAuthError('invalid_request', 'scope names no payment of this app');
   }
-  if (payment.status !== 'ACTC')
-    throw new OAuthError('invalid_request', 'the payment is not awaiting authorization');
-  if (payment.country !== 'SE') {
+  const refusal = notAuthorizable(resource);
+  if (refusal !== undefined) throw new OAuthError('invalid_request', refusal);
+  if (resource.country !== 'SE') {
     throw new OAuthError('invalid_request', 'decoupled authorization is offered for Swedish payments only');
   }
-  return payment;
-}
-
-/** What the e-ID app shows the PSU: the amount and the payee (dynamic linking). */
-export function visibleText(payment: Payment): string {
-  const payee =
-    payment.creditorName === null
-      ? payment.creditorAccount
-      : `${payment.creditorName} (${payment.creditorAccount})`;
-  return `Pay ${formatAmount(payment.amount)} ${payment.amount.currency} to ${payee}`;
+  return resource;
 }
 
 export type TokenPollResponse =

@@ -8,7 +8,6 @@ import type { Payment } from '../domain/payment.ts';
 import { constantEquals, fingerprint, hashSecret, newSecret } from '../domain/secrets.ts';
 import { builtInPsuDirectory } from '../ports/psu-directory.ts';
 import { findAccountById } from '../store/customers-repository.ts';
-import { findPayment } from '../store/payments-repository.ts';
 import {
   type AuthRequestRow,
   advanceAuthRequest,
@@ -19,6 +18,7 @@ import {
 import { appOf } from './apps.ts';
 import { type AuthorizationRequest, issueCode, redirectTo } from './authorize.ts';
 import type { ServiceContext } from './context.ts';
+import { findPisResource, notAuthorizable, type PisResource } from './pis-resource.ts';
 
 /** An idle login or consent page expires after this long. */
 export const PAGE_IDLE_MS = 5 * 60_000;
@@ -34,7 +34,7 @@ export interface PaymentSummary {
 
 export type Page =
   | { readonly view: 'login'; readonly appName: string; readonly error?: string; readonly psuId?: string }
-  | { readonly view: 'consent'; readonly appName: string; readonly payment: PaymentSummary }
+  | { readonly view: 'consent'; readonly appName: string; readonly payments: readonly PaymentSummary[] }
   | { readonly view: 'message'; readonly title: string; readonly text: string }
   | { readonly view: 'eid-start'; readonly error?: string }
   | { readonly view: 'eid-order'; readonly orderRef: string; readonly text: string };
@@ -84,7 +84,7 @@ export async function startPsuLogin(
     scope: request.scope,
     state: request.state,
     codeChallenge: request.codeChallenge,
-    paymentId: request.payment.id,
+    resourceId: request.resource.id,
     status: 'login',
     createdAt: now,
     lastActivity: now,
@@ -159,22 +159,24 @@ export async function submitLogin(
         : 'The PSU id or the password is wrong.';
     return { kind: 'page', status: 401, page: { view: 'login', appName, error, psuId }, form: fields };
   }
-  const payment = await findPayment(context.db, row.paymentId);
-  if (payment === undefined || payment.status !== 'ACTC') {
+  const resource = await findPisResource(context.db, row.resourceId);
+  const refusal =
+    resource === undefined ? 'the payment is not awaiting authorization' : notAuthorizable(resource);
+  if (resource === undefined || refusal !== undefined) {
     await finish(context, row);
     return back(row, {
       error: 'access_denied',
-      error_description: 'the payment is not awaiting authorization',
+      error_description: refusal ?? 'the payment is not awaiting authorization',
     });
   }
-  if (payment.psuId !== psuId) {
+  if (resource.psuId !== psuId) {
     await finish(context, row);
     return back(row, {
       error: 'access_denied',
       error_description: 'the PSU does not hold the debtor account',
     });
   }
-  const summary = await summarize(context, payment);
+  const summary = await summarize(context, resource);
   const advanced = await advanceAuthRequest(context.db, row.requestHash, 'login', {
     status: 'consent',
     psuId,
@@ -182,7 +184,7 @@ export async function submitLogin(
     lastActivity: now,
   });
   if (!advanced) return INVALID_PAGE;
-  return { kind: 'page', status: 200, page: { view: 'consent', appName, payment: summary }, form: fields };
+  return { kind: 'page', status: 200, page: { view: 'consent', appName, payments: summary }, form: fields };
 }
 
 export async function submitConsent(
@@ -197,13 +199,13 @@ export async function submitConsent(
   if (form.decision !== 'approve') {
     return back(row, { error: 'access_denied', error_description: 'the PSU denied the authorization' });
   }
-  const payment = await findPayment(context.db, row.paymentId);
+  const resource = await findPisResource(context.db, row.resourceId);
   const unchanged =
-    payment !== undefined &&
-    payment.status === 'ACTC' &&
+    resource !== undefined &&
+    notAuthorizable(resource) === undefined &&
     row.shownPayment !== null &&
-    fingerprint(await summarize(context, payment)) === row.shownPayment;
-  if (!unchanged) {
+    fingerprint(await summarize(context, resource)) === row.shownPayment;
+  if (!unchanged || resource === undefined) {
     return back(row, {
       error: 'access_denied',
       error_description: 'the payment changed after the PSU saw it',
@@ -218,7 +220,7 @@ export async function submitConsent(
       redirectUri: row.redirectUri,
       state: row.state,
       scope: row.scope,
-      payment,
+      resource,
       codeChallenge: row.codeChallenge,
     },
     row.psuId!,
@@ -226,7 +228,11 @@ export async function submitConsent(
   return back(row, { code });
 }
 
-async function summarize(context: ServiceContext, payment: Payment): Promise<PaymentSummary> {
+function summarize(context: ServiceContext, resource: PisResource): Promise<PaymentSummary[]> {
+  return Promise.all(resource.payments.map((payment) => summarizePayment(context, payment)));
+}
+
+async function summarizePayment(context: ServiceContext, payment: Payment): Promise<PaymentSummary> {
   const debtor = await findAccountById(context.db, payment.debtorAccountId);
   return {
     amount: formatAmount(payment.amount),

@@ -9,7 +9,7 @@ import { payments } from './schema.ts';
 /** A payment row without its instruction (which the reads here do not need). */
 type Row = Omit<typeof payments.$inferSelect, 'instruction'>;
 
-function toPayment(row: Row): Payment {
+export function toPayment(row: Row): Payment {
   return {
     id: row.paymentId,
     clientId: row.clientId,
@@ -26,6 +26,8 @@ function toPayment(row: Row): Payment {
     status: row.status as TransactionStatus,
     createdAt: row.createdAt,
     executedAt: row.executedAt,
+    basketId: row.basketId,
+    tppPaymentReference: row.tppPaymentReference,
   };
 }
 
@@ -37,6 +39,28 @@ export interface NewPayment {
   readonly corporateId: string | null;
   readonly debtorAccountId: string;
   readonly instruction: PaymentInstruction;
+}
+
+/** The column values of a new payment in ACTC. */
+export function paymentValues(payment: NewPayment) {
+  const { instruction } = payment;
+  return {
+    paymentId: payment.id,
+    clientId: payment.clientId,
+    product: instruction.product,
+    country: instruction.country,
+    customerType: payment.customerType,
+    psuId: payment.psuId,
+    corporateId: payment.corporateId,
+    debtorAccountId: payment.debtorAccountId,
+    amountMinor: instruction.amount.minor,
+    currency: instruction.amount.currency,
+    creditorName: instruction.creditor.name,
+    creditorAccount: instruction.creditor.account,
+    requestedExecutionDate: instruction.requestedExecutionDate,
+    status: 'ACTC',
+    instruction,
+  };
 }
 
 /**
@@ -97,7 +121,8 @@ export async function findPayment(db: Db, paymentId: string): Promise<Payment | 
             psu_id AS "psuId", corporate_id AS "corporateId", debtor_account_id AS "debtorAccountId",
             amount_minor::float8 AS "amountMinor", currency, creditor_name AS "creditorName",
             creditor_account AS "creditorAccount", requested_execution_date::text AS "requestedExecutionDate",
-            status, created_at AS "createdAt", executed_at AS "executedAt"
+            status, created_at AS "createdAt", executed_at AS "executedAt", basket_id AS "basketId",
+            tpp_payment_reference AS "tppPaymentReference"
        FROM payments WHERE payment_id = $1`,
     [paymentId],
   );

@@ -70,6 +70,15 @@ export const payments = pgTable('payments', {
   instruction: jsonb('instruction').notNull(),
   createdAt: instant('created_at').notNull().default(sql`now()`),
   executedAt: instant('executed_at'),
+  basketId: text('basket_id'),
+  tppPaymentReference: text('tpp_payment_reference'),
+});
+
+export const signingBaskets = pgTable('signing_baskets', {
+  basketId: text('basket_id').primaryKey(),
+  clientId: text('client_id').notNull(),
+  psuId: text('psu_id').notNull(),
+  createdAt: instant('created_at').notNull().default(sql`now()`),
 });
 
 export const authCodes = pgTable('auth_codes', {
@@ -158,7 +167,7 @@ export const authRequests = pgTable('auth_requests', {
   scope: text('scope').notNull(),
   state: text('state').notNull(),
   codeChallenge: text('code_challenge'),
-  paymentId: text('payment_id').notNull(),
+  resourceId: text('resource_id').notNull(),
   psuId: text('psu_id'),
   shownPayment: text('shown_payment'),
   status: text('status').$type<'login' | 'consent' | 'done'>().notNull(),

@@ -1,10 +1,11 @@
 // Execute (spec row 12): with the PSU token of this payment, the bank executes it once; executing an
 // executed payment answers its status unchanged (API-NOTES "Statuses").
-import { apiError } from '../domain/errors.ts';
-import { awaitsExecution } from '../domain/payment.ts';
+import { apiError, notYours } from '../domain/errors.ts';
+import { awaitsExecution, basketStatus, type TransactionStatus } from '../domain/payment.ts';
 import { formatResourceScope } from '../domain/scope.ts';
 import { fingerprint } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
+import { type Basket, findBasket, lockBasketPayments } from '../store/baskets-repository.ts';
 import { lockPayment, markExecuted } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
@@ -19,6 +20,58 @@ export interface ExecuteRequest {
   readonly paymentId: string;
 }
 
+export interface BasketStatusResponse {
+  readonly signingBasketId: string;
+  readonly transactionStatus: string;
+}
+
+/** A basket executes all or nothing: if the bank rejects one payment, every payment is rejected. */
+async function executeBasket(
+  context: ServiceContext,
+  request: ExecuteRequest,
+  basket: Basket,
+): Promise<Answer<BasketStatusResponse>> {
+  const key = { clientId: request.app.clientId, requestId: request.requestId };
+  const print = fingerprint({
+    operation: 'execute',
+    product: request.productName,
+    paymentId: request.paymentId,
+  });
+  return answerOnce(context.db, key, print, async (trx) => {
+    if (basket.clientId !== request.app.clientId)
+      throw notYours(`Basket ${basket.basketId} was not initiated by this app`);
+    if (request.grant.psuId !== basket.psuId)
+      throw apiError('TOKEN_INVALID', 'The access token was issued by another PSU');
+    const members = await lockBasketPayments(trx, basket.basketId);
+    const product = productOfPath(request.productName);
+    if (!members.some((member) => member.product === product.id)) {
+      throw apiError('PRODUCT_INVALID', `Basket ${basket.basketId} holds no ${product.id} payment`);
+    }
+    let statuses = members.map((member) => member.status);
+    if (members.every(awaitsExecution)) {
+      const date = today(context);
+      const results = [];
+      for (const member of members) results.push(await context.coreBanking.execute(trx, member, date));
+      const rejected = results.some((result) => result.status === 'RJCT');
+      statuses = results.map((result) => (rejected ? 'RJCT' : result.status));
+      const at = context.clock();
+      for (const [index, member] of members.entries()) {
+        if (
+          !(await markExecuted(trx, member.id, statuses[index]! as Exclude<TransactionStatus, 'ACTC'>, at))
+        ) {
+          throw new Error(`payment ${member.id} left ACTC while locked`);
+        }
+      }
+    } else if (members.some(awaitsExecution)) {
+      throw new Error(`basket ${basket.basketId} is partly executed`);
+    }
+    return {
+      statusCode: 200,
+      body: { signingBasketId: basket.basketId, transactionStatus: basketStatus(statuses) },
+    };
+  });
+}
+
 export interface PaymentStatusResponse {
   readonly paymentId: string;
   readonly transactionStatus: string;
@@ -27,13 +80,15 @@ export interface PaymentStatusResponse {
 export async function executePayment(
   context: ServiceContext,
   request: ExecuteRequest,
-): Promise<Answer<PaymentStatusResponse>> {
+): Promise<Answer<PaymentStatusResponse | BasketStatusResponse>> {
   productOfPath(request.productName);
   requirePsuToken(
     request.grant,
     request.app.clientId,
     formatResourceScope({ service: 'PIS', resourceId: request.paymentId }),
   );
+  const basket = await findBasket(context.db, request.paymentId);
+  if (basket !== undefined) return executeBasket(context, request, basket);
   const key = { clientId: request.app.clientId, requestId: request.requestId };
   const print = fingerprint({
     operation: 'execute',

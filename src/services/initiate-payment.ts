@@ -101,7 +101,7 @@ export async function initiatePayment(
 }
 
 /** Initiation takes the product name exactly as the contract spells it for initiation. */
-function initiationProduct(name: string): ProductDefinition {
+export function initiationProduct(name: string): ProductDefinition {
   const product = findProduct(name);
   if (product === undefined || product.id !== name) {
     const hint = product === undefined ? '' : `; initiation spells it ${product.id}`;
@@ -125,7 +125,7 @@ function checkProductAllowed(product: ProductDefinition, channel: Channel, count
 const CORPORATE_ID = /^\d{10}$/;
 
 /** PSU-Corporate-ID (10-digit organisation number) and PSU-Corporate-ID-Type (BANK) go together. */
-function checkCorporateHeaders(corporate: CorporateHeaders, required: boolean): void {
+export function checkCorporateHeaders(corporate: CorporateHeaders, required: boolean): void {
   const messages: TppMessage[] = [];
   if (required || corporate.id !== undefined || corporate.type !== undefined) {
     if (corporate.id === undefined) {
@@ -159,7 +159,10 @@ function checkCorporateHeaders(corporate: CorporateHeaders, required: boolean): 
 }
 
 /** The owner of the debtor account must be the kind of customer the path is for, and the corporate named. */
-function checkPayer(request: InitiationRequest, account: BankAccount): CustomerType {
+export function checkPayer(
+  request: Pick<InitiationRequest, 'channel' | 'corporate'>,
+  account: BankAccount,
+): CustomerType {
   const owner = { customerType: account.ownerType, corporateId: account.ownerCorporateId };
   const { channel, corporate } = request;
   if (channel.api === 'se-v2' && channel.customerType !== owner.customerType) {

@@ -23,13 +23,12 @@ export async function readPaymentStatus(
 ): Promise<PaymentStatusResponse> {
   productOfPath(request.productName);
   if (request.grant.kind === 'client_credentials') requireClientToken(request.grant, request.app.clientId);
-  else
-    requirePsuToken(
-      request.grant,
-      request.app.clientId,
-      formatResourceScope({ service: 'PIS', resourceId: request.paymentId }),
-    );
   const found = await findPayment(context.db, request.paymentId);
+  if (request.grant.kind !== 'client_credentials') {
+    // A basket's PSU token reads the status of each of its payments.
+    const resourceId = found?.basketId ?? request.paymentId;
+    requirePsuToken(request.grant, request.app.clientId, formatResourceScope({ service: 'PIS', resourceId }));
+  }
   const payment = checkPaymentOfApp(found, request.paymentId, request.productName, request.app.clientId);
   if (payment.country !== request.country) {
     throw apiError(

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   parseBic,
   parseBritishAccount,
+  parseGiro,
   parseIban,
   parseSwedishAccount,
 } from '../../src/domain/account-identifiers.ts';
@@ -94,4 +95,13 @@ test('secrets: 256 random bits, SHA-256 hashes, constant-time equality, PKCE vec
   );
   assert.equal(fingerprint({ b: 1, a: [1, { d: 2, c: 3 }] }), fingerprint({ a: [1, { c: 3, d: 2 }], b: 1 }));
   assert.notEqual(fingerprint({ a: '1' }), fingerprint({ a: 1 }));
+});
+
+test('Bankgiro and Plusgiro numbers with their check digit', () => {
+  assert.deepEqual(parseGiro('BG', '505-0109'), { ok: true, value: '5050109' });
+  assert.deepEqual(parseGiro('BG', '5555-5551'), { ok: true, value: '55555551' });
+  assert.deepEqual(parseGiro('BG', '505-0108'), { ok: false, reason: 'is not a valid Bankgiro number' });
+  assert.deepEqual(parseGiro('BG', '12345'), { ok: false, reason: 'is not a valid Bankgiro number' });
+  assert.deepEqual(parseGiro('PG', '901234-5'), { ok: true, value: '9012345' });
+  assert.deepEqual(parseGiro('PG', '901234-6'), { ok: false, reason: 'is not a valid Plusgiro number' });
 });

@@ -7,7 +7,7 @@ import { tppHeaders } from '../../http/tpp-headers.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { executePayment } from '../../services/execute-payment.ts';
 import { readPaymentStatus } from '../../services/payment-status.ts';
-import { PaymentParams, StatusResponseSchema } from './schemas.ts';
+import { ExecuteResponseSchema, PaymentParams, StatusResponseSchema } from './schemas.ts';
 
 type Params = { Params: { paymentProduct: string; paymentId: string } };
 
@@ -19,7 +19,7 @@ export function executeStatusRoutes(app: FastifyInstance, context: ServiceContex
       `${prefix}/:paymentProduct/:paymentId`,
       {
         onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)],
-        schema: { params: PaymentParams, response: { 200: StatusResponseSchema } },
+        schema: { params: PaymentParams, response: { 200: ExecuteResponseSchema } },
       },
       async (request, reply) => {
         const tpp = tppOf(request);

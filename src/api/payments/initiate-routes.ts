@@ -7,9 +7,13 @@ import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { header, tppHeaders } from '../../http/tpp-headers.ts';
 import type { ServiceContext } from '../../services/context.ts';
+import { initiateBasket } from '../../services/initiate-basket.ts';
 import { type Channel, initiatePayment } from '../../services/initiate-payment.ts';
 import { baseUrlOf } from '../base-url.ts';
 import {
+  type BasketBodyInput,
+  BasketBodySchema,
+  BasketResponseSchema,
   InitiationResponseSchema,
   type PaymentBodyInput,
   PaymentBodySchema,
@@ -20,6 +24,35 @@ import {
 const CUSTOMER_TYPES: readonly string[] = ['private', 'corporate'];
 
 export function initiateRoutes(app: FastifyInstance, context: ServiceContext): void {
+  app.post<{ Body: BasketBodyInput }>(
+    '/psd2/se/v2/payments/private/signing-basket',
+    {
+      onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)],
+      schema: { body: BasketBodySchema, response: { 200: BasketResponseSchema } },
+    },
+    async (request, reply) => {
+      const tpp = tppOf(request);
+      const answer = await initiateBasket(context, {
+        app: tpp.app,
+        grant: grantOf(request),
+        requestId: tpp.requestId,
+        payments: request.body.payments,
+        corporate: {
+          id: header(request, 'psu-corporate-id'),
+          type: header(request, 'psu-corporate-id-type'),
+        },
+      });
+      return reply.code(answer.statusCode).send(answer.body);
+    },
+  );
+  app.post(
+    '/psd2/se/v2/payments/corporate/signing-basket',
+    { onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)] },
+    () => {
+      throw apiError('PRODUCT_INVALID', 'signing baskets are offered to private customers only');
+    },
+  );
+
   const initiate = async (
     request: FastifyRequest,
     reply: FastifyReply,

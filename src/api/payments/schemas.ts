@@ -92,3 +92,32 @@ export const SeV2InitiationParams = Type.Object({
   customerType: Type.String({ maxLength: 16 }),
   paymentProduct: Type.String({ maxLength: 64 }),
 });
+
+export const BasketBodySchema = Type.Object(
+  {
+    payments: Type.Array(
+      Type.Object(
+        {
+          ...PaymentBodySchema.properties,
+          paymentProduct: Type.String({ maxLength: 64 }),
+          tppPaymentReference: Type.String({ minLength: 1, maxLength: 35 }),
+        },
+        closed,
+      ),
+      { minItems: 1, maxItems: 50 },
+    ),
+  },
+  closed,
+);
+export type BasketBodyInput = Static<typeof BasketBodySchema>;
+
+export const BasketResponseSchema = Type.Object({
+  payments: Type.Array(Type.Object({ paymentId: Type.String(), tppPaymentReference: Type.String() })),
+  signingBaskedId: Type.String(),
+});
+
+export const ExecuteResponseSchema = Type.Object({
+  paymentId: Type.Optional(Type.String()),
+  signingBasketId: Type.Optional(Type.String()),
+  transactionStatus: Type.String(),
+});

@@ -1,0 +1,241 @@
+// Swedish signing baskets: initiation as a whole, authorization of the basket (redirect and decoupled),
+// execution all together, each payment's status by its own id.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
+import { type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
+import { BAD_REQUEST, call, FORBIDDEN, statusAndBody } from '../helpers/http.ts';
+import { ACCOUNTS, domestic } from '../helpers/payments.ts';
+
+const BASKET = '/psd2/se/v2/payments/private/signing-basket';
+let gateway: Gateway;
+let token: string;
+before(async () => {
+  gateway = await startGateway();
+  token = await gateway.client.clientCredentialsToken();
+});
+after(() => gateway.close());
+
+function giro(type: 'BG' | 'PG', value: string, reference: string, amount = '250.00') {
+  return {
+    paymentProduct: 'sek-credit-transfer',
+    tppPaymentReference: reference,
+    debtorAccount: { value: ACCOUNTS.tolvan.bban!, accountType: 'BBAN' },
+    creditorAccount: { value, accountType: type },
+    creditor: { name: 'Elbolaget AB' },
+    instructedAmount: { currency: 'SEK', amount },
+    remittanceInformationUnstructured: 'OCR 4455667788',
+  };
+}
+
+function threePayments() {
+  return [
+    { paymentProduct: 'handelsbanken-domestic-credit-transfer', tppPaymentReference: 'rent', ...domestic() },
+    giro('BG', '505-0109', 'power'),
+    giro('PG', '901234-5', 'water', '99.50'),
+  ];
+}
+
+function initiate(payments: unknown[], extra: Record<string, string> = {}) {
+  return call(gateway.app, 'POST', BASKET, {
+    headers: gateway.client.tppHeaders(token, extra),
+    json: { payments },
+  });
+}
+
+async function counts() {
+  const rows = await queryRows<{ payments: number; baskets: number }>(
+    gateway.store,
+    sql`SELECT (SELECT count(*)::int FROM payments) AS payments, (SELECT count(*)::int FROM signing_baskets) AS baskets`,
+  );
+  return rows[0]!;
+}
+
+async function basket() {
+  const answer = await initiate(threePayments());
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body as {
+    payments: { paymentId: string; tppPaymentReference: string }[];
+    signingBaskedId: string;
+  };
+}
+
+describe('initiation', () => {
+  test('three payments: their ids and references and signingBaskedId, no transactionStatus', async () => {
+    const body = await basket();
+    assert.deepEqual(Object.keys(body).sort(), ['payments', 'signingBaskedId']);
+    assert.match(body.signingBaskedId, /^[0-9a-f-]{36}$/);
+    assert.deepEqual(
+      body.payments.map((payment) => payment.tppPaymentReference),
+      ['rent', 'power', 'water'],
+    );
+    for (const payment of body.payments) assert.match(payment.paymentId, /^[0-9a-f-]{36}$/);
+  });
+
+  test('one bad payment refuses the whole basket, naming it, and stores nothing', async () => {
+    const before = await counts();
+    const payments = threePayments();
+    payments[2] = giro('PG', '901234-6', 'water');
+    const answer = await initiate(payments);
+    assert.deepEqual(
+      statusAndBody(answer),
+      BAD_REQUEST({
+        code: 'FORMAT_ERROR',
+        path: 'payments[2].creditorAccount.value',
+        text: 'payment 2 (water): creditorAccount.value is not a valid Plusgiro number',
+      }),
+    );
+    assert.deepEqual(await counts(), before);
+  });
+
+  test('other-bank transfers are never in a basket', async () => {
+    const payments = [
+      ...threePayments(),
+      {
+        paymentProduct: 'other-bank-domestic-credit-transfer',
+        tppPaymentReference: 'seb',
+        ...domestic({ creditorAccount: { value: '50001234501', accountType: 'BBAN' } }),
+      },
+    ];
+    assert.deepEqual(
+      statusAndBody(await initiate(payments)),
+      FORBIDDEN({
+        code: 'PRODUCT_INVALID',
+        path: 'payments[3].paymentProduct',
+        text: 'payment 3 (seb): other-bank-domestic-credit-transfer cannot be part of a signing basket',
+      }),
+    );
+  });
+
+  test('references are unique, and one PSU pays the whole basket', async () => {
+    const twice = threePayments();
+    twice[1] = { ...twice[1]!, tppPaymentReference: 'rent' };
+    assert.deepEqual(
+      statusAndBody(await initiate(twice)),
+      BAD_REQUEST({
+        code: 'FORMAT_ERROR',
+        path: 'payments[1].tppPaymentReference',
+        text: 'payment 1 (rent): tppPaymentReference must be unique within the basket',
+      }),
+    );
+    const mixed = threePayments();
+    mixed[2] = {
+      ...giro('PG', '901234-5', 'water'),
+      debtorAccount: { value: ACCOUNTS.agda.bban!, accountType: 'BBAN' },
+    };
+    assert.deepEqual(
+      statusAndBody(await initiate(mixed)),
+      BAD_REQUEST({
+        code: 'PAYMENT_FAILED',
+        path: 'payments[2].debtorAccount.value',
+        text: "payment 2 (water): every payment of a basket is paid from the same PSU's accounts",
+      }),
+    );
+  });
+
+  test('baskets are for private customers', async () => {
+    const answer = await call(gateway.app, 'POST', '/psd2/se/v2/payments/corporate/signing-basket', {
+      headers: gateway.client.tppHeaders(token),
+      json: { payments: threePayments() },
+    });
+    assert.deepEqual(
+      statusAndBody(answer),
+      FORBIDDEN({ code: 'PRODUCT_INVALID', text: 'signing baskets are offered to private customers only' }),
+    );
+  });
+
+  test('an empty basket', async () => {
+    assert.deepEqual(
+      statusAndBody(await initiate([])),
+      BAD_REQUEST({
+        code: 'FORMAT_ERROR',
+        path: 'payments',
+        text: 'payments must NOT have fewer than 1 items',
+      }),
+    );
+  });
+});
+
+describe('authorization and execution', () => {
+  test('redirect: the basket id is the scope; execute books all; each status by its own id', async () => {
+    const { payments, signingBaskedId } = await basket();
+    const scope = `PIS:${signingBaskedId}`;
+    const code = (await gateway.client.authorize(scope, 'b')).get('code')!;
+    const psuToken = (await gateway.client.exchangeCode(scope, code)).body.access_token;
+    const executed = await gateway.client.execute('sek-credit-transfer', signingBaskedId, psuToken);
+    assert.deepEqual(
+      [executed.status, executed.body],
+      [200, { signingBasketId: signingBaskedId, transactionStatus: 'ACSC' }],
+    );
+    const again = await gateway.client.execute('sek-credit-transfer', signingBaskedId, psuToken);
+    assert.deepEqual(again.body, { signingBasketId: signingBaskedId, transactionStatus: 'ACSC' });
+    const expected = ['ACCC', 'ACSC', 'ACSC'];
+    for (const [index, payment] of payments.entries()) {
+      const product = index === 0 ? 'handelsbanken-domestic-credit-transfer' : 'sek-credit-transfer';
+      for (const reader of [token, psuToken]) {
+        const status = await gateway.client.status(product, payment.paymentId, reader, 'SE');
+        assert.deepEqual(
+          [status.status, status.body],
+          [200, { paymentId: payment.paymentId, transactionStatus: expected[index] }],
+        );
+      }
+    }
+  });
+
+  test('decoupled: the basket id in the scope', async () => {
+    const { signingBaskedId } = await basket();
+    const init = await initDecoupled(gateway, {
+      client_id: gateway.sandboxApp.clientId,
+      scope: `PIS:${signingBaskedId}`,
+      psu_client_ip: '192.0.2.1',
+      bisa_same_device: true,
+    });
+    const polled = await postLink(gateway, (init.body as InitAnswer)._links.token.href);
+    const psuToken = (polled.body as { access_token: string }).access_token;
+    const executed = await gateway.client.execute(
+      'handelsbanken-domestic-credit-transfer',
+      signingBaskedId,
+      psuToken,
+    );
+    assert.deepEqual(
+      [executed.status, executed.body],
+      [200, { signingBasketId: signingBaskedId, transactionStatus: 'ACSC' }],
+    );
+  });
+
+  test('a basket payment is authorized and executed only with its basket', async () => {
+    const { payments, signingBaskedId } = await basket();
+    const single = await gateway.client.authorize(`PIS:${payments[0]!.paymentId}`, 'b');
+    assert.deepEqual(Object.fromEntries(single), {
+      error: 'invalid_scope',
+      error_description: `the payment is part of signing basket ${signingBaskedId}: authorize the basket`,
+      state: 'b',
+    });
+    const scope = `PIS:${signingBaskedId}`;
+    const code = (await gateway.client.authorize(scope, 'b')).get('code')!;
+    const psuToken = (await gateway.client.exchangeCode(scope, code)).body.access_token;
+    const alone = await gateway.client.execute(
+      'handelsbanken-domestic-credit-transfer',
+      payments[0]!.paymentId,
+      psuToken,
+    );
+    assert.equal(alone.status, 401);
+    const wrongProduct = await gateway.client.execute('sepa-credit-transfer', signingBaskedId, psuToken);
+    assert.deepEqual(
+      [
+        wrongProduct.status,
+        (wrongProduct.body as unknown as { tppMessages: { code: string }[] }).tppMessages[0]!.code,
+      ],
+      [403, 'PRODUCT_INVALID'],
+    );
+  });
+
+  test('a retried basket initiation answers the first answer', async () => {
+    const requestId = randomUUID();
+    const first = await initiate(threePayments(), { 'TPP-Request-ID': requestId });
+    const second = await initiate(threePayments(), { 'TPP-Request-ID': requestId });
+    assert.deepEqual(statusAndBody(second), statusAndBody(first));
+  });
+});

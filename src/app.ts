@@ -19,6 +19,7 @@ import { echoTppHeaders } from './http/tpp-headers.ts';
 import { type CoreBanking, sandboxCoreBanking } from './ports/core-banking.ts';
 import { type EidProvider, eidSimulator } from './ports/eid-provider.ts';
 import { type Clock, newCaches, type ServiceContext } from './services/context.ts';
+import { startScheduler } from './services/scheduler.ts';
 import type { Store } from './store/database.ts';
 
 export interface AppDependencies {
@@ -64,6 +65,11 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   // JSON for the API, forms for the token endpoint; nothing else (Fastify also parses text/plain).
   app.removeContentTypeParser('text/plain');
   registerFormBody(app);
+
+  if (config.schedulerIntervalMs > 0) {
+    const stopScheduler = startScheduler(context, config.schedulerIntervalMs, app.log);
+    app.addHook('onClose', stopScheduler);
+  }
 
   await app.register(
     async (api) => {

@@ -25,6 +25,8 @@ export interface Config {
   readonly timeZone: string;
   /** Largest accepted request body in bytes. */
   readonly bodyLimit: number;
+  /** How often the scheduler books due future-dated payments, in ms; 0 turns it off. */
+  readonly schedulerIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     clientIdHeaderAliases: Object.freeze(aliases.map((name) => name.toLowerCase())),
     timeZone: timeZone(env),
     bodyLimit: integer(env, 'BODY_LIMIT', 256 * 1024, 1024, 10 * 1024 * 1024),
+    schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 60_000, 0, 86_400_000),
   };
   return Object.freeze(config);
 }

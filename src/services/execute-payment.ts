@@ -6,7 +6,7 @@ import { formatResourceScope } from '../domain/scope.ts';
 import { fingerprint } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
 import { type Basket, findBasket, lockBasketPayments } from '../store/baskets-repository.ts';
-import { lockPayment, markExecuted } from '../store/payments-repository.ts';
+import { lockPayment, moveStatus } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
 import { checkPaymentOfApp, productOfPath } from './payment-access.ts';
@@ -56,9 +56,7 @@ async function executeBasket(
       statuses = results.map((result) => (rejected ? 'RJCT' : result.status));
       const at = context.clock();
       for (const [index, member] of members.entries()) {
-        if (
-          !(await markExecuted(trx, member.id, statuses[index]! as Exclude<TransactionStatus, 'ACTC'>, at))
-        ) {
+        if (!(await moveStatus(trx, member.id, 'ACTC', statuses[index]!, at))) {
           throw new Error(`payment ${member.id} left ACTC while locked`);
         }
       }
@@ -104,7 +102,7 @@ export async function executePayment(
     let status = payment.status;
     if (awaitsExecution(payment)) {
       const result = await context.coreBanking.execute(trx, payment, today(context));
-      if (!(await markExecuted(trx, payment.id, result.status, context.clock()))) {
+      if (!(await moveStatus(trx, payment.id, 'ACTC', result.status, context.clock()))) {
         throw new Error(`payment ${payment.id} left ACTC while locked`);
       }
       status = result.status;

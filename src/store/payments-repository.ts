@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, lte } from 'drizzle-orm';
 import type { Payment, TransactionStatus } from '../domain/payment.ts';
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
@@ -140,17 +140,33 @@ export async function lockPayment(trx: Db, paymentId: string): Promise<Payment |
   return rows[0] === undefined ? undefined : toPayment(rows[0]);
 }
 
-/** Moves a payment out of ACTC; answers false when it was no longer in ACTC. */
-export async function markExecuted(
+/**
+ * Due future-dated payments, locked for this transaction; rows another process has locked are skipped,
+ * so several schedulers share the work and never book a payment twice.
+ */
+export async function lockDuePayments(trx: Db, today: string, limit: number): Promise<Payment[]> {
+  const rows = await trx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.status, 'ACCP'), lte(payments.requestedExecutionDate, today)))
+    .orderBy(asc(payments.requestedExecutionDate), asc(payments.paymentId))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return rows.map(toPayment);
+}
+
+/** Moves a payment from one status to another; answers false when it was no longer in `from`. */
+export async function moveStatus(
   trx: Db,
   paymentId: string,
-  status: Exclude<TransactionStatus, 'ACTC'>,
+  from: TransactionStatus,
+  to: TransactionStatus,
   at: Date,
 ): Promise<boolean> {
   const rows = await trx
     .update(payments)
-    .set({ status, executedAt: at })
-    .where(and(eq(payments.paymentId, paymentId), eq(payments.status, 'ACTC')))
+    .set({ status: to, executedAt: at })
+    .where(and(eq(payments.paymentId, paymentId), eq(payments.status, from)))
     .returning({ paymentId: payments.paymentId });
   return rows.length === 1;
 }

@@ -8,9 +8,10 @@ import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { TppClient } from '../../src/client/tpp-client.ts';
 import { type Config, configWith } from '../../src/config.ts';
-import type { CoreBanking } from '../../src/ports/core-banking.ts';
+import { type CoreBanking, sandboxCoreBanking } from '../../src/ports/core-banking.ts';
+import { eidSimulator } from '../../src/ports/eid-provider.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
-import type { Clock } from '../../src/services/context.ts';
+import { type Clock, newCaches, type ServiceContext } from '../../src/services/context.ts';
 import { type App, insertApp } from '../../src/store/apps-repository.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 
@@ -78,6 +79,8 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     logLevel: 'silent',
     sandboxRedirectUri: REDIRECT_URI,
     sandboxClientId: randomBytes(16).toString('hex'),
+    // Tests drive the scheduler themselves, with their own clock.
+    schedulerIntervalMs: 0,
     ...options.config,
   });
   await seedTestCustomers(store.db);
@@ -137,5 +140,18 @@ export function manualClock(start = Date.now()) {
     advance(ms: number): void {
       now += ms;
     },
+  };
+}
+
+/** A service context on a gateway's database, for driving use cases (the scheduler) directly. */
+export function serviceContext(gateway: Gateway, overrides: Partial<ServiceContext> = {}): ServiceContext {
+  return {
+    config: gateway.config,
+    db: gateway.store.db,
+    clock: () => new Date(),
+    coreBanking: sandboxCoreBanking,
+    eid: eidSimulator({ instant: gateway.config.mode === 'sandbox' }),
+    caches: newCaches(),
+    ...overrides,
   };
 }

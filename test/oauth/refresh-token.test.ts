@@ -2,11 +2,9 @@
 // reused one revokes its family.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sandboxCoreBanking } from '../../src/ports/core-banking.ts';
-import { eidSimulator } from '../../src/ports/eid-provider.ts';
-import { newCaches, type ServiceContext } from '../../src/services/context.ts';
+import type { ServiceContext } from '../../src/services/context.ts';
 import { issuePsuTokens, resolveToken } from '../../src/services/tokens.ts';
-import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
+import { type Gateway, manualClock, serviceContext, startGateway } from '../helpers/gateway.ts';
 import { call, statusAndBody } from '../helpers/http.ts';
 
 const time = manualClock();
@@ -14,14 +12,7 @@ let gateway: Gateway;
 let context: ServiceContext;
 before(async () => {
   gateway = await startGateway({ clock: time.clock });
-  context = {
-    config: gateway.config,
-    db: gateway.store.db,
-    clock: time.clock,
-    coreBanking: sandboxCoreBanking,
-    eid: eidSimulator({ instant: true }),
-    caches: newCaches(),
-  };
+  context = serviceContext(gateway, { clock: time.clock });
 });
 after(() => gateway.close());
 

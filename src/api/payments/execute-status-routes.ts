@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { tppHeaders } from '../../http/tpp-headers.ts';
+import { cancelPayment } from '../../services/cancel-payment.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { executePayment } from '../../services/execute-payment.ts';
 import { readPaymentStatus } from '../../services/payment-status.ts';
@@ -24,6 +25,25 @@ export function executeStatusRoutes(app: FastifyInstance, context: ServiceContex
       async (request, reply) => {
         const tpp = tppOf(request);
         const answer = await executePayment(context, {
+          app: tpp.app,
+          grant: grantOf(request),
+          requestId: tpp.requestId,
+          productName: request.params.paymentProduct,
+          paymentId: request.params.paymentId,
+        });
+        return reply.code(answer.statusCode).send(answer.body);
+      },
+    );
+
+    app.delete<Params>(
+      `${prefix}/:paymentProduct/:paymentId`,
+      {
+        onRequest: [tppHeaders(context, { country: 'path' }), bearer(context)],
+        schema: { params: PaymentParams, response: { 200: StatusResponseSchema } },
+      },
+      async (request, reply) => {
+        const tpp = tppOf(request);
+        const answer = await cancelPayment(context, {
           app: tpp.app,
           grant: grantOf(request),
           requestId: tpp.requestId,

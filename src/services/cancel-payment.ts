@@ -1,0 +1,68 @@
+// DELETE of a payment (API-NOTES "Statuses": CANC, beyond the spec): a payment not yet executed, or
+// executed with a later date and waiting for it (ACCP), is cancelled; an executed one is not.
+import { apiError } from '../domain/errors.ts';
+import { formatResourceScope } from '../domain/scope.ts';
+import { fingerprint } from '../domain/secrets.ts';
+import type { App } from '../store/apps-repository.ts';
+import { lockPayment, moveStatus } from '../store/payments-repository.ts';
+import { type ServiceContext, today } from './context.ts';
+import type { PaymentStatusResponse } from './execute-payment.ts';
+import { type Answer, answerOnce } from './idempotency.ts';
+import { checkPaymentOfApp, productOfPath } from './payment-access.ts';
+import { requireClientToken, requirePsuToken, type TokenGrant } from './tokens.ts';
+
+export interface CancelRequest {
+  readonly app: App;
+  readonly grant: TokenGrant;
+  readonly requestId: string;
+  readonly productName: string;
+  readonly paymentId: string;
+}
+
+export async function cancelPayment(
+  context: ServiceContext,
+  request: CancelRequest,
+): Promise<Answer<PaymentStatusResponse>> {
+  productOfPath(request.productName);
+  const key = { clientId: request.app.clientId, requestId: request.requestId };
+  const print = fingerprint({
+    operation: 'cancel',
+    product: request.productName,
+    paymentId: request.paymentId,
+  });
+  return answerOnce(context.db, key, print, async (trx) => {
+    const locked = await lockPayment(trx, request.paymentId);
+    if (request.grant.kind === 'client_credentials') requireClientToken(request.grant, request.app.clientId);
+    else {
+      const resourceId = locked?.basketId ?? request.paymentId;
+      requirePsuToken(
+        request.grant,
+        request.app.clientId,
+        formatResourceScope({ service: 'PIS', resourceId }),
+      );
+    }
+    const payment = checkPaymentOfApp(locked, request.paymentId, request.productName, request.app.clientId);
+    if (payment.basketId !== null) {
+      throw apiError(
+        'CANCELLATION_INVALID',
+        `payment ${payment.id} is part of signing basket ${payment.basketId}`,
+      );
+    }
+    const cancellable =
+      payment.status === 'ACTC' ||
+      (payment.status === 'ACCP' &&
+        payment.requestedExecutionDate !== null &&
+        payment.requestedExecutionDate > today(context));
+    if (cancellable) {
+      if (!(await moveStatus(trx, payment.id, payment.status, 'CANC', context.clock()))) {
+        throw new Error(`payment ${payment.id} changed while locked`);
+      }
+    } else if (payment.status !== 'CANC') {
+      throw apiError(
+        'CANCELLATION_INVALID',
+        `payment ${payment.id} is ${payment.status} and can no longer be cancelled`,
+      );
+    }
+    return { statusCode: 200, body: { paymentId: payment.id, transactionStatus: 'CANC' } };
+  });
+}

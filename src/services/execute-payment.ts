@@ -1,7 +1,7 @@
 // Execute (spec row 12): with the PSU token of this payment, the bank executes it once; executing an
 // executed payment answers its status unchanged (API-NOTES "Statuses").
 import { apiError, notYours } from '../domain/errors.ts';
-import { awaitsExecution, basketStatus, type TransactionStatus } from '../domain/payment.ts';
+import { awaitsExecution, basketStatus } from '../domain/payment.ts';
 import { formatResourceScope } from '../domain/scope.ts';
 import { fingerprint } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';

@@ -14,6 +14,8 @@ export interface Payment {
   readonly psuId: string;
   readonly corporateId: string | null;
   readonly debtorAccountId: string;
+  /** The debtor account's currency (differs from the amount's for cross-currency payments). */
+  readonly debtorCurrency: string;
   readonly amount: Money;
   readonly creditorName: string | null;
   readonly creditorAccount: string;

@@ -6,9 +6,9 @@ import { fingerprint } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
 import { lockPayment, moveStatus } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
-import type { PaymentStatusResponse } from './execute-payment.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
 import { checkPaymentOfApp, productOfPath } from './payment-access.ts';
+import type { PaymentStatusResponse } from './status-body.ts';
 import { requireClientToken, requirePsuToken, type TokenGrant } from './tokens.ts';
 
 export interface CancelRequest {

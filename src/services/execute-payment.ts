@@ -10,6 +10,7 @@ import { lockPayment, moveStatus } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
 import { checkPaymentOfApp, productOfPath } from './payment-access.ts';
+import { type PaymentStatusResponse, statusBody } from './status-body.ts';
 import { requirePsuToken, type TokenGrant } from './tokens.ts';
 
 export interface ExecuteRequest {
@@ -70,10 +71,6 @@ async function executeBasket(
   });
 }
 
-export interface PaymentStatusResponse {
-  readonly paymentId: string;
-  readonly transactionStatus: string;
-}
 
 export async function executePayment(
   context: ServiceContext,
@@ -107,6 +104,7 @@ export async function executePayment(
       }
       status = result.status;
     }
-    return { statusCode: 200, body: { paymentId: payment.id, transactionStatus: status } };
+    const at = status === payment.status ? payment : { ...payment, executedAt: context.clock() };
+    return { statusCode: 200, body: statusBody(context, at, status) };
   });
 }

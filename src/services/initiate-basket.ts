@@ -137,6 +137,7 @@ export async function initiateBasket(
     psuId: accounts[index]!.psuId,
     corporateId: null,
     debtorAccountId: accounts[index]!.accountId,
+    debtorCurrency: accounts[index]!.currency,
     instruction,
     tppPaymentReference: request.payments[index]!.tppPaymentReference,
   })) satisfies (NewPayment & { tppPaymentReference: string })[];

@@ -16,6 +16,7 @@ import { requireClientToken, type TokenGrant } from './tokens.ts';
 /** Which API the payment came through. */
 export type Channel =
   | { readonly api: 'general'; readonly country: Country }
+  | { readonly api: 'country'; readonly country: 'GB' | 'LU' }
   | { readonly api: 'se-v2'; readonly customerType: CustomerType };
 
 export interface CorporateHeaders {
@@ -47,7 +48,7 @@ export async function initiatePayment(
 ): Promise<Answer<InitiationResponse>> {
   requireClientToken(request.grant, request.app.clientId);
   const product = initiationProduct(request.productName);
-  const country = request.channel.api === 'general' ? request.channel.country : 'SE';
+  const country = request.channel.api === 'se-v2' ? 'SE' : request.channel.country;
   checkProductAllowed(product, request.channel, country);
   checkCorporateHeaders(
     request.corporate,
@@ -94,6 +95,7 @@ export async function initiatePayment(
     psuId: account.psuId,
     corporateId: customerType === 'corporate' ? (request.corporate.id ?? null) : null,
     debtorAccountId: account.accountId,
+    debtorCurrency: account.currency,
     instruction,
   };
   const stored = await insertPaymentAnswering(context.db, payment, { key, fingerprint: print, ...answer });

@@ -5,8 +5,8 @@ import { formatResourceScope } from '../domain/scope.ts';
 import type { App } from '../store/apps-repository.ts';
 import { findPayment } from '../store/payments-repository.ts';
 import type { ServiceContext } from './context.ts';
-import type { PaymentStatusResponse } from './execute-payment.ts';
 import { checkPaymentOfApp, productOfPath } from './payment-access.ts';
+import { type PaymentStatusResponse, statusBody } from './status-body.ts';
 import { requireClientToken, requirePsuToken, type TokenGrant } from './tokens.ts';
 
 export interface StatusRequest {
@@ -37,5 +37,5 @@ export async function readPaymentStatus(
       'Country',
     );
   }
-  return { paymentId: payment.id, transactionStatus: payment.status };
+  return statusBody(context, payment, payment.status);
 }

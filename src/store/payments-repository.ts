@@ -19,6 +19,7 @@ export function toPayment(row: Row): Payment {
     psuId: row.psuId,
     corporateId: row.corporateId,
     debtorAccountId: row.debtorAccountId,
+    debtorCurrency: row.debtorCurrency,
     amount: { currency: row.currency, minor: row.amountMinor },
     creditorName: row.creditorName,
     creditorAccount: row.creditorAccount,
@@ -38,6 +39,7 @@ export interface NewPayment {
   readonly psuId: string;
   readonly corporateId: string | null;
   readonly debtorAccountId: string;
+  readonly debtorCurrency: string;
   readonly instruction: PaymentInstruction;
 }
 
@@ -53,6 +55,7 @@ export function paymentValues(payment: NewPayment) {
     psuId: payment.psuId,
     corporateId: payment.corporateId,
     debtorAccountId: payment.debtorAccountId,
+    debtorCurrency: payment.debtorCurrency,
     amountMinor: instruction.amount.minor,
     currency: instruction.amount.currency,
     creditorName: instruction.creditor.name,
@@ -85,8 +88,8 @@ export async function insertPaymentAnswering(
      )
      INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
                            debtor_account_id, amount_minor, currency, creditor_name, creditor_account,
-                           requested_execution_date, status, instruction)
-     SELECT $6, $1, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::date, 'ACTC', $18::jsonb
+                           requested_execution_date, status, instruction, debtor_currency)
+     SELECT $6, $1, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::date, 'ACTC', $18::jsonb, $19
        FROM claim
      RETURNING payment_id`,
     [
@@ -108,6 +111,7 @@ export async function insertPaymentAnswering(
       instruction.creditor.account,
       instruction.requestedExecutionDate,
       JSON.stringify(instruction),
+      payment.debtorCurrency,
     ],
   );
   return rows.length === 1;
@@ -122,7 +126,7 @@ export async function findPayment(db: Db, paymentId: string): Promise<Payment | 
             amount_minor::float8 AS "amountMinor", currency, creditor_name AS "creditorName",
             creditor_account AS "creditorAccount", requested_execution_date::text AS "requestedExecutionDate",
             status, created_at AS "createdAt", executed_at AS "executedAt", basket_id AS "basketId",
-            tpp_payment_reference AS "tppPaymentReference"
+            tpp_payment_reference AS "tppPaymentReference", debtor_currency AS "debtorCurrency"
        FROM payments WHERE payment_id = $1`,
     [paymentId],
   );

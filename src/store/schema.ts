@@ -72,6 +72,7 @@ export const payments = pgTable('payments', {
   executedAt: instant('executed_at'),
   basketId: text('basket_id'),
   tppPaymentReference: text('tpp_payment_reference'),
+  debtorCurrency: text('debtor_currency').notNull(),
 });
 
 export const signingBaskets = pgTable('signing_baskets', {

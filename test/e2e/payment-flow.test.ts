@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { expectOk } from '../../src/client/tpp-client.ts';
+import { dateIn } from '../../src/domain/dates.ts';
 import { backends, type Gateway, startGateway } from '../helpers/gateway.ts';
 import { SINGLE_PAYMENTS } from '../helpers/payments.ts';
 
@@ -18,6 +19,21 @@ for (const backend of backends()) {
 
     for (const payment of SINGLE_PAYMENTS) {
       test(payment.name, async () => {
+        // Cross-currency answers also show the exchange (quoted today in the bank's time zone).
+        const exchange =
+          'exchange' in payment
+            ? {
+                currencyExchange: {
+                  ...payment.exchange,
+                  quotationDate: dateIn(new Date(), 'Europe/Stockholm'),
+                },
+              }
+            : {};
+        const answer = (paymentId: string, transactionStatus: string) => ({
+          paymentId,
+          transactionStatus,
+          ...exchange,
+        });
         const { client, url } = gateway;
         const initiated = await client.initiate(clientToken, {
           path: payment.path,
@@ -57,7 +73,7 @@ for (const backend of backends()) {
         assert.equal(initiated.headers.get('tpp-request-id') !== null, true);
 
         const before = await client.status(payment.product, paymentId, clientToken, payment.country);
-        assert.deepEqual([before.status, before.body], [200, { paymentId, transactionStatus: 'ACTC' }]);
+        assert.deepEqual([before.status, before.body], [200, answer(paymentId, 'ACTC')]);
 
         const scope = `PIS:${paymentId}`;
         const query = await client.authorize(scope, 'state-42');
@@ -72,17 +88,11 @@ for (const backend of backends()) {
         assert.equal(token.headers.get('cache-control'), 'no-store');
 
         const executed = await client.execute(payment.product, paymentId, token.body.access_token);
-        assert.deepEqual(
-          [executed.status, executed.body],
-          [200, { paymentId, transactionStatus: payment.settled }],
-        );
+        assert.deepEqual([executed.status, executed.body], [200, answer(paymentId, payment.settled)]);
 
         for (const reader of [clientToken, token.body.access_token]) {
           const status = await client.status(payment.product, paymentId, reader, payment.country);
-          assert.deepEqual(
-            [status.status, status.body],
-            [200, { paymentId, transactionStatus: payment.settled }],
-          );
+          assert.deepEqual([status.status, status.body], [200, answer(paymentId, payment.settled)]);
         }
         if (payment.country === 'SE') {
           const v2 = await client.status(
@@ -92,13 +102,10 @@ for (const backend of backends()) {
             'SE',
             '/psd2/se/v2/payments',
           );
-          assert.deepEqual([v2.status, v2.body], [200, { paymentId, transactionStatus: payment.settled }]);
+          assert.deepEqual([v2.status, v2.body], [200, answer(paymentId, payment.settled)]);
         }
         const again = await client.execute(payment.product, paymentId, token.body.access_token);
-        assert.deepEqual(
-          [again.status, again.body],
-          [200, { paymentId, transactionStatus: payment.settled }],
-        );
+        assert.deepEqual([again.status, again.body], [200, answer(paymentId, payment.settled)]);
       });
     }
 

@@ -96,6 +96,7 @@ export const SINGLE_PAYMENTS = [
     country: 'SE',
     body: crossCurrency(),
     settled: 'ACSC',
+    exchange: { sourceCurrency: 'SEK', targetCurrency: 'USD', exchangeRate: '10.600000' },
   },
   {
     name: 'SE v2 corporate SEPA',
@@ -164,6 +165,7 @@ export const SINGLE_PAYMENTS = [
     country: 'NL',
     body: crossCurrency({ debtorAccount: { value: ACCOUNTS.nl.iban!, accountType: 'IBAN' } }),
     settled: 'ACSC',
+    exchange: { sourceCurrency: 'EUR', targetCurrency: 'USD', exchangeRate: '0.925764' },
   },
   {
     name: 'general GB british',

@@ -66,9 +66,9 @@ for (const backend of backends()) {
     });
 
     test('constraints refuse wrong states', async () => {
-      const base = sql`INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, debtor_account_id, amount_minor, currency, creditor_account, status, instruction, executed_at)`;
+      const base = sql`INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, debtor_account_id, debtor_currency, amount_minor, currency, creditor_account, status, instruction, executed_at)`;
       const values = (amount: number, status: string, executed: boolean) =>
-        sql`${base} VALUES (${randomUUID()}, ${first.sandboxApp.clientId}, 'handelsbanken-domestic-credit-transfer', 'SE', 'private', '191212121212', ${ACCOUNTS.tolvan.accountId}, ${amount}, 'SEK', '6789555555550', ${status}, '{}', ${executed ? sql`now()` : sql`NULL`})`;
+        sql`${base} VALUES (${randomUUID()}, ${first.sandboxApp.clientId}, 'handelsbanken-domestic-credit-transfer', 'SE', 'private', '191212121212', ${ACCOUNTS.tolvan.accountId}, 'SEK', ${amount}, 'SEK', '6789555555550', ${status}, '{}', ${executed ? sql`now()` : sql`NULL`})`;
       await store.db.execute(values(100, 'ACTC', false));
       for (const [query, what] of [
         [values(0, 'ACTC', false), 'a zero amount'],

@@ -13,8 +13,14 @@ import { ExecuteResponseSchema, PaymentParams, StatusResponseSchema } from './sc
 type Params = { Params: { paymentProduct: string; paymentId: string } };
 
 export function executeStatusRoutes(app: FastifyInstance, context: ServiceContext): void {
-  for (const prefix of ['/psd2/v1/payments', '/psd2/se/v2/payments']) {
-    const general = prefix === '/psd2/v1/payments';
+  const prefixes = [
+    ['/psd2/v1/payments', undefined],
+    ['/psd2/se/v2/payments', 'SE'],
+    ['/psd2/gb/v1/payments', 'GB'],
+    ['/psd2/lu/v1/payments', 'LU'],
+  ] as const;
+  for (const [prefix, pathCountry] of prefixes) {
+    const general = pathCountry === undefined;
 
     app.put<Params>(
       `${prefix}/:paymentProduct/:paymentId`,
@@ -67,7 +73,7 @@ export function executeStatusRoutes(app: FastifyInstance, context: ServiceContex
           grant: grantOf(request),
           productName: request.params.paymentProduct,
           paymentId: request.params.paymentId,
-          country: general ? tpp.country! : 'SE',
+          country: pathCountry ?? tpp.country!,
         });
       },
     );

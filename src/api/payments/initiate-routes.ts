@@ -88,6 +88,23 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
       ),
   );
 
+  // The country APIs of Great Britain and Luxembourg (spec row 7): the country is in the path.
+  for (const country of ['GB', 'LU'] as const) {
+    app.post<{ Params: { paymentProduct: string }; Body: PaymentBodyInput }>(
+      `/psd2/${country.toLowerCase()}/v1/payments/:paymentProduct`,
+      {
+        onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)],
+        schema: {
+          params: ProductParams,
+          body: PaymentBodySchema,
+          response: { 200: InitiationResponseSchema },
+        },
+      },
+      (request, reply) =>
+        initiate(request, reply, { api: 'country', country }, request.params.paymentProduct),
+    );
+  }
+
   app.post<{ Params: { customerType: string; paymentProduct: string }; Body: PaymentBodyInput }>(
     '/psd2/se/v2/payments/:customerType/single/:paymentProduct',
     {

@@ -78,9 +78,17 @@ export const InitiationResponseSchema = Type.Object({
   transactionStatus: Type.String(),
 });
 
+const CurrencyExchangeSchema = Type.Object({
+  sourceCurrency: Type.String(),
+  targetCurrency: Type.String(),
+  exchangeRate: Type.String(),
+  quotationDate: Type.String(),
+});
+
 export const StatusResponseSchema = Type.Object({
   paymentId: Type.String(),
   transactionStatus: Type.String(),
+  currencyExchange: Type.Optional(CurrencyExchangeSchema),
 });
 
 export const ProductParams = Type.Object({ paymentProduct: Type.String({ maxLength: 64 }) });
@@ -120,4 +128,5 @@ export const ExecuteResponseSchema = Type.Object({
   paymentId: Type.Optional(Type.String()),
   signingBasketId: Type.Optional(Type.String()),
   transactionStatus: Type.String(),
+  currencyExchange: Type.Optional(CurrencyExchangeSchema),
 });

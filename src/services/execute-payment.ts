@@ -71,7 +71,6 @@ async function executeBasket(
   });
 }
 
-
 export async function executePayment(
   context: ServiceContext,
   request: ExecuteRequest,

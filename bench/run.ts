@@ -63,6 +63,22 @@ async function rawServer(): Promise<Target> {
         return;
       }
       const url = request.url ?? '';
+      if (url.endsWith('/signing-basket')) {
+        const items = (
+          JSON.parse(Buffer.concat(chunks).toString()) as { payments: { tppPaymentReference: string }[] }
+        ).payments;
+        const answer = {
+          payments: items.map((item) => ({
+            paymentId: randomUUID(),
+            tppPaymentReference: item.tppPaymentReference,
+          })),
+          signingBaskedId: randomUUID(),
+        };
+        response
+          .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify(answer));
+        return;
+      }
       const body = url.startsWith('/oauth2/token')
         ? token
         : url.startsWith('/decoupled/eid/initAuthorization')
@@ -169,6 +185,31 @@ async function flowRate(target: Target, token: string): Promise<number> {
   return (flows * 1000) / (Date.now() - started);
 }
 
+/** Basket initiation with `size` payments, each request under a new TPP-Request-ID. */
+async function basketRate(target: Target, token: string, size: number): Promise<number> {
+  const client = new TppClient(target.url, target.clientId, target.redirectUri);
+  const payments = Array.from({ length: size }, (_, index) => ({
+    paymentProduct: 'handelsbanken-domestic-credit-transfer',
+    tppPaymentReference: `ref-${index}`,
+    ...domestic(),
+  }));
+  return load({
+    title: `basket of ${size}`,
+    url: `${target.url}/psd2/se/v2/payments/private/signing-basket`,
+    method: 'POST',
+    headers: { ...client.tppHeaders(token), 'content-type': 'application/json' },
+    body: JSON.stringify({ payments }),
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          headers: { ...request.headers, 'TPP-Request-ID': randomUUID() },
+        }),
+      },
+    ],
+  });
+}
+
 /** Loops of FLOW_WORKERS for SECONDS: how many times per second `step` completes. */
 async function loopRate(step: () => Promise<void>): Promise<number> {
   const deadline = Date.now() + SECONDS * 1000;
@@ -230,6 +271,8 @@ interface Row {
   readonly flows: number;
   readonly codeExchange: number;
   readonly decoupled: number;
+  readonly basket3: number;
+  readonly basket20: number;
 }
 
 async function measure(name: string, target: Target): Promise<Row> {
@@ -246,7 +289,9 @@ async function measure(name: string, target: Target): Promise<Row> {
   const waiting = (await client.initiate(token, { path: PATH, body: domestic() })).body.paymentId;
   const codeExchange = await codeExchangeRate(target, waiting);
   const decoupled = await decoupledRate(target, waiting);
-  return { target: name, initiation, status, flows, codeExchange, decoupled };
+  const basket3 = await basketRate(target, token, 3);
+  const basket20 = await basketRate(target, token, 20);
+  return { target: name, initiation, status, flows, codeExchange, decoupled, basket3, basket20 };
 }
 
 async function main(): Promise<void> {
@@ -273,9 +318,19 @@ async function main(): Promise<void> {
   }
   const base = rows[0]!;
   const ratio = (value: number, of: number) => `${(value / of).toFixed(2)}x`;
-  console.log('\n| target | initiation req/s | status req/s | flows/s | code exchanges/s | decoupled/s |');
-  console.log('|---|---|---|---|---|---|');
-  const columns = (row: Row) => [row.initiation, row.status, row.flows, row.codeExchange, row.decoupled];
+  console.log(
+    '\n| target | initiation req/s | status req/s | flows/s | code exchanges/s | decoupled/s | basket of 3 req/s | basket of 20 req/s |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  const columns = (row: Row) => [
+    row.initiation,
+    row.status,
+    row.flows,
+    row.codeExchange,
+    row.decoupled,
+    row.basket3,
+    row.basket20,
+  ];
   for (const row of rows) {
     const cells = columns(row).map((value, index) => {
       const baseline = columns(base)[index]!;

@@ -2,6 +2,7 @@
 // listen on port 0; main.ts listens).
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { shortTermConsentRoutes } from './api/consents/short-term-routes.ts';
 import { decoupledRoutes } from './api/decoupled/routes.ts';
 import { healthRoutes } from './api/health-route.ts';
 import { authorizeRoutes } from './api/oauth/authorize-route.ts';
@@ -80,6 +81,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       psuRoutes(api, context);
       initiateRoutes(api, context);
       executeStatusRoutes(api, context);
+      shortTermConsentRoutes(api, context);
       seV1Routes(api);
       if (config.mode === 'sandbox') sandboxRoutes(api, context);
     },

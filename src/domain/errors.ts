@@ -13,6 +13,7 @@ export const API_ERRORS = {
   TOKEN_EXPIRED: 401,
   TOKEN_UNKNOWN: 401,
   CONSENT_INVALID: 401,
+  CONSENT_EXPIRED: 401,
   CORPORATE_ID_INVALID: 401,
   // Not Berlin Group: an X-Gateway-Client-Id that names no registered app.
   CLIENT_UNKNOWN: 401,

@@ -4,7 +4,7 @@ import { composeIBAN } from 'ibantools';
 import { OWN_IBAN_BANK_CODES } from '../domain/account-identifiers.ts';
 import type { AccountRecord, Card, Psu } from '../store/customers-repository.ts';
 
-type SeedAccount = AccountRecord & { readonly position: number };
+type SeedAccount = AccountRecord & { readonly position: number; readonly balanceMinor: number };
 
 export const TEST_PSUS: readonly Psu[] = [
   { psuId: '191212121212', name: 'Tolvan Tolvansson', customerType: 'private', corporateId: null },
@@ -46,8 +46,16 @@ function swedish(
     name,
     ownerName,
     position,
+    balanceMinor: SANDBOX_BALANCES[currency]!,
   };
 }
+
+/** Generous sandbox balances, in minor units: the sandbox never runs out of money. */
+const SANDBOX_BALANCES: Readonly<Record<string, number>> = {
+  SEK: 12_500_000_00,
+  EUR: 150_000_00,
+  GBP: 100_000_00,
+};
 
 function swedishIban(account: string): string {
   return composeIBAN({ countryCode: 'SE', bban: OWN_IBAN_BANK_CODES.SE + account.padStart(17, '0') })!;
@@ -134,6 +142,7 @@ export const TEST_ACCOUNTS: readonly SeedAccount[] = [
     name: 'Betaalrekening',
     ownerName: 'Jan de Vries',
     position: 1,
+    balanceMinor: SANDBOX_BALANCES.EUR!,
   },
   {
     accountId: '3a2f8b10-5c1e-4f8e-9a41-0c1d2e3f4a08',
@@ -148,6 +157,7 @@ export const TEST_ACCOUNTS: readonly SeedAccount[] = [
     name: 'Compte courant',
     ownerName: 'Marie Weber',
     position: 1,
+    balanceMinor: SANDBOX_BALANCES.EUR!,
   },
   {
     accountId: '3a2f8b10-5c1e-4f8e-9a41-0c1d2e3f4a09',
@@ -163,6 +173,7 @@ export const TEST_ACCOUNTS: readonly SeedAccount[] = [
     name: 'Current Account',
     ownerName: 'Oliver Smith',
     position: 1,
+    balanceMinor: SANDBOX_BALANCES.GBP!,
   },
 ];
 

@@ -9,7 +9,13 @@ import type { App } from '../store/apps-repository.ts';
 import { insertCode } from '../store/tokens-repository.ts';
 import { appOf } from './apps.ts';
 import { LIFETIMES, type ServiceContext } from './context.ts';
-import { findPisResource, notAuthorizable, type PisResource } from './pis-resource.ts';
+import {
+  authorizingPsu,
+  findPisResource,
+  notAuthorizable,
+  type PisResource,
+  recordApproval,
+} from './pis-resource.ts';
 import { type PsuAnswer, startPsuLogin } from './psu-authorization.ts';
 
 export type AuthorizeQuery = Readonly<Record<string, string | string[] | undefined>>;
@@ -54,7 +60,9 @@ export async function authorize(context: ServiceContext, query: AuthorizeQuery):
   try {
     const request = await checkRequest(context, query, app, redirectUri, state);
     if (context.config.mode === 'live') return startPsuLogin(context, request);
-    const code = await issueCode(context, request, request.resource.psuId);
+    const psuId = authorizingPsu(context, request.resource)!;
+    await recordApproval(context.db, context, request.resource.id, psuId);
+    const code = await issueCode(context, request, psuId);
     return redirectTo(redirectUri, { code, state });
   } catch (error) {
     if (!(error instanceof OAuthError)) throw error;

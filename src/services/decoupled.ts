@@ -10,7 +10,14 @@ import type { Db } from '../store/database.ts';
 import { insertSession, lockSession, type SessionRow, updateSession } from '../store/decoupled-repository.ts';
 import { appOf } from './apps.ts';
 import type { ServiceContext } from './context.ts';
-import { findPisResource, notAuthorizable, type PisResource, visibleText } from './pis-resource.ts';
+import {
+  authorizingPsu,
+  findPisResource,
+  notAuthorizable,
+  type PisResource,
+  recordApproval,
+  visibleText,
+} from './pis-resource.ts';
 import { issuePsuTokens } from './tokens.ts';
 
 export interface InitRequest {
@@ -43,10 +50,17 @@ export async function initAuthorization(
     throw new OAuthError('invalid_request', 'psu_client_ip must be an IPv4 or IPv6 address');
   }
   const resource = await resourceInScope(context, request.scope, app.clientId);
+  const psuId = authorizingPsu(context, resource);
+  if (psuId === null) {
+    throw new OAuthError(
+      'invalid_request',
+      'a short-term consent is authorized through the redirect flow in live mode',
+    );
+  }
   const now = context.clock();
   const order = await context.eid.start(
     context.db,
-    { personalNumber: resource.psuId, endUserIp: request.psu_client_ip, visibleText: visibleText(resource) },
+    { personalNumber: psuId, endUserIp: request.psu_client_ip, visibleText: visibleText(resource) },
     now,
   );
   const sessionId = newSecret();
@@ -54,7 +68,7 @@ export async function initAuthorization(
     sessionHash: hashSecret(sessionId),
     clientId: app.clientId,
     scope: request.scope,
-    psuId: resource.psuId,
+    psuId,
     psuClientIp: request.psu_client_ip,
     sameDevice: request.bisa_same_device,
     orderRef: order.orderRef,
@@ -143,6 +157,7 @@ async function poll(context: ServiceContext, trx: Db, sessionHash: string): Prom
       return { error: new OAuthError('mbid_error', 'the identification was made by another person') };
     }
     await updateSession(trx, sessionHash, { state: 'complete', endedAt: now });
+    await recordApproval(trx, context, parseResourceScope(session.scope)!.resourceId, session.psuId);
     const token = await issuePsuTokens(trx, context, {
       kind: 'decoupled',
       clientId: session.clientId,

@@ -3,17 +3,27 @@
 import { formatAmount } from '../domain/money.ts';
 import type { Payment } from '../domain/payment.ts';
 import { findBasket, listBasketPayments } from '../store/baskets-repository.ts';
+import { findConsent } from '../store/consents-repository.ts';
 import type { Db } from '../store/database.ts';
 import { findPayment } from '../store/payments-repository.ts';
+import type { ServiceContext } from './context.ts';
+import {
+  approveConsent,
+  SANDBOX_CONSENT_PSU,
+  SHORT_TERM_READS,
+  SHORT_TERM_VALIDITY_MS,
+} from './short-term-consent.ts';
 
 export interface PisResource {
-  readonly kind: 'payment' | 'basket';
+  readonly kind: 'payment' | 'basket' | 'consent';
   readonly id: string;
   readonly clientId: string;
-  /** The PSU who holds the debtor account(s) and authorizes. */
-  readonly psuId: string;
+  /** The PSU who holds the debtor account(s) and authorizes; for a consent, whoever approves it. */
+  readonly psuId: string | null;
   readonly country: string;
   readonly payments: readonly Payment[];
+  /** A consent's status (a short-term consent is authorized with a PIS scope too). */
+  readonly consentStatus?: string;
 }
 
 export async function findPisResource(db: Db, id: string): Promise<PisResource | undefined> {
@@ -29,7 +39,19 @@ export async function findPisResource(db: Db, id: string): Promise<PisResource |
     };
   }
   const basket = await findBasket(db, id);
-  if (basket === undefined) return undefined;
+  if (basket === undefined) {
+    const consent = await findConsent(db, id);
+    if (consent === undefined) return undefined;
+    return {
+      kind: 'consent',
+      id,
+      clientId: consent.clientId,
+      psuId: consent.psuId,
+      country: 'SE',
+      payments: [],
+      consentStatus: consent.status,
+    };
+  }
   return {
     kind: 'basket',
     id,
@@ -42,6 +64,9 @@ export async function findPisResource(db: Db, id: string): Promise<PisResource |
 
 /** Why a resource cannot be authorized now, or undefined when it can. */
 export function notAuthorizable(resource: PisResource): string | undefined {
+  if (resource.kind === 'consent') {
+    return resource.consentStatus === 'received' ? undefined : 'the consent is not awaiting authorization';
+  }
   const [first] = resource.payments;
   if (resource.kind === 'payment' && first?.basketId !== null && first?.basketId !== undefined) {
     return `the payment is part of signing basket ${first.basketId}: authorize the basket`;
@@ -56,6 +81,9 @@ export function notAuthorizable(resource: PisResource): string | undefined {
 
 /** What the e-ID app shows the PSU: the amount and the payee, or for a basket its size and total. */
 export function visibleText(resource: PisResource): string {
+  if (resource.kind === 'consent') {
+    return `Share your accounts, balances and cards: up to ${SHORT_TERM_READS} reads within ${SHORT_TERM_VALIDITY_MS / 60_000} minutes`;
+  }
   const [first] = resource.payments;
   if (resource.kind === 'payment' && first !== undefined) {
     const payee =
@@ -72,4 +100,20 @@ export function visibleText(resource: PisResource): string {
     return `${formatAmount({ currency, minor })} ${currency}`;
   });
   return `Sign ${resource.payments.length} payments, in all ${totals.join(' and ')}`;
+}
+
+/** Who authorizes: the debtor accounts' holder; a consent in the sandbox, where nobody logs in: the sandbox PSU. */
+export function authorizingPsu(context: ServiceContext, resource: PisResource): string | null {
+  if (resource.psuId !== null) return resource.psuId;
+  return context.config.mode === 'sandbox' ? SANDBOX_CONSENT_PSU : null;
+}
+
+/** What the PSU's approval does beyond the code or token: a consent becomes valid for that PSU. */
+export async function recordApproval(
+  db: Db,
+  context: ServiceContext,
+  resourceId: string,
+  psuId: string,
+): Promise<void> {
+  if ((await findConsent(db, resourceId)) !== undefined) await approveConsent(db, context, resourceId, psuId);
 }

@@ -7,7 +7,7 @@ import { formatAmount } from '../domain/money.ts';
 import type { Payment } from '../domain/payment.ts';
 import { constantEquals, fingerprint, hashSecret, newSecret } from '../domain/secrets.ts';
 import { builtInPsuDirectory } from '../ports/psu-directory.ts';
-import { findAccountById } from '../store/customers-repository.ts';
+import { findAccountById, findPsu } from '../store/customers-repository.ts';
 import {
   type AuthRequestRow,
   advanceAuthRequest,
@@ -18,7 +18,13 @@ import {
 import { appOf } from './apps.ts';
 import { type AuthorizationRequest, issueCode, redirectTo } from './authorize.ts';
 import type { ServiceContext } from './context.ts';
-import { findPisResource, notAuthorizable, type PisResource } from './pis-resource.ts';
+import {
+  findPisResource,
+  notAuthorizable,
+  type PisResource,
+  recordApproval,
+  visibleText,
+} from './pis-resource.ts';
 
 /** An idle login or consent page expires after this long. */
 export const PAGE_IDLE_MS = 5 * 60_000;
@@ -34,7 +40,13 @@ export interface PaymentSummary {
 
 export type Page =
   | { readonly view: 'login'; readonly appName: string; readonly error?: string; readonly psuId?: string }
-  | { readonly view: 'consent'; readonly appName: string; readonly payments: readonly PaymentSummary[] }
+  | {
+      readonly view: 'consent';
+      readonly appName: string;
+      readonly payments: readonly PaymentSummary[];
+      /** For a consent: what the TPP may read. */
+      readonly access?: string | undefined;
+    }
   | { readonly view: 'message'; readonly title: string; readonly text: string }
   | { readonly view: 'eid-start'; readonly error?: string }
   | { readonly view: 'eid-order'; readonly orderRef: string; readonly text: string };
@@ -169,12 +181,10 @@ export async function submitLogin(
       error_description: refusal ?? 'the payment is not awaiting authorization',
     });
   }
-  if (resource.psuId !== psuId) {
+  const refusedPsu = await psuRefusal(context, resource, psuId);
+  if (refusedPsu !== undefined) {
     await finish(context, row);
-    return back(row, {
-      error: 'access_denied',
-      error_description: 'the PSU does not hold the debtor account',
-    });
+    return back(row, { error: 'access_denied', error_description: refusedPsu });
   }
   const summary = await summarize(context, resource);
   const advanced = await advanceAuthRequest(context.db, row.requestHash, 'login', {
@@ -184,7 +194,13 @@ export async function submitLogin(
     lastActivity: now,
   });
   if (!advanced) return INVALID_PAGE;
-  return { kind: 'page', status: 200, page: { view: 'consent', appName, payments: summary }, form: fields };
+  const access = resource.kind === 'consent' ? visibleText(resource) : undefined;
+  return {
+    kind: 'page',
+    status: 200,
+    page: { view: 'consent', appName, payments: summary, access },
+    form: fields,
+  };
 }
 
 export async function submitConsent(
@@ -213,6 +229,7 @@ export async function submitConsent(
   }
   const app = await appOf(context, row.clientId);
   if (app === undefined) return INVALID_PAGE;
+  await recordApproval(context.db, context, resource.id, row.psuId!);
   const code = await issueCode(
     context,
     {
@@ -226,6 +243,21 @@ export async function submitConsent(
     row.psuId!,
   );
   return back(row, { code });
+}
+
+/** Why this PSU may not approve: a payment only by the debtor accounts' holder, a consent only by an individual. */
+async function psuRefusal(
+  context: ServiceContext,
+  resource: PisResource,
+  psuId: string,
+): Promise<string | undefined> {
+  if (resource.kind !== 'consent') {
+    return resource.psuId === psuId ? undefined : 'the PSU does not hold the debtor account';
+  }
+  const psu = await findPsu(context.db, psuId);
+  return psu?.customerType === 'private'
+    ? undefined
+    : 'short-term consents are for individual customers only';
 }
 
 function summarize(context: ServiceContext, resource: PisResource): Promise<PaymentSummary[]> {

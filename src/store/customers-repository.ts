@@ -1,5 +1,5 @@
 // PSUs, their accounts and cards: the bank's customer data (seeded sandbox data by default).
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { type Db, runStatement } from './database.ts';
 import { accounts, cards, psus } from './schema.ts';
 
@@ -39,8 +39,32 @@ export interface Card {
 }
 
 function toRecord(row: typeof accounts.$inferSelect): AccountRecord {
-  const { position: _position, ...account } = row;
+  const { position: _position, balanceMinor: _balance, ...account } = row;
   return account;
+}
+
+/** An account with its balance in minor units of its currency. */
+export interface AccountWithBalance extends AccountRecord {
+  readonly balanceMinor: number;
+}
+
+/** A PSU's accounts in their display order, with balances. */
+export async function listAccountsOfPsu(db: Db, psuId: string): Promise<AccountWithBalance[]> {
+  const rows = await db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.psuId, psuId))
+    .orderBy(asc(accounts.position));
+  return rows.map((row) => ({ ...toRecord(row), balanceMinor: row.balanceMinor }));
+}
+
+export async function listCardsOfAccounts(db: Db, accountIds: readonly string[]): Promise<Card[]> {
+  if (accountIds.length === 0) return [];
+  return db
+    .select()
+    .from(cards)
+    .where(inArray(cards.accountId, [...accountIds]))
+    .orderBy(asc(cards.cardId));
 }
 
 export async function listPsus(db: Db): Promise<Psu[]> {
@@ -87,7 +111,7 @@ export async function insertCustomers(
   db: Db,
   data: {
     psus: readonly Psu[];
-    accounts: readonly (AccountRecord & { position: number })[];
+    accounts: readonly (AccountRecord & { position: number; balanceMinor: number })[];
     cards: readonly Card[];
   },
 ): Promise<void> {
@@ -111,4 +135,9 @@ export async function insertCustomers(
 export async function findAccountById(db: Db, accountId: string): Promise<AccountRecord | undefined> {
   const rows = await db.select().from(accounts).where(eq(accounts.accountId, accountId)).limit(1);
   return rows[0] === undefined ? undefined : toRecord(rows[0]);
+}
+
+export async function findPsu(db: Db, psuId: string): Promise<Psu | undefined> {
+  const rows = await db.select().from(psus).where(eq(psus.psuId, psuId)).limit(1);
+  return rows[0];
 }

@@ -43,6 +43,7 @@ export const accounts = pgTable('accounts', {
   name: text('name').notNull(),
   ownerName: text('owner_name').notNull(),
   position: integer('position').notNull(),
+  balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull().default(0),
 });
 
 export const cards = pgTable('cards', {
@@ -185,5 +186,17 @@ export const refreshTokens = pgTable('refresh_tokens', {
   expiresAt: instant('expires_at').notNull(),
   usedAt: instant('used_at'),
   revokedAt: instant('revoked_at'),
+  createdAt: instant('created_at').notNull(),
+});
+
+export const consents = pgTable('consents', {
+  consentId: text('consent_id').primaryKey(),
+  clientId: text('client_id').notNull(),
+  kind: text('kind').$type<'short-term'>().notNull(),
+  access: text('access').$type<'ALL_ACCOUNTS'>().notNull(),
+  status: text('status').$type<'received' | 'valid' | 'rejected' | 'expired'>().notNull(),
+  psuId: text('psu_id'),
+  validUntil: instant('valid_until'),
+  readsLeft: integer('reads_left').notNull(),
   createdAt: instant('created_at').notNull(),
 });

@@ -55,8 +55,8 @@ ${page.error === undefined ? new Html('') : html`<p class="error" role="alert">$
     case 'consent':
       return layout(
         'Approve payment',
-        html`<h1>${page.payments.length === 1 ? 'Approve this payment?' : `Approve these ${page.payments.length} payments?`}</h1><p class="who"><strong>${page.appName}</strong> asks you to approve:</p>
-${new Html(page.payments.map((payment) => summary(payment).text).join('<hr>'))}
+        html`<h1>${page.access !== undefined ? 'Share your accounts?' : page.payments.length === 1 ? 'Approve this payment?' : `Approve these ${page.payments.length} payments?`}</h1><p class="who"><strong>${page.appName}</strong> asks you to approve:</p>
+${page.access === undefined ? new Html(page.payments.map((payment) => summary(payment).text).join('<hr>')) : html`<p data-field="access">${page.access}</p>`}
 <form method="post" action="${basePath}/psu/consent">${form === undefined ? new Html('') : hidden(form)}
 <button class="primary" type="submit" name="decision" value="approve">Approve</button>
 <button class="secondary" type="submit" name="decision" value="deny">Deny</button></form>`,

@@ -1,0 +1,72 @@
+// The Swedish short-term consent (spec rows 14 and 15).
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { bearer } from '../../http/bearer.ts';
+import { grantOf, tppOf } from '../../http/request-context.ts';
+import { header, tppHeaders } from '../../http/tpp-headers.ts';
+import type { ServiceContext } from '../../services/context.ts';
+import { createShortTermConsent, readConsentedAccounts } from '../../services/short-term-consent.ts';
+import { baseUrlOf } from '../base-url.ts';
+
+const ConsentBody = Type.Object({ access: Type.Literal('ALL_ACCOUNTS') }, { additionalProperties: false });
+
+const ScaLink = Type.Object({ href: Type.String(), name: Type.String(), type: Type.String() });
+const ConsentResponse = Type.Object({
+  consentId: Type.String(),
+  consentStatus: Type.String(),
+  scaMethods: Type.Array(
+    Type.Object({
+      scaMethodType: Type.String(),
+      _links: Type.Object({ authorization: Type.Array(ScaLink) }),
+    }),
+  ),
+});
+
+const Amount = Type.Object({ content: Type.String(), currency: Type.String() });
+const AccountsResponse = Type.Object({
+  accounts: Type.Array(
+    Type.Object({
+      accountId: Type.String(),
+      iban: Type.Optional(Type.String()),
+      bban: Type.Optional(Type.String()),
+      clearingNumber: Type.Optional(Type.String()),
+      bic: Type.Optional(Type.String()),
+      currency: Type.String(),
+      accountType: Type.String(),
+      name: Type.String(),
+      ownerName: Type.String(),
+      balances: Type.Array(Type.Object({ amount: Amount, balanceType: Type.String() })),
+      cards: Type.Array(Type.Object({ maskedPan: Type.String(), name: Type.String() })),
+    }),
+  ),
+});
+
+export function shortTermConsentRoutes(app: FastifyInstance, context: ServiceContext): void {
+  const hooks = [tppHeaders(context, { country: 'path' }), bearer(context)];
+
+  app.post<{ Body: { access: 'ALL_ACCOUNTS' } }>(
+    '/psd2/se/v2/payments/private/accounts/shorttermconsents',
+    { onRequest: hooks, schema: { body: ConsentBody, response: { 200: ConsentResponse } } },
+    async (request, reply) => {
+      const tpp = tppOf(request);
+      const answer = await createShortTermConsent(context, {
+        app: tpp.app,
+        grant: grantOf(request),
+        requestId: tpp.requestId,
+        access: request.body.access,
+        corporate: {
+          id: header(request, 'psu-corporate-id'),
+          type: header(request, 'psu-corporate-id-type'),
+        },
+        baseUrl: baseUrlOf(context.config, request),
+      });
+      return reply.code(answer.statusCode).send(answer.body);
+    },
+  );
+
+  app.get(
+    '/psd2/se/v2/payments/private/accounts',
+    { onRequest: hooks, schema: { response: { 200: AccountsResponse } } },
+    (request) => readConsentedAccounts(context, tppOf(request).app, grantOf(request)),
+  );
+}

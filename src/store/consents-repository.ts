@@ -1,0 +1,47 @@
+// Consents (short-term consents of Swedish individual PSUs, for now).
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import { consents } from './schema.ts';
+
+export type ConsentRow = typeof consents.$inferSelect;
+
+export async function insertConsent(db: Db, consent: typeof consents.$inferInsert): Promise<void> {
+  await db.insert(consents).values(consent);
+}
+
+export async function findConsent(db: Db, consentId: string): Promise<ConsentRow | undefined> {
+  const rows = await db.select().from(consents).where(eq(consents.consentId, consentId)).limit(1);
+  return rows[0];
+}
+
+/** The PSU's approval: the consent becomes valid for that PSU; answers false when it was not awaiting it. */
+export async function validateConsent(
+  db: Db,
+  consentId: string,
+  psuId: string,
+  validUntil: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(consents)
+    .set({ status: 'valid', psuId, validUntil })
+    .where(and(eq(consents.consentId, consentId), eq(consents.status, 'received')))
+    .returning({ consentId: consents.consentId });
+  return rows.length === 1;
+}
+
+/** Uses one read of a valid, unexpired consent; answers the consent after the read, or undefined. */
+export async function useConsentRead(db: Db, consentId: string, now: Date): Promise<ConsentRow | undefined> {
+  const rows = await db
+    .update(consents)
+    .set({ readsLeft: sql`${consents.readsLeft} - 1` })
+    .where(
+      and(
+        eq(consents.consentId, consentId),
+        eq(consents.status, 'valid'),
+        gt(consents.readsLeft, 0),
+        gt(consents.validUntil, now),
+      ),
+    )
+    .returning();
+  return rows[0];
+}

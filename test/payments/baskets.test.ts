@@ -4,8 +4,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { sandboxCoreBanking } from '../../src/ports/core-banking.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
-import { type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
+import { type Gateway, queryRows, sibling, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, FORBIDDEN, statusAndBody } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
@@ -238,4 +239,34 @@ describe('authorization and execution', () => {
     const second = await initiate(threePayments(), { 'TPP-Request-ID': requestId });
     assert.deepEqual(statusAndBody(second), statusAndBody(first));
   });
+});
+
+test('a basket executes all or nothing: one rejection rejects every payment', async () => {
+  const rejecting = await sibling(gateway, {
+    coreBanking: {
+      findDebtorAccount: sandboxCoreBanking.findDebtorAccount,
+      execute: async (trx, payment, date) =>
+        payment.tppPaymentReference === 'water'
+          ? { status: 'RJCT', reasonCode: 'AM04', reason: 'insufficient funds' }
+          : sandboxCoreBanking.execute(trx, payment, date),
+    },
+  });
+  try {
+    const { payments, signingBaskedId } = await basket();
+    const scope = `PIS:${signingBaskedId}`;
+    const code = (await rejecting.client.authorize(scope, 'b')).get('code')!;
+    const psuToken = (await rejecting.client.exchangeCode(scope, code)).body.access_token;
+    const executed = await rejecting.client.execute('sek-credit-transfer', signingBaskedId, psuToken);
+    assert.deepEqual(
+      [executed.status, executed.body],
+      [200, { signingBasketId: signingBaskedId, transactionStatus: 'RJCT' }],
+    );
+    for (const [index, payment] of payments.entries()) {
+      const product = index === 0 ? 'handelsbanken-domestic-credit-transfer' : 'sek-credit-transfer';
+      const status = await rejecting.client.status(product, payment.paymentId, token, 'SE');
+      assert.deepEqual(status.body, { paymentId: payment.paymentId, transactionStatus: 'RJCT' });
+    }
+  } finally {
+    await rejecting.close();
+  }
 });

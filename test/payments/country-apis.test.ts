@@ -66,7 +66,7 @@ test('Great Britain: british domestic, SEPA and cross-currency under /psd2/gb/v1
   });
 });
 
-test('Luxembourg: SEPA under /psd2/lu/v1', async () => {
+test('Luxembourg: SEPA and cross-currency under /psd2/lu/v1', async () => {
   const { paymentId, executed, status } = await flow(
     '/psd2/lu/v1/payments',
     'sepa-credit-transfer',
@@ -75,6 +75,21 @@ test('Luxembourg: SEPA under /psd2/lu/v1', async () => {
   );
   assert.deepEqual(executed.body, { paymentId, transactionStatus: 'ACSC' });
   assert.deepEqual(status.body, { paymentId, transactionStatus: 'ACSC' });
+  const cross = crossCurrency({
+    debtorAccount: { value: ACCOUNTS.lu.iban!, accountType: 'IBAN' },
+    instructedAmount: { currency: 'CHF', amount: '500.00' },
+  });
+  const converted = await flow('/psd2/lu/v1/payments', 'cross-currency-credit-transfer', cross, 'ACSC');
+  assert.deepEqual(converted.status.body, {
+    paymentId: converted.paymentId,
+    transactionStatus: 'ACSC',
+    currencyExchange: {
+      sourceCurrency: 'EUR',
+      targetCurrency: 'CHF',
+      exchangeRate: '1.056769',
+      quotationDate: dateIn(new Date(), 'Europe/Stockholm'),
+    },
+  });
 });
 
 test('each country allows only its products, and only its own accounts', async () => {

@@ -176,3 +176,25 @@ test('live codes live 60 s', async () => {
     [400, { error: 'invalid_grant', error_description: 'the code has expired' }],
   );
 });
+
+test('a corporate payment is approved only by the corporate PSU', async () => {
+  const initiated = await gateway.client.initiate(token, {
+    path: `/psd2/se/v2/payments/corporate/single/${PRODUCT}`,
+    body: otherBank({ debtorAccount: { value: '6153300000014', accountType: 'BBAN' } }),
+    headers: { 'PSU-Corporate-ID': '5566778899', 'PSU-Corporate-ID-Type': 'BANK' },
+  });
+  assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
+  const id = initiated.body.paymentId;
+  const private_ = await post(gateway, '/psu/login', await openAuthorize(gateway, parameters(id)), LOGIN);
+  assert.deepEqual(redirectQuery(private_), {
+    error: 'access_denied',
+    error_description: 'the PSU does not hold the debtor account',
+    state: 'st-1',
+  });
+  const corporate = await post(gateway, '/psu/login', await openAuthorize(gateway, parameters(id)), {
+    psu_id: '197001011234',
+    password: TEST_PSU_PASSWORD,
+  });
+  assert.match(corporate.html, /Approve this payment\?/);
+  assert.match(corporate.html, /data-field="debtor-account">SE0560000000000300000014</);
+});

@@ -64,9 +64,9 @@ export function readQwac(der: Uint8Array): QwacResult {
     return { ok: false, reason: 'the PSD2 QCStatement cannot be read' };
   }
   if (statement === undefined) return { ok: false, reason: 'the certificate carries no PSD2 QCStatement' };
-  const roles = statement.rolesOfPSP
-    .map((role) => roleOfOid(role.roleOfPspOid))
-    .filter((role) => role !== undefined);
+  const roles = Array.from(statement.rolesOfPSP, (role) => roleOfOid(role.roleOfPspOid)).filter(
+    (role) => role !== undefined,
+  );
   return {
     ok: true,
     qwac: {

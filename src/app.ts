@@ -7,6 +7,7 @@ import { decoupledRoutes } from './api/decoupled/routes.ts';
 import { healthRoutes } from './api/health-route.ts';
 import { authorizeRoutes } from './api/oauth/authorize-route.ts';
 import { tokenRoutes } from './api/oauth/token-route.ts';
+import { thirdPartiesRoutes } from './api/onboarding/third-parties-routes.ts';
 import { executeStatusRoutes } from './api/payments/execute-status-routes.ts';
 import { initiateRoutes } from './api/payments/initiate-routes.ts';
 import { seV1Routes } from './api/payments/se-v1-routes.ts';
@@ -30,6 +31,11 @@ export interface AppDependencies {
   readonly coreBanking?: CoreBanking;
   /** The e-ID provider; by default the built-in simulator (instant in the sandbox). */
   readonly eid?: EidProvider;
+  /**
+   * Serve HTTPS and ask for the TPP's certificate (live mode). The handshake succeeds without one or
+   * with a bad one, so that the API answers with its own codes (CERTIFICATE_MISSING, …).
+   */
+  readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string; readonly crl?: string };
   /** A pino logger; by default one at config.logLevel. */
   readonly logger?: FastifyBaseLogger;
 }
@@ -44,7 +50,19 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     eid: dependencies.eid ?? eidSimulator({ instant: config.mode === 'sandbox' }),
     caches: newCaches(),
   };
+  const https =
+    dependencies.tls === undefined
+      ? {}
+      : {
+          https: {
+            ...dependencies.tls,
+            requestCert: true,
+            rejectUnauthorized: false,
+            minVersion: 'TLSv1.2' as const,
+          },
+        };
   const app = Fastify({
+    ...https,
     loggerInstance: dependencies.logger ?? createLogger(config),
     bodyLimit: config.bodyLimit,
     // Our own ids: an incoming X-Request-Id is not trusted as the correlation id.
@@ -55,7 +73,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     },
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
-  });
+  }) as unknown as FastifyInstance;
   app.decorateRequest('tpp', undefined);
   app.decorateRequest('grant', undefined);
   app.addHook('onSend', async (request, reply) => {
@@ -82,6 +100,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       initiateRoutes(api, context);
       executeStatusRoutes(api, context);
       shortTermConsentRoutes(api, context);
+      thirdPartiesRoutes(api, context);
       seV1Routes(api);
       if (config.mode === 'sandbox') sandboxRoutes(api, context);
     },

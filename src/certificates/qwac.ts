@@ -31,6 +31,16 @@ export interface Qwac {
   readonly base64: string;
 }
 
+/** What a connection's client certificate says of the TPP. */
+export type PeerIdentity =
+  | { readonly kind: 'none' }
+  | {
+      readonly kind: 'refused';
+      readonly code: 'CERTIFICATE_INVALID' | 'CERTIFICATE_EXPIRED';
+      readonly text: string;
+    }
+  | { readonly kind: 'qwac'; readonly qwac: Qwac };
+
 export type QwacResult =
   | { readonly ok: true; readonly qwac: Qwac }
   | { readonly ok: false; readonly reason: string };

@@ -3,6 +3,7 @@ import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { apiError } from '../domain/errors.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { resolveToken } from '../services/tokens.ts';
+import { peerIdentity } from './mtls.ts';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i;
 
@@ -17,6 +18,11 @@ export function bearer(context: ServiceContext): onRequestAsyncHookHandler {
         'Authorization',
       );
     }
-    request.grant = await resolveToken(context, match[1]!);
+    const peer = peerIdentity(request);
+    request.grant = await resolveToken(
+      context,
+      match[1]!,
+      peer.kind === 'qwac' ? peer.qwac.thumbprint : null,
+    );
   };
 }

@@ -115,6 +115,14 @@ export function tppHeaders(context: ServiceContext, options: TppHeaderOptions): 
   };
 }
 
+/** TPP-Request-ID and TPP-Transaction-ID only: the calls a TPP makes before it has an app (onboarding). */
+export const tppIdsOnly: onRequestAsyncHookHandler = async function checkTppIds(request: FastifyRequest) {
+  const messages: TppMessage[] = [];
+  requireId(request, 'TPP-Request-ID', messages);
+  requireId(request, 'TPP-Transaction-ID', messages);
+  if (messages.length > 0) throw new ApiError(messages);
+};
+
 const ECHOED = ['tpp-request-id', 'tpp-transaction-id'] as const;
 const ECHO_NAMES = {
   'tpp-request-id': 'TPP-Request-ID',

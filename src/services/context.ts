@@ -24,6 +24,8 @@ export interface CachedGrant {
   readonly clientId: string;
   readonly scope: string;
   readonly expiresAt: number;
+  /** The certificate the token is bound to (RFC 8705), when issued over mutual TLS. */
+  readonly certThumbprint: string | null;
 }
 
 /**
@@ -48,6 +50,8 @@ export function today(context: ServiceContext): string {
 /** Token lifetimes (spec "Limits"). Sandbox PSU tokens report 900 s but never expire in practice. */
 export const LIFETIMES = {
   clientCredentials: 86_400,
+  /** PSD2-ADMIN tokens of onboarding (spec "Limits"). */
+  adminToken: 7_776_000,
   psuToken: 900,
   /** Refresh tokens of account access: the longest a consent lasts (90 days). */
   refreshToken: 90 * 86_400,

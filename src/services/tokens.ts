@@ -35,6 +35,8 @@ export interface NewToken {
   readonly expiresIn: number;
   /** Whether the lifetime is enforced (sandbox PSU tokens never expire in practice). */
   readonly enforceExpiry: boolean;
+  /** Binds the token to the TLS client certificate it was issued over (RFC 8705). */
+  readonly certThumbprint?: string | null;
 }
 
 export async function issueToken(db: Db, context: ServiceContext, token: NewToken): Promise<TokenResponse> {
@@ -49,6 +51,7 @@ export async function issueToken(db: Db, context: ServiceContext, token: NewToke
     codeHash: token.codeHash,
     expiresAt: token.enforceExpiry ? new Date(now.getTime() + token.expiresIn * 1000) : null,
     createdAt: now,
+    certThumbprint: token.certThumbprint ?? null,
   });
   return { access_token: secret, expires_in: token.expiresIn, token_type: 'Bearer' };
 }
@@ -93,12 +96,21 @@ export async function issuePsuTokens(
   return { ...access, refresh_token: refreshToken };
 }
 
-export async function resolveToken(context: ServiceContext, secret: string): Promise<TokenGrant> {
+/**
+ * What a bearer token grants. A token issued over mutual TLS is valid only with the same certificate
+ * (`thumbprint` is the presenting connection's, or null without one).
+ */
+export async function resolveToken(
+  context: ServiceContext,
+  secret: string,
+  thumbprint: string | null = null,
+): Promise<TokenGrant> {
   const tokenHash = hashSecret(secret);
   const now = context.clock().getTime();
   const cached = context.caches.clientTokens.get(tokenHash);
   if (cached !== undefined) {
     if (cached.expiresAt <= now) throw apiError('TOKEN_EXPIRED', 'The access token has expired');
+    checkBinding(cached.certThumbprint, thumbprint);
     return { kind: cached.kind, clientId: cached.clientId, scope: cached.scope, psuId: null };
   }
   const row = await findToken(context.db, tokenHash);
@@ -107,16 +119,23 @@ export async function resolveToken(context: ServiceContext, secret: string): Pro
   if (row.expiresAt !== null && row.expiresAt.getTime() <= now) {
     throw apiError('TOKEN_EXPIRED', 'The access token has expired');
   }
+  checkBinding(row.certThumbprint, thumbprint);
   if (row.kind === 'client_credentials' && row.expiresAt !== null) {
-    const grant = {
+    context.caches.clientTokens.set(tokenHash, {
       kind: row.kind,
       clientId: row.clientId,
       scope: row.scope,
       expiresAt: row.expiresAt.getTime(),
-    };
-    context.caches.clientTokens.set(tokenHash, grant);
+      certThumbprint: row.certThumbprint,
+    });
   }
   return { kind: row.kind, clientId: row.clientId, scope: row.scope, psuId: row.psuId };
+}
+
+function checkBinding(bound: string | null, presented: string | null): void {
+  if (bound !== null && bound !== presented) {
+    throw apiError('TOKEN_INVALID', 'The access token is bound to another certificate');
+  }
 }
 
 /** The token must have been issued to the app named in X-Gateway-Client-Id. */

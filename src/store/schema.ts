@@ -21,6 +21,7 @@ export const apps = pgTable('apps', {
   redirectUri: text('redirect_uri').notNull(),
   seeded: boolean('seeded').notNull().default(false),
   createdAt: instant('created_at').notNull().default(sql`now()`),
+  tppId: text('tpp_id'),
 });
 
 export const psus = pgTable('psus', {
@@ -107,6 +108,7 @@ export const accessTokens = pgTable('access_tokens', {
   expiresAt: instant('expires_at'),
   revokedAt: instant('revoked_at'),
   createdAt: instant('created_at').notNull().default(sql`now()`),
+  certThumbprint: text('cert_thumbprint'),
 });
 
 export const idempotencyKeys = pgTable(
@@ -198,5 +200,27 @@ export const consents = pgTable('consents', {
   psuId: text('psu_id'),
   validUntil: instant('valid_until'),
   readsLeft: integer('reads_left').notNull(),
+  createdAt: instant('created_at').notNull(),
+});
+
+export const tpps = pgTable('tpps', {
+  tppId: text('tpp_id').primaryKey(),
+  organizationIdentifier: text('organization_identifier').notNull(),
+  name: text('name').notNull(),
+  createdAt: instant('created_at').notNull(),
+});
+
+export const tppCertificates = pgTable('tpp_certificates', {
+  thumbprint: text('thumbprint').primaryKey(),
+  tppId: text('tpp_id').notNull(),
+  scopes: text('scopes').notNull(),
+  notAfter: instant('not_after').notNull(),
+  addedAt: instant('added_at').notNull(),
+});
+
+export const subscriptions = pgTable('subscriptions', {
+  subscriptionId: text('subscription_id').primaryKey(),
+  clientId: text('client_id').notNull(),
+  productName: text('product_name').notNull(),
   createdAt: instant('created_at').notNull(),
 });

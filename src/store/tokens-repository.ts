@@ -15,7 +15,8 @@ export async function findToken(db: Db, tokenHash: string): Promise<TokenRow | u
     db,
     'find_token',
     `SELECT token_hash AS "tokenHash", kind, client_id AS "clientId", scope, psu_id AS "psuId",
-            code_hash AS "codeHash", expires_at AS "expiresAt", revoked_at AS "revokedAt", created_at AS "createdAt"
+            code_hash AS "codeHash", expires_at AS "expiresAt", revoked_at AS "revokedAt", created_at AS "createdAt",
+            cert_thumbprint AS "certThumbprint"
        FROM access_tokens WHERE token_hash = $1`,
     [tokenHash],
   );

@@ -26,8 +26,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   domain: ['domain'],
   store: ['store', 'domain'],
   ports: ['ports', 'domain', 'store'],
-  services: ['services', 'domain', 'store', 'ports', 'config.ts'],
-  http: ['http', 'services', 'domain', 'store', 'config.ts'],
+  services: ['services', 'domain', 'store', 'ports', 'certificates', 'config.ts'],
+  http: ['http', 'services', 'domain', 'store', 'certificates', 'config.ts'],
+  certificates: ['certificates', 'domain'],
   api: ['api', 'http', 'services', 'domain', 'config.ts'],
   client: ['client'],
 };

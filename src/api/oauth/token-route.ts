@@ -2,6 +2,7 @@
 // /refresh/oauth2/token/1.0 (API-NOTES). Form-encoded only; RFC 6749 answers and errors.
 import type { FastifyInstance } from 'fastify';
 import { OAuthError } from '../../domain/errors.ts';
+import { peerIdentity } from '../../http/mtls.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import type { TokenParameters } from '../../services/oauth/parameters.ts';
 import { exchangeToken } from '../../services/oauth/token-endpoint.ts';
@@ -14,7 +15,11 @@ export function tokenRoutes(app: FastifyInstance, context: ServiceContext): void
       if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
         throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
       }
-      const answer = await exchangeToken(context, (request.body ?? {}) as TokenParameters);
+      const answer = await exchangeToken(
+        context,
+        (request.body ?? {}) as TokenParameters,
+        peerIdentity(request),
+      );
       return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(answer);
     });
   }

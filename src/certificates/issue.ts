@@ -192,5 +192,6 @@ export async function createCrl(ca: Issued, revokedSerials: readonly string[]): 
       revocationDate: new Date(Date.now() - 60_000),
     })),
   });
-  return crl.toString('pem');
+  // OpenSSL (and so Node's TLS) reads CRLs under the label X509 CRL.
+  return PemConverter.encode(crl.rawData, 'X509 CRL');
 }

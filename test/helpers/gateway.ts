@@ -67,6 +67,8 @@ export interface GatewayOptions {
   readonly clock?: Clock;
   readonly coreBanking?: CoreBanking;
   readonly config?: Partial<Config>;
+  /** Serve HTTPS asking for client certificates (live onboarding tests). */
+  readonly tls?: { key: string; cert: string; ca: string; crl?: string };
 }
 
 export const REDIRECT_URI = 'https://tpp.example/callback';
@@ -91,9 +93,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     logger: pino({ level: 'silent' }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.coreBanking === undefined ? {} : { coreBanking: options.coreBanking }),
+    ...(options.tls === undefined ? {} : { tls: options.tls }),
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = address + config.basePath;
+  // Certificates name localhost; the listening address says 127.0.0.1.
+  const url =
+    (options.tls === undefined ? address : address.replace('127.0.0.1', 'localhost')) + config.basePath;
   return {
     app,
     store,

@@ -1,0 +1,49 @@
+// Requests over real TLS with a client certificate (or none), on loopback.
+import { request } from 'node:https';
+
+export interface TlsAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export interface ClientCertificate {
+  readonly certificatePem: string;
+  readonly keyPem: string;
+}
+
+export function tlsRequest(
+  url: string,
+  options: {
+    method: string;
+    ca: string;
+    client?: ClientCertificate;
+    headers?: Record<string, string>;
+    body?: string;
+  },
+): Promise<TlsAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: options.method,
+        ca: options.ca,
+        ...(options.client === undefined
+          ? {}
+          : { cert: options.client.certificatePem, key: options.client.keyPem }),
+        headers: options.headers,
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          const json = String(response.headers['content-type'] ?? '').includes('json') && text !== '';
+          resolve({ status: response.statusCode ?? 0, body: json ? JSON.parse(text) : text });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}

@@ -1,0 +1,204 @@
+// Live onboarding over real TLS connections on loopback, with certificates minted by the cert code:
+// enrollment, rotation, refused certificates, the PSD2-ADMIN token and its binding.
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import {
+  createCa,
+  createCrl,
+  type Issued,
+  issueQwac,
+  issueServerCertificate,
+} from '../../src/certificates/issue.ts';
+import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { errorBody } from '../helpers/http.ts';
+import { type ClientCertificate, tlsRequest } from '../helpers/tls.ts';
+
+const ORG = 'PSDSE-FINA-44059';
+const HEADERS = { 'TPP-Request-ID': 'r-1', 'TPP-Transaction-ID': 't-1', Accept: 'application/json' };
+
+describe('third parties over mutual TLS', () => {
+  let ca: Issued;
+  let gateway: Gateway;
+  let origin: string;
+  const certs = {} as Record<
+    'good' | 'rotated' | 'other' | 'expired' | 'revoked' | 'roleless' | 'untrusted',
+    Issued
+  >;
+
+  before(async () => {
+    ca = await createCa();
+    const untrustedCa = await createCa('CN=Someone else,O=Elsewhere,C=SE');
+    const server = await issueServerCertificate(ca);
+    certs.good = await issueQwac(ca, {
+      organizationIdentifier: ORG,
+      organizationName: 'Budget Buddy AB',
+      roles: ['PSP_PI', 'PSP_AI'],
+    });
+    certs.rotated = await issueQwac(ca, {
+      organizationIdentifier: ORG,
+      organizationName: 'Budget Buddy AB',
+      roles: ['PSP_PI'],
+    });
+    certs.other = await issueQwac(ca, {
+      organizationIdentifier: 'PSDSE-FINA-55555',
+      organizationName: 'Other TPP AB',
+      roles: ['PSP_PI'],
+    });
+    certs.expired = await issueQwac(ca, {
+      organizationIdentifier: ORG,
+      organizationName: 'Budget Buddy AB',
+      roles: ['PSP_PI'],
+      notBefore: new Date(Date.now() - 20 * 86_400_000),
+      notAfter: new Date(Date.now() - 86_400_000),
+    });
+    certs.revoked = await issueQwac(ca, {
+      organizationIdentifier: ORG,
+      organizationName: 'Budget Buddy AB',
+      roles: ['PSP_PI'],
+    });
+    certs.roleless = await issueQwac(ca, {
+      organizationIdentifier: 'PSDSE-FINA-66666',
+      organizationName: 'Agent AB',
+      roles: ['PSP_AS'],
+    });
+    certs.untrusted = await issueQwac(untrustedCa, {
+      organizationIdentifier: ORG,
+      organizationName: 'Budget Buddy AB',
+      roles: ['PSP_PI'],
+    });
+    const crl = await createCrl(ca, [certs.revoked.serialNumber]);
+    gateway = await startGateway({
+      config: { mode: 'live' },
+      tls: { key: server.keyPem, cert: server.certificatePem, ca: ca.certificatePem, crl },
+    });
+    origin = gateway.url;
+  });
+  after(() => gateway?.close());
+
+  function call(
+    method: string,
+    path: string,
+    client?: ClientCertificate,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    return tlsRequest(origin + path, {
+      method,
+      ca: ca.certificatePem,
+      ...(client === undefined ? {} : { client }),
+      headers: {
+        ...HEADERS,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  }
+
+  const base64 = (issued: Issued) =>
+    Buffer.from(new X509Certificate(issued.certificatePem).raw).toString('base64');
+
+  test('enrollment: 201 with the TPP id from the organizationIdentifier, then the same id again', async () => {
+    assert.deepEqual(await call('POST', '/psd2/v1/third-parties', certs.good), {
+      status: 201,
+      body: { clientId: 'SE-FINA-44059' },
+    });
+    assert.deepEqual(await call('POST', '/psd2/v1/third-parties', certs.good), {
+      status: 200,
+      body: { clientId: 'SE-FINA-44059' },
+    });
+  });
+
+  test('refused certificates', async () => {
+    const cases: [ClientCertificate | undefined, number, string, string][] = [
+      [
+        undefined,
+        401,
+        'CERTIFICATE_MISSING',
+        'A qualified certificate (QWAC or OBWAC) must be presented in TLS',
+      ],
+      [certs.untrusted, 401, 'CERTIFICATE_INVALID', 'The certificate is not issued by a trusted authority'],
+      [certs.expired, 401, 'CERTIFICATE_EXPIRED', 'The certificate has expired'],
+      [certs.revoked, 401, 'CERTIFICATE_INVALID', 'The certificate has been revoked'],
+      [
+        certs.roleless,
+        403,
+        'ROLE_INVALID',
+        'The certificate carries none of the roles PSP_PI, PSP_AI, PSP_IC',
+      ],
+    ];
+    const messages: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden' };
+    for (const [client, status, code, text] of cases) {
+      assert.deepEqual(
+        await call('POST', '/psd2/v1/third-parties', client),
+        { status, body: errorBody(status, messages[status]!, { code, text }) },
+        code,
+      );
+    }
+  });
+
+  test('PUT adds a certificate (the one used in TLS), keeping the TPP id', async () => {
+    await call('POST', '/psd2/v1/third-parties', certs.good);
+    assert.deepEqual(
+      await call('PUT', '/psd2/v1/third-parties', certs.rotated, {
+        clientCertificate: base64(certs.rotated),
+      }),
+      { status: 200, body: { clientId: 'SE-FINA-44059' } },
+    );
+    const mismatch = await call('PUT', '/psd2/v1/third-parties', certs.rotated, {
+      clientCertificate: base64(certs.good),
+    });
+    assert.deepEqual(mismatch, {
+      status: 401,
+      body: errorBody(401, 'Unauthorized', {
+        code: 'CERTIFICATE_INVALID',
+        path: 'clientCertificate',
+        text: 'clientCertificate must be the certificate used in TLS',
+      }),
+    });
+    const spaced = await call('PUT', '/psd2/v1/third-parties', certs.rotated, {
+      clientCertificate: `${base64(certs.rotated).slice(0, 20)}\n${base64(certs.rotated).slice(20)}`,
+    });
+    assert.equal(spaced.status, 400);
+    const unknown = await call('PUT', '/psd2/v1/third-parties', certs.other, {
+      clientCertificate: base64(certs.other),
+    });
+    assert.deepEqual(unknown, {
+      status: 404,
+      body: errorBody(404, 'Not Found', {
+        code: 'RESOURCE_UNKNOWN',
+        text: 'PSDSE-FINA-55555 is not enrolled: POST /psd2/v1/third-parties first',
+      }),
+    });
+  });
+
+  test('PSD2-ADMIN token: 7776000 s over TLS with one of the TPP certificates, and only then', async () => {
+    await call('POST', '/psd2/v1/third-parties', certs.good);
+    await call('POST', '/psd2/v1/third-parties', certs.other);
+    const form = (client?: ClientCertificate) =>
+      tlsRequest(`${origin}/oauth2/token/1.0`, {
+        method: 'POST',
+        ca: ca.certificatePem,
+        ...(client === undefined ? {} : { client }),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'PSD2-ADMIN',
+          client_id: 'SE-FINA-44059',
+        }).toString(),
+      });
+    const granted = await form(certs.good);
+    const body = granted.body as { access_token: string };
+    assert.deepEqual(granted, {
+      status: 200,
+      body: { access_token: body.access_token, expires_in: 7776000, token_type: 'Bearer' },
+    });
+    const invalid = {
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'client authentication failed' },
+    };
+    assert.deepEqual(await form(certs.other), invalid, "another TPP's certificate");
+    assert.deepEqual(await form(undefined), invalid, 'no certificate');
+  });
+});

@@ -7,6 +7,7 @@ import { decoupledRoutes } from './api/decoupled/routes.ts';
 import { healthRoutes } from './api/health-route.ts';
 import { authorizeRoutes } from './api/oauth/authorize-route.ts';
 import { tokenRoutes } from './api/oauth/token-route.ts';
+import { subscriptionsRoutes } from './api/onboarding/subscriptions-route.ts';
 import { thirdPartiesRoutes } from './api/onboarding/third-parties-routes.ts';
 import { executeStatusRoutes } from './api/payments/execute-status-routes.ts';
 import { initiateRoutes } from './api/payments/initiate-routes.ts';
@@ -101,6 +102,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       executeStatusRoutes(api, context);
       shortTermConsentRoutes(api, context);
       thirdPartiesRoutes(api, context);
+      subscriptionsRoutes(api, context);
       seV1Routes(api);
       if (config.mode === 'sandbox') sandboxRoutes(api, context);
     },

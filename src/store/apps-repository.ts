@@ -8,6 +8,8 @@ export interface App {
   readonly description: string;
   readonly redirectUri: string;
   readonly seeded: boolean;
+  /** The TPP that registered the app (onboarding); none for seeded sandbox apps. */
+  readonly tppId?: string | null;
 }
 
 function toApp(row: typeof apps.$inferSelect): App {
@@ -24,7 +26,7 @@ export async function findApp(db: Db, clientId: string): Promise<App | undefined
   const rows = await runStatement<App>(
     db,
     'find_app',
-    `SELECT client_id AS "clientId", name, description, redirect_uri AS "redirectUri", seeded
+    `SELECT client_id AS "clientId", name, description, redirect_uri AS "redirectUri", seeded, tpp_id AS "tppId"
        FROM apps WHERE client_id = $1`,
     [clientId],
   );

@@ -201,4 +201,164 @@ describe('third parties over mutual TLS', () => {
     assert.deepEqual(await form(certs.other), invalid, "another TPP's certificate");
     assert.deepEqual(await form(undefined), invalid, 'no certificate');
   });
+
+  async function adminToken(client: ClientCertificate): Promise<string> {
+    const answer = await tlsRequest(`${origin}/oauth2/token/1.0`, {
+      method: 'POST',
+      ca: ca.certificatePem,
+      client,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'PSD2-ADMIN',
+        client_id: 'SE-FINA-44059',
+      }).toString(),
+    });
+    return (answer.body as { access_token: string }).access_token;
+  }
+
+  function subscribe(
+    client: ClientCertificate,
+    token: string,
+    body: unknown,
+    requestId = `r-${Math.random()}`,
+  ) {
+    return call('POST', '/psd2/v1/subscriptions', client, body, {
+      'X-Gateway-Client-Id': 'SE-FINA-44059',
+      Authorization: `Bearer ${token}`,
+      'TPP-Request-ID': requestId,
+    });
+  }
+
+  test('subscriptions: register an app, add a product; roles, names, one redirect URI, bound tokens', async () => {
+    await call('POST', '/psd2/v1/third-parties', certs.good);
+    await call('PUT', '/psd2/v1/third-parties', certs.rotated, { clientCertificate: base64(certs.rotated) });
+    const token = await adminToken(certs.good);
+    const app = {
+      name: 'Budget Buddy',
+      description: 'Pays your bills',
+      oauthRedirectURI: 'https://buddy.example/cb',
+    };
+    const registered = await subscribe(certs.good, token, { app, product: { name: 'payments-se-private' } });
+    const body = registered.body as { clientId: string; subscription: { subscriptionId: string } };
+    assert.equal(registered.status, 200, JSON.stringify(registered.body));
+    assert.match(
+      body.clientId,
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      'live app ids are UUIDs with dashes',
+    );
+    assert.deepEqual(body, {
+      ...app,
+      clientId: body.clientId,
+      subscription: {
+        subscriptionId: body.subscription.subscriptionId,
+        product: { name: 'payments-se-private', version: '1.0.2', scope: 'PIS' },
+      },
+    });
+    const added = await subscribe(certs.good, token, {
+      clientId: body.clientId,
+      product: { name: 'accounts' },
+    });
+    const addedBody = added.body as { subscription: { subscriptionId: string } };
+    assert.deepEqual(added, {
+      status: 200,
+      body: {
+        ...app,
+        clientId: body.clientId,
+        subscription: {
+          subscriptionId: addedBody.subscription.subscriptionId,
+          product: { name: 'accounts', version: '2.0.0', scope: 'AIS' },
+        },
+      },
+    });
+
+    const unknown = await subscribe(certs.good, token, {
+      clientId: body.clientId,
+      product: { name: 'loans' },
+    });
+    assert.deepEqual(unknown, {
+      status: 404,
+      body: errorBody(404, 'Not Found', {
+        code: 'PRODUCT_UNKNOWN',
+        path: 'product.name',
+        text: 'There is no API product "loans"',
+      }),
+    });
+    const twoUris = await subscribe(certs.good, token, {
+      app: { ...app, oauthRedirectURI: 'https://a.example/cb https://b.example/cb' },
+      product: { name: 'payments' },
+    });
+    assert.equal(twoUris.status, 400);
+    assert.equal(
+      (twoUris.body as { tppMessages: { path: string }[] }).tppMessages[0]!.path,
+      'app.oauthRedirectURI',
+    );
+
+    const replayed = await subscribe(certs.rotated, token, {
+      clientId: body.clientId,
+      product: { name: 'payments-gb' },
+    });
+    assert.deepEqual(replayed, {
+      status: 401,
+      body: errorBody(401, 'Unauthorized', {
+        code: 'TOKEN_INVALID',
+        text: 'The access token is bound to another certificate',
+      }),
+    });
+    const rotatedToken = await adminToken(certs.rotated);
+    const missingRole = await subscribe(certs.rotated, rotatedToken, {
+      clientId: body.clientId,
+      product: { name: 'card-accounts' },
+    });
+    assert.deepEqual(missingRole, {
+      status: 403,
+      body: errorBody(403, 'Forbidden', {
+        code: 'ROLE_INVALID',
+        text: 'card-accounts needs the AIS role in the certificate',
+      }),
+    });
+  });
+});
+
+describe('onboarding rehearsed in the sandbox, without a certificate', () => {
+  let gateway: Gateway;
+  before(async () => {
+    gateway = await startGateway();
+  });
+  after(() => gateway.close());
+
+  test('a sandbox TPP id, its admin token, an app id without dashes', async () => {
+    const client = gateway.client;
+    const enrolled = await client.request<{ clientId: string }>('POST', '/psd2/v1/third-parties', {
+      headers: HEADERS,
+    });
+    assert.equal(enrolled.status, 201);
+    const tppId = enrolled.body.clientId;
+    assert.match(tppId, /^XX-SANDBOX-\d{8}$/);
+    const token = await client.request<{ access_token: string; expires_in: number }>(
+      'POST',
+      '/oauth2/token/1.0',
+      {
+        form: { grant_type: 'client_credentials', scope: 'PSD2-ADMIN', client_id: tppId },
+      },
+    );
+    assert.deepEqual([token.status, token.body.expires_in], [200, 7776000]);
+    const registered = await client.request<{ clientId: string }>('POST', '/psd2/v1/subscriptions', {
+      headers: {
+        ...HEADERS,
+        'X-Gateway-Client-Id': tppId,
+        Authorization: `Bearer ${token.body.access_token}`,
+      },
+      json: {
+        app: { name: 'Rehearsal', description: '', oauthRedirectURI: 'http://localhost:8080/cb' },
+        product: { name: 'payments' },
+      },
+    });
+    assert.equal(registered.status, 200, JSON.stringify(registered.body));
+    assert.match(registered.body.clientId, /^[0-9a-f]{32}$/);
+    const pis = await client.request('POST', '/oauth2/token/1.0', {
+      form: { grant_type: 'client_credentials', scope: 'PIS', client_id: registered.body.clientId },
+    });
+    assert.equal(pis.status, 200, 'the new app gets PIS tokens');
+  });
 });

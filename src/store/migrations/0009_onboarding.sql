@@ -30,3 +30,6 @@ CREATE TABLE subscriptions (
 -- A PSD2-ADMIN token belongs to a TPP, not an app.
 ALTER TABLE access_tokens DROP CONSTRAINT access_tokens_client_id_fkey;
 ALTER TABLE access_tokens ADD COLUMN cert_thumbprint text;
+
+-- Onboarding calls are made by a TPP before it has an app: their request ids are the TPP's.
+ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_client_id_fkey;

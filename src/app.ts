@@ -50,6 +50,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     coreBanking: dependencies.coreBanking ?? sandboxCoreBanking,
     eid: dependencies.eid ?? eidSimulator({ instant: config.mode === 'sandbox' }),
     caches: newCaches(),
+    mtls: dependencies.tls !== undefined,
   };
   const https =
     dependencies.tls === undefined

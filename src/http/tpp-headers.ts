@@ -7,6 +7,8 @@ import { ApiError, type TppMessage } from '../domain/errors.ts';
 import { COUNTRIES, type Country, isCountry, looksLikeCountryCode } from '../domain/products.ts';
 import { appOf } from '../services/apps.ts';
 import type { ServiceContext } from '../services/context.ts';
+import { checkLiveAccess, type LiveAccessRule } from '../services/live-access.ts';
+import { peerIdentity } from './mtls.ts';
 
 export const CLIENT_ID_HEADER = 'x-gateway-client-id';
 /** Visible ASCII without spaces, as request and transaction ids are echoed in response headers. */
@@ -17,6 +19,8 @@ export interface TppHeaderOptions {
   readonly country: 'header' | 'path';
   /** PSU-present calls (initiation, execution): live mode requires PSU-IP-Address (API-NOTES). */
   readonly psuPresent?: boolean;
+  /** Live mode: the role and the products the call needs (from the request's path). */
+  readonly live: (request: FastifyRequest) => LiveAccessRule;
 }
 
 export function header(request: FastifyRequest, name: string): string | undefined {
@@ -111,6 +115,7 @@ export function tppHeaders(context: ServiceContext, options: TppHeaderOptions): 
         text: 'X-Gateway-Client-Id names no registered app',
       });
     }
+    if (context.mtls) await checkLiveAccess(context, peerIdentity(request), app, options.live(request));
     request.tpp = { app, requestId, transactionId, country };
   };
 }

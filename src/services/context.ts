@@ -16,6 +16,11 @@ export interface ServiceContext {
   readonly coreBanking: CoreBanking;
   readonly eid: EidProvider;
   readonly caches: Caches;
+  /**
+   * The server authenticates TPPs by mutual TLS (live mode always does: config refuses live without
+   * TLS). Then every AIS/PIS call and every token request is tied to the TPP's certificate.
+   */
+  readonly mtls: boolean;
 }
 
 /** A cached client-credentials token: what it grants and until when (epoch ms). */

@@ -57,7 +57,7 @@ export async function subscribe(
   const product = findApiProduct(body.product.name);
   if (product === undefined)
     throw apiError('PRODUCT_UNKNOWN', `There is no API product "${body.product.name}"`, 'product.name');
-  if (context.config.mode === 'live' || request.peer.kind !== 'none') {
+  if (context.mtls || request.peer.kind !== 'none') {
     const qwac = requireQwac(request.peer);
     if (!qwac.scopes.includes(product.scope)) {
       throw apiError('ROLE_INVALID', `${product.name} needs the ${product.scope} role in the certificate`);

@@ -62,6 +62,8 @@ export interface PsuGrant {
   readonly scope: string;
   readonly psuId: string;
   readonly codeHash: string | null;
+  /** The certificate the tokens are bound to, under mutual TLS (RFC 8705). */
+  readonly certThumbprint?: string | null;
   /** When a refresh rotates: the family and the end of the consent it belongs to. */
   readonly refresh?: { readonly familyId: string; readonly expiresAt: Date };
 }
@@ -80,6 +82,7 @@ export async function issuePsuTokens(
     codeHash: grant.codeHash,
     expiresIn: LIFETIMES.psuToken,
     enforceExpiry: context.config.mode === 'live',
+    certThumbprint: grant.certThumbprint ?? null,
   });
   if (!grantsRefreshToken(grant.scope)) return access;
   const refreshToken = newSecret();

@@ -157,6 +157,7 @@ export function serviceContext(gateway: Gateway, overrides: Partial<ServiceConte
     coreBanking: sandboxCoreBanking,
     eid: eidSimulator({ instant: gateway.config.mode === 'sandbox' }),
     caches: newCaches(),
+    mtls: false,
     ...overrides,
   };
 }

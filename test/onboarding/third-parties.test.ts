@@ -22,7 +22,7 @@ describe('third parties over mutual TLS', () => {
   let gateway: Gateway;
   let origin: string;
   const certs = {} as Record<
-    'good' | 'rotated' | 'other' | 'expired' | 'revoked' | 'roleless' | 'untrusted',
+    'good' | 'rotated' | 'aisOnly' | 'other' | 'expired' | 'revoked' | 'roleless' | 'untrusted',
     Issued
   >;
 
@@ -39,6 +39,11 @@ describe('third parties over mutual TLS', () => {
       organizationIdentifier: ORG,
       organizationName: 'Budget Buddy AB',
       roles: ['PSP_PI'],
+    });
+    certs.aisOnly = await issueQwac(ca, {
+      organizationIdentifier: ORG,
+      organizationName: 'Budget Buddy AB',
+      roles: ['PSP_AI'],
     });
     certs.other = await issueQwac(ca, {
       organizationIdentifier: 'PSDSE-FINA-55555',
@@ -315,6 +320,93 @@ describe('third parties over mutual TLS', () => {
       body: errorBody(403, 'Forbidden', {
         code: 'ROLE_INVALID',
         text: 'card-accounts needs the AIS role in the certificate',
+      }),
+    });
+  });
+
+  test('every live PIS call: the TPP of the certificate, its role, the subscription, the bound token', async () => {
+    await call('POST', '/psd2/v1/third-parties', certs.good);
+    await call('POST', '/psd2/v1/third-parties', certs.other);
+    await call('PUT', '/psd2/v1/third-parties', certs.rotated, { clientCertificate: base64(certs.rotated) });
+    await call('PUT', '/psd2/v1/third-parties', certs.aisOnly, { clientCertificate: base64(certs.aisOnly) });
+    const admin = await adminToken(certs.good);
+    const app = { name: 'Payer', description: '', oauthRedirectURI: 'https://payer.example/cb' };
+    const registered = (await subscribe(certs.good, admin, { app, product: { name: 'payments-se-private' } }))
+      .body as { clientId: string };
+    const tokenOver = (client: ClientCertificate | undefined) =>
+      tlsRequest(`${origin}/oauth2/token/1.0`, {
+        method: 'POST',
+        ca: ca.certificatePem,
+        ...(client === undefined ? {} : { client }),
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          scope: 'PIS',
+          client_id: registered.clientId,
+        }).toString(),
+      });
+    assert.deepEqual(await tokenOver(certs.other), {
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'client authentication failed' },
+    });
+    const pis = ((await tokenOver(certs.good)).body as { access_token: string }).access_token;
+    const payment = {
+      debtorAccount: { value: '6000123456789', accountType: 'BBAN' },
+      creditorAccount: { value: '6789555555550', accountType: 'BBAN' },
+      instructedAmount: { currency: 'SEK', amount: '10.00' },
+    };
+    const initiate = (
+      client: ClientCertificate,
+      path = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+      extra: Record<string, string> = {},
+    ) =>
+      call('POST', path, client, payment, {
+        'X-Gateway-Client-Id': registered.clientId,
+        Authorization: `Bearer ${pis}`,
+        'PSU-IP-Address': '198.51.100.2',
+        ...extra,
+      });
+    const ok = await initiate(certs.good);
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.deepEqual(await initiate(certs.other), {
+      status: 401,
+      body: errorBody(401, 'Unauthorized', {
+        code: 'CERTIFICATE_INVALID',
+        text: 'The certificate does not belong to the TPP of this app',
+      }),
+    });
+    assert.deepEqual(await initiate(certs.rotated), {
+      status: 401,
+      body: errorBody(401, 'Unauthorized', {
+        code: 'TOKEN_INVALID',
+        text: 'The access token is bound to another certificate',
+      }),
+    });
+    assert.deepEqual(await initiate(certs.aisOnly), {
+      status: 403,
+      body: errorBody(403, 'Forbidden', {
+        code: 'ROLE_INVALID',
+        text: 'This interface needs the PIS role in the certificate',
+      }),
+    });
+    assert.deepEqual(
+      await initiate(certs.good, '/psd2/v1/payments/handelsbanken-domestic-credit-transfer', {
+        Country: 'SE',
+      }),
+      {
+        status: 403,
+        body: errorBody(403, 'Forbidden', {
+          code: 'PRODUCT_INVALID',
+          text: 'The app is not subscribed to payments',
+        }),
+      },
+    );
+    const missing = await initiate(undefined as unknown as ClientCertificate);
+    assert.deepEqual(missing, {
+      status: 401,
+      body: errorBody(401, 'Unauthorized', {
+        code: 'CERTIFICATE_MISSING',
+        text: 'A qualified certificate (QWAC or OBWAC) must be presented in TLS',
       }),
     });
   });

@@ -42,7 +42,8 @@ const AccountsResponse = Type.Object({
 });
 
 export function shortTermConsentRoutes(app: FastifyInstance, context: ServiceContext): void {
-  const hooks = [tppHeaders(context, { country: 'path' }), bearer(context)];
+  const live = () => ({ role: 'PIS' as const, products: ['payments-se-private'] });
+  const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
 
   app.post<{ Body: { access: 'ALL_ACCOUNTS' } }>(
     '/psd2/se/v2/payments/private/accounts/shorttermconsents',

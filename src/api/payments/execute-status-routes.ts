@@ -7,10 +7,14 @@ import { tppHeaders } from '../../http/tpp-headers.ts';
 import { cancelPayment } from '../../services/cancel-payment.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { executePayment } from '../../services/execute-payment.ts';
+import { PAYMENT_PRODUCTS_ALL } from '../../services/live-access.ts';
 import { readPaymentStatus } from '../../services/payment-status.ts';
 import { ExecuteResponseSchema, PaymentParams, StatusResponseSchema } from './schemas.ts';
 
 type Params = { Params: { paymentProduct: string; paymentId: string } };
+
+/** Live mode: execute, status and cancel act on payments of any payment product. */
+const anyPayments = () => ({ role: 'PIS' as const, products: PAYMENT_PRODUCTS_ALL });
 
 export function executeStatusRoutes(app: FastifyInstance, context: ServiceContext): void {
   const prefixes = [
@@ -25,7 +29,10 @@ export function executeStatusRoutes(app: FastifyInstance, context: ServiceContex
     app.put<Params>(
       `${prefix}/:paymentProduct/:paymentId`,
       {
-        onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)],
+        onRequest: [
+          tppHeaders(context, { country: 'path', psuPresent: true, live: anyPayments }),
+          bearer(context),
+        ],
         schema: { params: PaymentParams, response: { 200: ExecuteResponseSchema } },
       },
       async (request, reply) => {
@@ -44,7 +51,7 @@ export function executeStatusRoutes(app: FastifyInstance, context: ServiceContex
     app.delete<Params>(
       `${prefix}/:paymentProduct/:paymentId`,
       {
-        onRequest: [tppHeaders(context, { country: 'path' }), bearer(context)],
+        onRequest: [tppHeaders(context, { country: 'path', live: anyPayments }), bearer(context)],
         schema: { params: PaymentParams, response: { 200: StatusResponseSchema } },
       },
       async (request, reply) => {
@@ -63,7 +70,10 @@ export function executeStatusRoutes(app: FastifyInstance, context: ServiceContex
     app.get<Params>(
       `${prefix}/:paymentProduct/:paymentId/status`,
       {
-        onRequest: [tppHeaders(context, { country: general ? 'header' : 'path' }), bearer(context)],
+        onRequest: [
+          tppHeaders(context, { country: general ? 'header' : 'path', live: anyPayments }),
+          bearer(context),
+        ],
         schema: { params: PaymentParams, response: { 200: StatusResponseSchema } },
       },
       (request) => {

@@ -23,11 +23,19 @@ import {
 
 const CUSTOMER_TYPES: readonly string[] = ['private', 'corporate'];
 
+/** Live mode: the PIS role and a subscription to the path's product. */
+const pis = (product: string) => () => ({ role: 'PIS' as const, products: [product] });
+const seV2Product = (request: FastifyRequest) =>
+  pis(`payments-se-${(request.params as { customerType?: string }).customerType ?? 'private'}`)();
+
 export function initiateRoutes(app: FastifyInstance, context: ServiceContext): void {
   app.post<{ Body: BasketBodyInput }>(
     '/psd2/se/v2/payments/private/signing-basket',
     {
-      onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)],
+      onRequest: [
+        tppHeaders(context, { country: 'path', psuPresent: true, live: pis('payments-se-private') }),
+        bearer(context),
+      ],
       schema: { body: BasketBodySchema, response: { 200: BasketResponseSchema } },
     },
     async (request, reply) => {
@@ -47,7 +55,12 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
   );
   app.post(
     '/psd2/se/v2/payments/corporate/signing-basket',
-    { onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)] },
+    {
+      onRequest: [
+        tppHeaders(context, { country: 'path', psuPresent: true, live: pis('payments-se-corporate') }),
+        bearer(context),
+      ],
+    },
     () => {
       throw apiError('PRODUCT_INVALID', 'signing baskets are offered to private customers only');
     },
@@ -76,7 +89,10 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
   app.post<{ Params: { paymentProduct: string }; Body: PaymentBodyInput }>(
     '/psd2/v1/payments/:paymentProduct',
     {
-      onRequest: [tppHeaders(context, { country: 'header', psuPresent: true }), bearer(context)],
+      onRequest: [
+        tppHeaders(context, { country: 'header', psuPresent: true, live: pis('payments') }),
+        bearer(context),
+      ],
       schema: { params: ProductParams, body: PaymentBodySchema, response: { 200: InitiationResponseSchema } },
     },
     (request, reply) =>
@@ -93,7 +109,14 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
     app.post<{ Params: { paymentProduct: string }; Body: PaymentBodyInput }>(
       `/psd2/${country.toLowerCase()}/v1/payments/:paymentProduct`,
       {
-        onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)],
+        onRequest: [
+          tppHeaders(context, {
+            country: 'path',
+            psuPresent: true,
+            live: pis(`payments-${country.toLowerCase()}`),
+          }),
+          bearer(context),
+        ],
         schema: {
           params: ProductParams,
           body: PaymentBodySchema,
@@ -108,7 +131,10 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
   app.post<{ Params: { customerType: string; paymentProduct: string }; Body: PaymentBodyInput }>(
     '/psd2/se/v2/payments/:customerType/single/:paymentProduct',
     {
-      onRequest: [tppHeaders(context, { country: 'path', psuPresent: true }), bearer(context)],
+      onRequest: [
+        tppHeaders(context, { country: 'path', psuPresent: true, live: seV2Product }),
+        bearer(context),
+      ],
       schema: {
         params: SeV2InitiationParams,
         body: PaymentBodySchema,

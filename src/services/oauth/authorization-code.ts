@@ -1,5 +1,6 @@
 // grant_type=authorization_code (spec row 1): the PSU's code exchanged for a PSU token bound to the
 // scope, PSU and app. Codes are single-use; a replayed code revokes the token it issued (RFC 9700).
+import type { PeerIdentity } from '../../certificates/qwac.ts';
 import { OAuthError } from '../../domain/errors.ts';
 import { constantEquals, hashSecret, pkceChallenge } from '../../domain/secrets.ts';
 import { consumeCode, findCode, revokeTokenOfCode } from '../../store/tokens-repository.ts';
@@ -11,11 +12,15 @@ export const grantType = 'authorization_code';
 
 const REPLAYED = Symbol('replayed');
 
-export async function handler(context: ServiceContext, parameters: TokenParameters): Promise<TokenResponse> {
+export async function handler(
+  context: ServiceContext,
+  parameters: TokenParameters,
+  peer: PeerIdentity,
+): Promise<TokenResponse> {
   const code = required(parameters, 'code');
   const redirectUri = required(parameters, 'redirect_uri');
   const scope = required(parameters, 'scope');
-  const app = await authenticateClient(context, parameters);
+  const { app, thumbprint } = await authenticateClient(context, parameters, peer);
   const codeHash = hashSecret(code);
   const answer = await context.db.transaction(async (trx) => {
     const now = context.clock();
@@ -43,6 +48,7 @@ export async function handler(context: ServiceContext, parameters: TokenParamete
       scope: row.scope,
       psuId: row.psuId,
       codeHash,
+      certThumbprint: thumbprint,
     });
   });
   if (answer === REPLAYED) throw new OAuthError('invalid_grant', 'the code has already been used');

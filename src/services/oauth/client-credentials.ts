@@ -20,7 +20,7 @@ export async function handler(
 ): Promise<TokenResponse> {
   const scope = required(parameters, 'scope');
   if (scope === ADMIN_SCOPE) return adminToken(context, parameters, peer);
-  const app = await authenticateClient(context, parameters);
+  const { app, thumbprint } = await authenticateClient(context, parameters, peer);
   if (!isClientScope(scope)) {
     throw new OAuthError(
       'invalid_scope',
@@ -35,6 +35,7 @@ export async function handler(
     codeHash: null,
     expiresIn: LIFETIMES.clientCredentials,
     enforceExpiry: true,
+    certThumbprint: thumbprint,
   });
 }
 
@@ -47,7 +48,7 @@ async function adminToken(
   const tpp = await findTpp(context.db, tppId);
   if (tpp === undefined) throw new OAuthError('invalid_client', 'client authentication failed');
   let thumbprint: string | null = null;
-  if (context.config.mode === 'live' || peer.kind !== 'none') {
+  if (context.mtls || peer.kind !== 'none') {
     const certificate =
       peer.kind === 'qwac' ? await findCertificate(context.db, peer.qwac.thumbprint) : undefined;
     if (certificate === undefined || certificate.tppId !== tpp.tppId) {

@@ -1,6 +1,8 @@
 // The parameters of a token request and the checks every grant shares.
+import type { PeerIdentity } from '../../certificates/qwac.ts';
 import { OAuthError } from '../../domain/errors.ts';
 import type { App } from '../../store/apps-repository.ts';
+import { findCertificate } from '../../store/tpps-repository.ts';
 import { appOf } from '../apps.ts';
 import type { ServiceContext } from '../context.ts';
 
@@ -12,13 +14,29 @@ export function required(parameters: TokenParameters, name: string): string {
   return value;
 }
 
+export interface AuthenticatedClient {
+  readonly app: App;
+  /** The certificate the tokens are bound to (RFC 8705), under mutual TLS. */
+  readonly thumbprint: string | null;
+}
+
 /**
  * The client named by client_id. In the sandbox the app id identifies the client (the contract has
- * no client secret); live mode adds the TPP's certificate.
+ * no client secret); under mutual TLS the presented certificate must be one of the app's TPP.
  */
-export async function authenticateClient(context: ServiceContext, parameters: TokenParameters): Promise<App> {
+export async function authenticateClient(
+  context: ServiceContext,
+  parameters: TokenParameters,
+  peer: PeerIdentity = { kind: 'none' },
+): Promise<AuthenticatedClient> {
   const clientId = required(parameters, 'client_id');
   const app = await appOf(context, clientId);
   if (app === undefined) throw new OAuthError('invalid_client', 'client authentication failed');
-  return app;
+  if (!context.mtls) return { app, thumbprint: null };
+  const certificate =
+    peer.kind === 'qwac' ? await findCertificate(context.db, peer.qwac.thumbprint) : undefined;
+  if (certificate === undefined || app.tppId !== certificate.tppId) {
+    throw new OAuthError('invalid_client', 'client authentication failed');
+  }
+  return { app, thumbprint: certificate.thumbprint };
 }

@@ -1,6 +1,7 @@
 // grant_type=refresh_token (also at /refresh/oauth2/token/1.0): a new access token for an account-access
 // authorization, and a new refresh token in place of the used one. A used refresh token presented
 // again revokes the whole family: someone else may hold a copy (RFC 9700).
+import type { PeerIdentity } from '../../certificates/qwac.ts';
 import { OAuthError } from '../../domain/errors.ts';
 import { hashSecret } from '../../domain/secrets.ts';
 import { findRefreshToken, revokeRefreshFamily, useRefreshToken } from '../../store/tokens-repository.ts';
@@ -12,9 +13,13 @@ export const grantType = 'refresh_token';
 
 const REUSED = Symbol('reused');
 
-export async function handler(context: ServiceContext, parameters: TokenParameters): Promise<TokenResponse> {
+export async function handler(
+  context: ServiceContext,
+  parameters: TokenParameters,
+  peer: PeerIdentity,
+): Promise<TokenResponse> {
   const presented = required(parameters, 'refresh_token');
-  const app = await authenticateClient(context, parameters);
+  const { app, thumbprint } = await authenticateClient(context, parameters, peer);
   const tokenHash = hashSecret(presented);
   const answer = await context.db.transaction(async (trx) => {
     const now = context.clock();
@@ -45,6 +50,7 @@ export async function handler(context: ServiceContext, parameters: TokenParamete
       scope: row.scope,
       psuId: row.psuId,
       codeHash: null,
+      certThumbprint: thumbprint,
       refresh: { familyId: row.familyId, expiresAt: row.expiresAt },
     });
   });

@@ -27,6 +27,18 @@ export interface Config {
   readonly bodyLimit: number;
   /** How often the scheduler books due future-dated payments, in ms; 0 turns it off. */
   readonly schedulerIntervalMs: number;
+  /** PEM files of mutual TLS; required in live mode. */
+  readonly tls: TlsFiles | undefined;
+}
+
+export interface TlsFiles {
+  /** The server's certificate chain and key. */
+  readonly cert: string;
+  readonly key: string;
+  /** The trusted issuers of TPP certificates (QWAC, OBWAC). */
+  readonly clientCa: string;
+  /** Certificate revocation lists of those issuers. */
+  readonly crl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -103,15 +115,29 @@ function timeZone(env: Env): string {
   return zone;
 }
 
+function tlsFiles(env: Env): TlsFiles | undefined {
+  const cert = text(env, 'TLS_CERT');
+  const key = text(env, 'TLS_KEY');
+  const clientCa = text(env, 'TLS_CLIENT_CA');
+  const crl = text(env, 'TLS_CRL');
+  if (cert === undefined && key === undefined && clientCa === undefined && crl === undefined)
+    return undefined;
+  for (const [name, value] of [
+    ['TLS_CERT', cert],
+    ['TLS_KEY', key],
+    ['TLS_CLIENT_CA', clientCa],
+  ] as const) {
+    if (value === undefined) throw new ConfigError(name, 'is required with the other TLS_ settings');
+  }
+  return Object.freeze({ cert: cert!, key: key!, clientCa: clientCa!, crl });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf<Mode>(env, 'MODE', ['sandbox', 'live'], 'sandbox');
-  if (mode === 'live') {
-    // Live mode needs mutual TLS, onboarding and the PSU login pages; until those exist a live
-    // gateway would hand out PSU tokens without a PSU, so it refuses to start.
-    throw new ConfigError(
-      'MODE',
-      'live mode is not available in this version: it needs mutual TLS and PSU login',
-    );
+  const tls = tlsFiles(env);
+  if (mode === 'live' && tls === undefined) {
+    // Live, every TPP is known by its certificate: without mutual TLS nothing would tie a call to a TPP.
+    throw new ConfigError('TLS_CERT', 'live mode needs TLS_CERT, TLS_KEY and TLS_CLIENT_CA (PEM files)');
   }
   const sandboxClientId = text(env, 'SANDBOX_CLIENT_ID');
   if (sandboxClientId !== undefined && !SANDBOX_CLIENT_ID.test(sandboxClientId)) {
@@ -140,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
     timeZone: timeZone(env),
     bodyLimit: integer(env, 'BODY_LIMIT', 256 * 1024, 1024, 10 * 1024 * 1024),
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 60_000, 0, 86_400_000),
+    tls,
   };
   return Object.freeze(config);
 }

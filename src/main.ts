@@ -1,14 +1,17 @@
 // Starts the gateway: config, database (migrated), sandbox seed, app, listen; stops cleanly on signals.
+
+import { readFile } from 'node:fs/promises';
 import { buildApp } from './app.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig, type TlsFiles } from './config.ts';
 import { createLogger } from './http/logging.ts';
 import { ensureSandboxApp, seedTestCustomers } from './sandbox/seed.ts';
 import { openStore } from './store/database.ts';
 
 export async function start(config: Config): Promise<{ close: () => Promise<void>; url: string }> {
   const logger = createLogger(config);
+  const tls = config.tls === undefined ? undefined : await readTlsFiles(config.tls);
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const app = await buildApp({ config, store, logger });
+  const app = await buildApp({ config, store, logger, ...(tls === undefined ? {} : { tls }) });
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
@@ -18,7 +21,8 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
     return closing;
   };
   try {
-    if (config.mode === 'sandbox') await seedTestCustomers(store.db);
+    // The built-in core banking and PSU directory hold the test customers, live too (a bank replaces the ports).
+    await seedTestCustomers(store.db);
     const address = await app.listen({ port: config.port, host: config.host });
     const listening = new URL(address);
     const url = (config.publicUrl ?? `${listening.protocol}//localhost:${listening.port}`) + config.basePath;
@@ -39,6 +43,24 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
     await close();
     throw error;
   }
+}
+
+async function readTlsFiles(
+  files: TlsFiles,
+): Promise<{ key: string; cert: string; ca: string; crl?: string }> {
+  const read = async (key: string, path: string) => {
+    try {
+      return await readFile(path, 'utf8');
+    } catch {
+      throw new ConfigError(key, `cannot read the file ${path}`);
+    }
+  };
+  return {
+    cert: await read('TLS_CERT', files.cert),
+    key: await read('TLS_KEY', files.key),
+    ca: await read('TLS_CLIENT_CA', files.clientCa),
+    ...(files.crl === undefined ? {} : { crl: await read('TLS_CRL', files.crl) }),
+  };
 }
 
 export async function main(): Promise<void> {

@@ -14,7 +14,7 @@ import {
   PemConverter,
   SubjectAlternativeNameExtension,
   SubjectKeyIdentifierExtension,
-  type X509Certificate,
+  X509Certificate,
   X509CertificateGenerator,
   X509CrlGenerator,
 } from '@peculiar/x509';
@@ -194,4 +194,24 @@ export async function createCrl(ca: Issued, revokedSerials: readonly string[]): 
   });
   // OpenSSL (and so Node's TLS) reads CRLs under the label X509 CRL.
   return PemConverter.encode(crl.rawData, 'X509 CRL');
+}
+
+/** A CA (or any certificate) back from its PEM files, to sign with it again. */
+export async function loadIssued(certificatePem: string, keyPem: string): Promise<Issued> {
+  const certificate = new X509Certificate(certificatePem);
+  const privateKey = await webcrypto.subtle.importKey(
+    'pkcs8',
+    PemConverter.decodeFirst(keyPem),
+    ALGORITHM,
+    true,
+    ['sign'],
+  );
+  const publicKey = await certificate.publicKey.export(ALGORITHM, ['verify']);
+  return {
+    certificatePem,
+    keyPem,
+    serialNumber: certificate.serialNumber,
+    certificate,
+    keys: { privateKey, publicKey } as CryptoKeyPair,
+  };
 }

@@ -3,10 +3,12 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { main } from '../main.ts';
 import { openStore } from '../store/database.ts';
 import { runMigrations } from '../store/migrate.ts';
+import { certCommand } from './cert.ts';
 
 const USAGE = `usage: psd2-gateway <command>
   serve     start the gateway (default); settings come from the environment (see README)
   migrate   apply database migrations and exit
+  cert      make test certificates for live mode (psd2-gateway cert, for its usage)
   help      show this text`;
 
 async function migrate(): Promise<void> {
@@ -26,6 +28,9 @@ async function run(command: string | undefined): Promise<void> {
       return main();
     case 'migrate':
       return migrate();
+    case 'cert':
+      process.exitCode = await certCommand(process.argv.slice(3));
+      return;
     case 'help':
     case '--help':
     case '-h':

@@ -2,12 +2,14 @@
 // e-ID order for a payment, polls the token URL no sooner than sleep_time apart, and gets the PSU
 // token when the PSU has identified in the e-ID app; or cancels.
 import { isIP } from 'node:net';
+import type { PeerIdentity } from '../certificates/qwac.ts';
 import { MAX_EARLY_POLLS, MAX_POLLS, pollOutcome, SLEEP_TIME_MS } from '../domain/eid.ts';
 import { OAuthError } from '../domain/errors.ts';
 import { parseResourceScope } from '../domain/scope.ts';
 import { hashSecret, newSecret } from '../domain/secrets.ts';
 import type { Db } from '../store/database.ts';
 import { insertSession, lockSession, type SessionRow, updateSession } from '../store/decoupled-repository.ts';
+import { findCertificate } from '../store/tpps-repository.ts';
 import { appOf } from './apps.ts';
 import type { ServiceContext } from './context.ts';
 import {
@@ -43,9 +45,11 @@ export async function initAuthorization(
   context: ServiceContext,
   request: InitRequest,
   baseUrl: string,
+  peer: PeerIdentity = { kind: 'none' },
 ): Promise<InitResponse> {
   const app = await appOf(context, request.client_id);
   if (app === undefined) throw new OAuthError('unauthorized_client', 'client_id is not a registered app');
+  const thumbprint = await certificateOfApp(context, app.tppId ?? null, peer);
   if (isIP(request.psu_client_ip) === 0) {
     throw new OAuthError('invalid_request', 'psu_client_ip must be an IPv4 or IPv6 address');
   }
@@ -74,6 +78,7 @@ export async function initAuthorization(
     orderRef: order.orderRef,
     sleepMs: SLEEP_TIME_MS,
     state: 'active',
+    certThumbprint: thumbprint,
     createdAt: now,
   });
   const query = `sessionId=${encodeURIComponent(sessionId)}`;
@@ -85,6 +90,21 @@ export async function initAuthorization(
     ? { auto_start_token: order.autoStartToken }
     : { qr_code: (await context.eid.collect(context.db, order.orderRef, now)).qrCode };
   return { ...start, sleep_time: SLEEP_TIME_MS, _links: { token: link('token'), cancel: link('cancel') } };
+}
+
+/** Under mutual TLS: the presented certificate must be registered for the app's TPP; answers its thumbprint. */
+async function certificateOfApp(
+  context: ServiceContext,
+  tppId: string | null,
+  peer: PeerIdentity,
+): Promise<string | null> {
+  if (!context.mtls) return null;
+  const certificate =
+    peer.kind === 'qwac' ? await findCertificate(context.db, peer.qwac.thumbprint) : undefined;
+  if (certificate === undefined || certificate.tppId !== tppId) {
+    throw new OAuthError('unauthorized_client', 'the certificate does not belong to the TPP of client_id');
+  }
+  return certificate.thumbprint;
 }
 
 async function resourceInScope(
@@ -121,18 +141,30 @@ type PollAnswer = { readonly answer: TokenPollResponse } | { readonly error: OAu
 export async function pollToken(
   context: ServiceContext,
   sessionId: string | undefined,
+  peer: PeerIdentity = { kind: 'none' },
 ): Promise<TokenPollResponse> {
   if (sessionId === undefined || sessionId === '')
     throw new OAuthError('invalid_request', 'sessionId is required');
+  const presented = peer.kind === 'qwac' ? peer.qwac.thumbprint : null;
   // Errors that end the session are returned, not thrown, so that the session's end commits.
-  const outcome = await context.db.transaction((trx) => poll(context, trx, hashSecret(sessionId)));
+  const outcome = await context.db.transaction((trx) => poll(context, trx, hashSecret(sessionId), presented));
   if ('error' in outcome) throw outcome.error;
   return outcome.answer;
 }
 
-async function poll(context: ServiceContext, trx: Db, sessionHash: string): Promise<PollAnswer> {
+async function poll(
+  context: ServiceContext,
+  trx: Db,
+  sessionHash: string,
+  presented: string | null,
+): Promise<PollAnswer> {
   const session = await lockSession(trx, sessionHash);
   if (session === undefined) return { error: new OAuthError('invalid_request', 'sessionId is not known') };
+  if (session.certThumbprint !== null && session.certThumbprint !== presented) {
+    return {
+      error: new OAuthError('unauthorized_client', 'the session was started with another certificate'),
+    };
+  }
   if (session.state !== 'active')
     return { error: new OAuthError('invalid_request', 'the session has ended') };
   const now = context.clock();
@@ -164,6 +196,7 @@ async function poll(context: ServiceContext, trx: Db, sessionHash: string): Prom
       scope: session.scope,
       psuId: session.psuId,
       codeHash: null,
+      certThumbprint: session.certThumbprint,
     });
     return { answer: { result: 'COMPLETE', ...token } };
   }

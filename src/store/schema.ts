@@ -154,6 +154,7 @@ export const decoupledSessions = pgTable('decoupled_sessions', {
   lastPollAt: instant('last_poll_at'),
   createdAt: instant('created_at').notNull(),
   endedAt: instant('ended_at'),
+  certThumbprint: text('cert_thumbprint'),
 });
 
 export const psuCredentials = pgTable('psu_credentials', {

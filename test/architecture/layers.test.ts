@@ -31,6 +31,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   certificates: ['certificates', 'domain'],
   api: ['api', 'http', 'services', 'domain', 'config.ts'],
   client: ['client'],
+  cli: ['cli', 'certificates', 'domain', 'store', 'config.ts', 'main.ts'],
 };
 const DOMAIN_LIBRARIES = ['node:crypto', 'ibantools', 'kontonummer'];
 

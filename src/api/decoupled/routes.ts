@@ -2,6 +2,7 @@
 // Errors have the OAuth shape: {"error", "error_description"}.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { peerIdentity } from '../../http/mtls.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import {
   cancelAuthorization,
@@ -51,7 +52,12 @@ export function decoupledRoutes(app: FastifyInstance, context: ServiceContext): 
     '/decoupled/eid/initAuthorization/2.0',
     { config, schema: { body: InitBody, response: { 200: InitResponse } } },
     async (request, reply) => {
-      const answer = await initAuthorization(context, request.body, baseUrlOf(context.config, request));
+      const answer = await initAuthorization(
+        context,
+        request.body,
+        baseUrlOf(context.config, request),
+        peerIdentity(request),
+      );
       return reply.header('Cache-Control', 'no-store').send(answer);
     },
   );
@@ -60,7 +66,7 @@ export function decoupledRoutes(app: FastifyInstance, context: ServiceContext): 
     '/decoupled/eid/token/2.0',
     { config, schema: { querystring: SessionQuery, body: EmptyBody, response: { 200: TokenResponse } } },
     async (request, reply) => {
-      const answer = await pollToken(context, request.query.sessionId);
+      const answer = await pollToken(context, request.query.sessionId, peerIdentity(request));
       return reply.header('Cache-Control', 'no-store').send(answer);
     },
   );

@@ -1,0 +1,113 @@
+// psd2-gateway cert: test certificates for live mode (a CA, server certificates, QWACs with chosen
+// PSD2 roles, organization identifier and validity, CRLs), written as PEM files.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createCa, createCrl, issueQwac, issueServerCertificate, loadIssued } from '../certificates/issue.ts';
+import { PSP_ROLES, type PspRole } from '../domain/psp-roles.ts';
+
+export const CERT_USAGE = `usage: psd2-gateway cert <what> [options]
+  ca      --out DIR                                   a test CA: DIR/ca.pem, DIR/ca.key
+  server  --ca DIR --out DIR [--host localhost,127.0.0.1]
+                                                      a server certificate: DIR/server.pem, DIR/server.key
+  qwac    --ca DIR --out DIR --org PSDSE-FINA-44059 --name "Budget Buddy AB" --roles PSP_PI,PSP_AI
+          [--days 365] [--expired] [--file qwac]      a QWAC: DIR/<file>.pem, DIR/<file>.key (serial printed)
+  crl     --ca DIR --revoke SERIAL[,SERIAL] --out FILE
+                                                      a CRL revoking those serial numbers`;
+
+const OPTIONS = {
+  out: { type: 'string' },
+  ca: { type: 'string' },
+  host: { type: 'string' },
+  org: { type: 'string' },
+  name: { type: 'string' },
+  roles: { type: 'string' },
+  days: { type: 'string' },
+  expired: { type: 'boolean' },
+  file: { type: 'string' },
+  revoke: { type: 'string' },
+} as const;
+
+class UsageError extends Error {}
+
+function need(value: string | undefined, name: string): string {
+  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function loadCa(dir: string) {
+  return loadIssued(await readFile(join(dir, 'ca.pem'), 'utf8'), await readFile(join(dir, 'ca.key'), 'utf8'));
+}
+
+async function write(
+  dir: string,
+  name: string,
+  issued: { certificatePem: string; keyPem: string },
+): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `${name}.pem`), issued.certificatePem);
+  await writeFile(join(dir, `${name}.key`), issued.keyPem, { mode: 0o600 });
+}
+
+function roles(text: string): PspRole[] {
+  const known = Object.values(PSP_ROLES) as string[];
+  return text.split(',').map((role) => {
+    const trimmed = role.trim();
+    if (!known.includes(trimmed)) throw new UsageError(`unknown role ${trimmed}: use ${known.join(', ')}`);
+    return trimmed as PspRole;
+  });
+}
+
+export async function certCommand(args: readonly string[]): Promise<number> {
+  try {
+    const { positionals, values } = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true });
+    switch (positionals[0]) {
+      case 'ca':
+        await write(need(values.out, 'out'), 'ca', await createCa());
+        break;
+      case 'server': {
+        const hosts = (values.host ?? 'localhost,127.0.0.1').split(',').map((host) => host.trim());
+        await write(
+          need(values.out, 'out'),
+          'server',
+          await issueServerCertificate(await loadCa(need(values.ca, 'ca')), hosts),
+        );
+        break;
+      }
+      case 'qwac': {
+        const days = Number(values.days ?? '365');
+        if (!Number.isInteger(days) || days < 1)
+          throw new UsageError('--days must be a whole number of days');
+        const now = Date.now();
+        const qwac = await issueQwac(await loadCa(need(values.ca, 'ca')), {
+          organizationIdentifier: need(values.org, 'org'),
+          organizationName: need(values.name, 'name'),
+          roles: roles(need(values.roles, 'roles')),
+          ...(values.expired === true
+            ? { notBefore: new Date(now - (days + 1) * 86_400_000), notAfter: new Date(now - 86_400_000) }
+            : { notAfter: new Date(now + days * 86_400_000) }),
+        });
+        await write(need(values.out, 'out'), values.file ?? 'qwac', qwac);
+        process.stdout.write(`serial ${qwac.serialNumber}\n`);
+        break;
+      }
+      case 'crl': {
+        const crl = await createCrl(
+          await loadCa(need(values.ca, 'ca')),
+          need(values.revoke, 'revoke').split(','),
+        );
+        await writeFile(need(values.out, 'out'), crl);
+        break;
+      }
+      default:
+        throw new UsageError(
+          positionals[0] === undefined ? 'say what to make' : `unknown: ${positionals[0]}`,
+        );
+    }
+    return 0;
+  } catch (error) {
+    if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;
+    process.stderr.write(`psd2-gateway cert: ${error.message}\n${CERT_USAGE}\n`);
+    return 2;
+  }
+}

@@ -14,6 +14,7 @@ import { ensureSandboxApp, seedTestCustomers } from '../src/sandbox/seed.ts';
 import { scaMethods } from '../src/services/sca-methods.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 import { domestic } from '../test/helpers/payments.ts';
+import { measureTls } from './tls.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -338,12 +339,25 @@ async function main(): Promise<void> {
     });
     console.log(`| ${row.target} | ${cells.join(' | ')} |`);
   }
+  console.log('\nA flow is five requests: initiate, authorize (302), code exchange, execute, status. A code');
+  console.log('exchange is authorize (302) and the token call; decoupled is initAuthorization and the first');
   console.log(
-    '\nA flow is five requests: initiate, authorize (302), code exchange, execute, status; the raw',
+    'token poll (sandbox: COMPLETE); baskets are initiations of 3 and 20 payments. The raw baseline',
   );
-  console.log(
-    'baseline answers the same five with canned JSON. Ratios are to the raw baseline of the same run.',
-  );
+  console.log('answers the same requests with canned JSON; ratios are to it, in the same run.');
+
+  const tlsRows = await measureTls(DATABASE_URL, SECONDS);
+  const tlsBase = tlsRows[0]!;
+  console.log('\nLive-mode initiation over mutual TLS (16 connections):\n');
+  console.log('| target | keep-alive req/s | new connection per request req/s |');
+  console.log('|---|---|---|');
+  for (const row of tlsRows) {
+    const cell = (value: number, baseline: number) =>
+      row === tlsBase ? value.toFixed(0) : `${value.toFixed(0)} (${ratio(value, baseline)})`;
+    console.log(
+      `| ${row.target} | ${cell(row.keepAlive, tlsBase.keepAlive)} | ${cell(row.newConnection, tlsBase.newConnection)} |`,
+    );
+  }
 }
 
 await main();

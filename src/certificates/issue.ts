@@ -45,6 +45,20 @@ async function newKeys(): Promise<CryptoKeyPair> {
   return webcrypto.subtle.generateKey(ALGORITHM, true, ['sign', 'verify']) as Promise<CryptoKeyPair>;
 }
 
+async function issued(
+  certificate: X509Certificate,
+  keys: CryptoKeyPair,
+  serialNumber: string,
+): Promise<Issued> {
+  return {
+    certificatePem: certificate.toString('pem'),
+    keyPem: await keyPem(keys),
+    serialNumber,
+    certificate,
+    keys,
+  };
+}
+
 async function keyPem(keys: CryptoKeyPair): Promise<string> {
   return PemConverter.encode(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey), 'PRIVATE KEY');
 }
@@ -74,13 +88,7 @@ export async function createCa(
       await SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return {
-    certificatePem: certificate.toString('pem'),
-    keyPem: await keyPem(keys),
-    serialNumber,
-    certificate,
-    keys,
-  };
+  return issued(certificate, keys, serialNumber);
 }
 
 export interface QwacParams {
@@ -135,13 +143,7 @@ export async function issueQwac(ca: Issued, params: QwacParams): Promise<Issued>
       qcStatementsExtension(params),
     ],
   });
-  return {
-    certificatePem: certificate.toString('pem'),
-    keyPem: await keyPem(keys),
-    serialNumber,
-    certificate,
-    keys,
-  };
+  return issued(certificate, keys, serialNumber);
 }
 
 export async function issueServerCertificate(
@@ -170,13 +172,7 @@ export async function issueServerCertificate(
       ),
     ],
   });
-  return {
-    certificatePem: certificate.toString('pem'),
-    keyPem: await keyPem(keys),
-    serialNumber,
-    certificate,
-    keys,
-  };
+  return issued(certificate, keys, serialNumber);
 }
 
 /** A CRL of the CA revoking the given serial numbers. */

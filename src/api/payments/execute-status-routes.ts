@@ -1,6 +1,6 @@
 // Execute: PUT /psd2/v1/payments/{paymentProduct}/{paymentId}; status: GET .../{paymentId}/status with
 // the Country header. Both also under the Sweden v2 prefix, where the country is SE.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { tppHeaders } from '../../http/tpp-headers.ts';
@@ -12,6 +12,18 @@ import { readPaymentStatus } from '../../services/payment-status.ts';
 import { ExecuteResponseSchema, PaymentParams, StatusResponseSchema } from './schemas.ts';
 
 type Params = { Params: { paymentProduct: string; paymentId: string } };
+
+/** What execute and cancel are asked: the app, token, request id and the payment of the path. */
+function paymentCall(request: FastifyRequest<Params>) {
+  const tpp = tppOf(request);
+  return {
+    app: tpp.app,
+    grant: grantOf(request),
+    requestId: tpp.requestId,
+    productName: request.params.paymentProduct,
+    paymentId: request.params.paymentId,
+  };
+}
 
 /** Live mode: execute, status and cancel act on payments of any payment product. */
 const anyPayments = () => ({ role: 'PIS' as const, products: PAYMENT_PRODUCTS_ALL });
@@ -36,14 +48,7 @@ export function executeStatusRoutes(app: FastifyInstance, context: ServiceContex
         schema: { params: PaymentParams, response: { 200: ExecuteResponseSchema } },
       },
       async (request, reply) => {
-        const tpp = tppOf(request);
-        const answer = await executePayment(context, {
-          app: tpp.app,
-          grant: grantOf(request),
-          requestId: tpp.requestId,
-          productName: request.params.paymentProduct,
-          paymentId: request.params.paymentId,
-        });
+        const answer = await executePayment(context, paymentCall(request));
         return reply.code(answer.statusCode).send(answer.body);
       },
     );
@@ -55,14 +60,7 @@ export function executeStatusRoutes(app: FastifyInstance, context: ServiceContex
         schema: { params: PaymentParams, response: { 200: StatusResponseSchema } },
       },
       async (request, reply) => {
-        const tpp = tppOf(request);
-        const answer = await cancelPayment(context, {
-          app: tpp.app,
-          grant: grantOf(request),
-          requestId: tpp.requestId,
-          productName: request.params.paymentProduct,
-          paymentId: request.params.paymentId,
-        });
+        const answer = await cancelPayment(context, paymentCall(request));
         return reply.code(answer.statusCode).send(answer.body);
       },
     );

@@ -26,6 +26,9 @@ export interface Payment {
   /** The signing basket the payment belongs to; it is then authorized and executed only with it. */
   readonly basketId: string | null;
   readonly tppPaymentReference: string | null;
+  /** Why the bank rejected it (RJCT only): an ISO 20022 reason code and a text. */
+  readonly reasonCode: string | null;
+  readonly reason: string | null;
 }
 
 /** What executing a payment in ACTC leads to, when the bank accepts it. */

@@ -1,13 +1,15 @@
 // Execute (spec row 12): with the PSU token of this payment, the bank executes it once; executing an
 // executed payment answers its status unchanged (API-NOTES "Statuses").
 import { apiError, notYours } from '../domain/errors.ts';
-import { awaitsExecution, basketStatus } from '../domain/payment.ts';
+import { awaitsExecution, basketStatus, type TransactionStatus } from '../domain/payment.ts';
 import { formatResourceScope } from '../domain/scope.ts';
 import { fingerprint } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
 import { type Basket, findBasket, lockBasketPayments } from '../store/baskets-repository.ts';
-import { lockPayment, moveStatus } from '../store/payments-repository.ts';
+import type { Db } from '../store/database.ts';
+import { lockPayment } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
+import { recordResult } from './execution-result.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
 import { checkPaymentOfApp, productOfPath } from './payment-access.ts';
 import { type PaymentStatusResponse, statusBody } from './status-body.ts';
@@ -26,49 +28,71 @@ export interface BasketStatusResponse {
   readonly transactionStatus: string;
 }
 
-/** A basket executes all or nothing: if the bank rejects one payment, every payment is rejected. */
+/** Thrown inside the execution transaction so that the bookings of a basket's other payments roll back. */
+class BasketRejected extends Error {
+  constructor(readonly rejection: { readonly reasonCode: string; readonly reason: string }) {
+    super('basket rejected');
+  }
+}
+
+/**
+ * A basket executes all or nothing: the bank books every payment in one transaction; if it rejects
+ * one, that transaction rolls back and every payment of the basket is rejected with its reason.
+ */
 async function executeBasket(
   context: ServiceContext,
   request: ExecuteRequest,
   basket: Basket,
 ): Promise<Answer<BasketStatusResponse>> {
+  if (basket.clientId !== request.app.clientId)
+    throw notYours(`Basket ${basket.basketId} was not initiated by this app`);
+  if (request.grant.psuId !== basket.psuId)
+    throw apiError('TOKEN_INVALID', 'The access token was issued by another PSU');
+  const product = productOfPath(request.productName);
   const key = { clientId: request.app.clientId, requestId: request.requestId };
   const print = fingerprint({
     operation: 'execute',
     product: request.productName,
     paymentId: request.paymentId,
   });
-  return answerOnce(context.db, key, print, async (trx) => {
-    if (basket.clientId !== request.app.clientId)
-      throw notYours(`Basket ${basket.basketId} was not initiated by this app`);
-    if (request.grant.psuId !== basket.psuId)
-      throw apiError('TOKEN_INVALID', 'The access token was issued by another PSU');
+  const answer = (statuses: readonly TransactionStatus[]) => ({
+    statusCode: 200,
+    body: { signingBasketId: basket.basketId, transactionStatus: basketStatus(statuses) },
+  });
+  const lockMembers = async (trx: Db) => {
     const members = await lockBasketPayments(trx, basket.basketId);
-    const product = productOfPath(request.productName);
     if (!members.some((member) => member.product === product.id)) {
       throw apiError('PRODUCT_INVALID', `Basket ${basket.basketId} holds no ${product.id} payment`);
     }
-    let statuses = members.map((member) => member.status);
-    if (members.every(awaitsExecution)) {
-      const date = today(context);
-      const results = [];
-      for (const member of members) results.push(await context.coreBanking.execute(trx, member, date));
-      const rejected = results.some((result) => result.status === 'RJCT');
-      statuses = results.map((result) => (rejected ? 'RJCT' : result.status));
-      const at = context.clock();
-      for (const [index, member] of members.entries()) {
-        if (!(await moveStatus(trx, member.id, 'ACTC', statuses[index]!, at))) {
-          throw new Error(`payment ${member.id} left ACTC while locked`);
-        }
-      }
-    } else if (members.some(awaitsExecution)) {
+    if (members.some(awaitsExecution) && !members.every(awaitsExecution)) {
       throw new Error(`basket ${basket.basketId} is partly executed`);
     }
-    return {
-      statusCode: 200,
-      body: { signingBasketId: basket.basketId, transactionStatus: basketStatus(statuses) },
-    };
-  });
+    return members;
+  };
+  try {
+    return await answerOnce(context.db, key, print, async (trx) => {
+      const members = await lockMembers(trx);
+      if (!members.every(awaitsExecution)) return answer(members.map((member) => member.status));
+      const date = today(context);
+      const at = context.clock();
+      const statuses: TransactionStatus[] = [];
+      for (const member of members) {
+        const result = await context.coreBanking.execute(trx, member, date);
+        if (result.status === 'RJCT') throw new BasketRejected(result);
+        statuses.push((await recordResult(trx, member, 'ACTC', result, at)).status);
+      }
+      return answer(statuses);
+    });
+  } catch (error) {
+    if (!(error instanceof BasketRejected)) throw error;
+    return answerOnce(context.db, key, print, async (trx) => {
+      const members = await lockMembers(trx);
+      if (!members.every(awaitsExecution)) return answer(members.map((member) => member.status));
+      const rejection = { status: 'RJCT' as const, ...error.rejection };
+      for (const member of members) await recordResult(trx, member, 'ACTC', rejection, context.clock());
+      return answer(members.map(() => 'RJCT'));
+    });
+  }
 }
 
 export async function executePayment(
@@ -95,15 +119,15 @@ export async function executePayment(
     if (request.grant.psuId !== payment.psuId) {
       throw apiError('TOKEN_INVALID', 'The access token was issued by another PSU');
     }
-    let status = payment.status;
-    if (awaitsExecution(payment)) {
-      const result = await context.coreBanking.execute(trx, payment, today(context));
-      if (!(await moveStatus(trx, payment.id, 'ACTC', result.status, context.clock()))) {
-        throw new Error(`payment ${payment.id} left ACTC while locked`);
-      }
-      status = result.status;
-    }
-    const at = status === payment.status ? payment : { ...payment, executedAt: context.clock() };
-    return { statusCode: 200, body: statusBody(context, at, status) };
+    const now = awaitsExecution(payment)
+      ? await recordResult(
+          trx,
+          payment,
+          'ACTC',
+          await context.coreBanking.execute(trx, payment, today(context)),
+          context.clock(),
+        )
+      : payment;
+    return { statusCode: 200, body: statusBody(context, now, now.status) };
   });
 }

@@ -2,8 +2,9 @@
 // FOR UPDATE SKIP LOCKED, so several gateway processes on one PostgreSQL share the work and book each
 // payment exactly once; the move out of ACCP is conditional as well.
 import type { FastifyBaseLogger } from 'fastify';
-import { lockDuePayments, moveStatus } from '../store/payments-repository.ts';
+import { lockDuePayments } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
+import { recordResult } from './execution-result.ts';
 
 const BATCH = 100;
 
@@ -16,9 +17,7 @@ export async function bookDuePayments(context: ServiceContext): Promise<number> 
       const due = await lockDuePayments(trx, date, BATCH);
       for (const payment of due) {
         const result = await context.coreBanking.execute(trx, payment, date);
-        if (!(await moveStatus(trx, payment.id, 'ACCP', result.status, context.clock()))) {
-          throw new Error(`payment ${payment.id} left ACCP while locked`);
-        }
+        await recordResult(trx, payment, 'ACCP', result, context.clock());
       }
       return due.length;
     });

@@ -9,6 +9,9 @@ export interface PaymentStatusResponse {
   readonly paymentId: string;
   readonly transactionStatus: string;
   readonly currencyExchange?: CurrencyExchange;
+  /** RJCT only (API-NOTES "Statuses"). */
+  readonly reasonCode?: string;
+  readonly reason?: string;
 }
 
 export function statusBody(
@@ -16,7 +19,13 @@ export function statusBody(
   payment: Payment,
   status: TransactionStatus,
 ): PaymentStatusResponse {
-  const body = { paymentId: payment.id, transactionStatus: status };
+  const body = {
+    paymentId: payment.id,
+    transactionStatus: status,
+    ...(status === 'RJCT' && payment.reasonCode !== null
+      ? { reasonCode: payment.reasonCode, reason: payment.reason ?? '' }
+      : {}),
+  };
   if (payment.product !== 'cross-currency-credit-transfer') return body;
   // Quoted on the day of execution; before it, the indicative rate of today.
   const quotationDate =

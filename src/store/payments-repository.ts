@@ -29,6 +29,8 @@ export function toPayment(row: Row): Payment {
     executedAt: row.executedAt,
     basketId: row.basketId,
     tppPaymentReference: row.tppPaymentReference,
+    reasonCode: row.reasonCode,
+    reason: row.reason,
   };
 }
 
@@ -126,7 +128,8 @@ export async function findPayment(db: Db, paymentId: string): Promise<Payment | 
             amount_minor::float8 AS "amountMinor", currency, creditor_name AS "creditorName",
             creditor_account AS "creditorAccount", requested_execution_date::text AS "requestedExecutionDate",
             status, created_at AS "createdAt", executed_at AS "executedAt", basket_id AS "basketId",
-            tpp_payment_reference AS "tppPaymentReference", debtor_currency AS "debtorCurrency"
+            tpp_payment_reference AS "tppPaymentReference", debtor_currency AS "debtorCurrency",
+            reason_code AS "reasonCode", reason
        FROM payments WHERE payment_id = $1`,
     [paymentId],
   );
@@ -170,6 +173,22 @@ export async function moveStatus(
   const rows = await trx
     .update(payments)
     .set({ status: to, executedAt: at })
+    .where(and(eq(payments.paymentId, paymentId), eq(payments.status, from)))
+    .returning({ paymentId: payments.paymentId });
+  return rows.length === 1;
+}
+
+/** The bank rejected the payment at execution: RJCT with its reason. */
+export async function rejectPayment(
+  trx: Db,
+  paymentId: string,
+  from: TransactionStatus,
+  rejection: { reasonCode: string; reason: string },
+  at: Date,
+): Promise<boolean> {
+  const rows = await trx
+    .update(payments)
+    .set({ status: 'RJCT', executedAt: at, reasonCode: rejection.reasonCode, reason: rejection.reason })
     .where(and(eq(payments.paymentId, paymentId), eq(payments.status, from)))
     .returning({ paymentId: payments.paymentId });
   return rows.length === 1;

@@ -45,6 +45,8 @@ export const accounts = pgTable('accounts', {
   ownerName: text('owner_name').notNull(),
   position: integer('position').notNull(),
   balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull().default(0),
+  blocked: boolean('blocked').notNull().default(false),
+  dailyLimitMinor: bigint('daily_limit_minor', { mode: 'number' }),
 });
 
 export const cards = pgTable('cards', {
@@ -75,6 +77,8 @@ export const payments = pgTable('payments', {
   basketId: text('basket_id'),
   tppPaymentReference: text('tpp_payment_reference'),
   debtorCurrency: text('debtor_currency').notNull(),
+  reasonCode: text('reason_code'),
+  reason: text('reason'),
 });
 
 export const signingBaskets = pgTable('signing_baskets', {
@@ -224,4 +228,19 @@ export const subscriptions = pgTable('subscriptions', {
   clientId: text('client_id').notNull(),
   productName: text('product_name').notNull(),
   createdAt: instant('created_at').notNull(),
+});
+
+export const bookings = pgTable('bookings', {
+  bookingId: text('booking_id').primaryKey(),
+  paymentId: text('payment_id').notNull(),
+  bookedOn: date('booked_on', { mode: 'string' }).notNull(),
+  createdAt: instant('created_at').notNull(),
+});
+
+export const ledgerEntries = pgTable('ledger_entries', {
+  entryId: bigint('entry_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+  bookingId: text('booking_id').notNull(),
+  ledgerAccount: text('ledger_account').notNull(),
+  currency: text('currency').notNull(),
+  amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
 });

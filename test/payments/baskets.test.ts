@@ -264,7 +264,12 @@ test('a basket executes all or nothing: one rejection rejects every payment', as
     for (const [index, payment] of payments.entries()) {
       const product = index === 0 ? 'handelsbanken-domestic-credit-transfer' : 'sek-credit-transfer';
       const status = await rejecting.client.status(product, payment.paymentId, token, 'SE');
-      assert.deepEqual(status.body, { paymentId: payment.paymentId, transactionStatus: 'RJCT' });
+      assert.deepEqual(status.body, {
+        paymentId: payment.paymentId,
+        transactionStatus: 'RJCT',
+        reasonCode: 'AM04',
+        reason: 'insufficient funds',
+      });
     }
   } finally {
     await rejecting.close();

@@ -89,6 +89,8 @@ export const StatusResponseSchema = Type.Object({
   paymentId: Type.String(),
   transactionStatus: Type.String(),
   currencyExchange: Type.Optional(CurrencyExchangeSchema),
+  reasonCode: Type.Optional(Type.String()),
+  reason: Type.Optional(Type.String()),
 });
 
 export const ProductParams = Type.Object({ paymentProduct: Type.String({ maxLength: 64 }) });
@@ -129,4 +131,6 @@ export const ExecuteResponseSchema = Type.Object({
   signingBasketId: Type.Optional(Type.String()),
   transactionStatus: Type.String(),
   currencyExchange: Type.Optional(CurrencyExchangeSchema),
+  reasonCode: Type.Optional(Type.String()),
+  reason: Type.Optional(Type.String()),
 });

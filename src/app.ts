@@ -19,8 +19,9 @@ import { registerErrorHandling } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
 import { createLogger } from './http/logging.ts';
 import { echoTppHeaders } from './http/tpp-headers.ts';
-import { type CoreBanking, sandboxCoreBanking } from './ports/core-banking.ts';
+import type { CoreBanking } from './ports/core-banking.ts';
 import { type EidProvider, eidSimulator } from './ports/eid-provider.ts';
+import { ledgerCoreBanking } from './ports/ledger-core-banking.ts';
 import { type Clock, newCaches, type ServiceContext } from './services/context.ts';
 import { startScheduler } from './services/scheduler.ts';
 import type { Store } from './store/database.ts';
@@ -47,7 +48,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     config,
     db: store.db,
     clock: dependencies.clock ?? (() => new Date()),
-    coreBanking: dependencies.coreBanking ?? sandboxCoreBanking,
+    coreBanking: dependencies.coreBanking ?? ledgerCoreBanking({ enforceFunds: config.mode === 'live' }),
     eid: dependencies.eid ?? eidSimulator({ instant: config.mode === 'sandbox' }),
     caches: newCaches(),
     mtls: dependencies.tls !== undefined,

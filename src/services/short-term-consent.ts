@@ -7,6 +7,7 @@ import type { App } from '../store/apps-repository.ts';
 import { findConsent, insertConsent, useConsentRead, validateConsent } from '../store/consents-repository.ts';
 import { listAccountsOfPsu, listCardsOfAccounts } from '../store/customers-repository.ts';
 import type { Db } from '../store/database.ts';
+import { entriesSum } from '../store/ledger-repository.ts';
 import type { ServiceContext } from './context.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
 import type { CorporateHeaders } from './initiate-payment.ts';
@@ -122,7 +123,13 @@ export async function readConsentedAccounts(
     }
     throw apiError('CONSENT_INVALID', 'The short-term consent is not valid');
   }
-  const accounts = await listAccountsOfPsu(context.db, consent.psuId!);
+  // Booked balance: the opening balance plus the ledger's entries.
+  const accounts = await Promise.all(
+    (await listAccountsOfPsu(context.db, consent.psuId!)).map(async (account) => ({
+      ...account,
+      balanceMinor: account.balanceMinor + (await entriesSum(context.db, account.accountId)),
+    })),
+  );
   const cards = await listCardsOfAccounts(
     context.db,
     accounts.map((account) => account.accountId),

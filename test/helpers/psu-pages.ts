@@ -1,4 +1,5 @@
 // Walks the live login and consent pages through inject(), as a browser would post them.
+import { TEST_PSU_PASSWORD } from '../../src/sandbox/seed.ts';
 import type { Gateway } from './gateway.ts';
 import { type Answer, call } from './http.ts';
 
@@ -59,4 +60,29 @@ export async function post(
 
 export function redirectQuery(state: PageState): Record<string, string> {
   return Object.fromEntries(new URL(String(state.answer.headers.location)).searchParams);
+}
+
+/** The live redirect flow for one PIS scope: the PSU logs in and approves; answers the PSU token. */
+export async function livePsuToken(
+  gateway: Gateway,
+  client: {
+    clientId: string;
+    redirectUri: string;
+    exchangeCode: (scope: string, code: string) => Promise<{ body: { access_token: string } }>;
+  },
+  scope: string,
+  psuId: string,
+): Promise<string> {
+  const login = await openAuthorize(gateway, {
+    response_type: 'code',
+    scope,
+    client_id: client.clientId,
+    state: 'live',
+    redirect_uri: client.redirectUri,
+  });
+  const consent = await post(gateway, '/psu/login', login, { psu_id: psuId, password: TEST_PSU_PASSWORD });
+  const approved = await post(gateway, '/psu/consent', consent, { decision: 'approve' });
+  const code = redirectQuery(approved).code;
+  if (code === undefined) throw new Error(`no code: ${JSON.stringify(redirectQuery(approved))}`);
+  return (await client.exchangeCode(scope, code)).body.access_token;
 }

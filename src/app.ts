@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { shortTermConsentRoutes } from './api/consents/short-term-routes.ts';
 import { decoupledRoutes } from './api/decoupled/routes.ts';
+import { fundsRoutes } from './api/funds/route.ts';
 import { healthRoutes } from './api/health-route.ts';
 import { authorizeRoutes } from './api/oauth/authorize-route.ts';
 import { tokenRoutes } from './api/oauth/token-route.ts';
@@ -105,6 +106,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       shortTermConsentRoutes(api, context);
       thirdPartiesRoutes(api, context);
       subscriptionsRoutes(api, context);
+      fundsRoutes(api, context);
       seV1Routes(api);
       if (config.mode === 'sandbox') sandboxRoutes(api, context);
     },

@@ -141,3 +141,22 @@ export async function findPsu(db: Db, psuId: string): Promise<Psu | undefined> {
   const rows = await db.select().from(psus).where(eq(psus.psuId, psuId)).limit(1);
   return rows[0];
 }
+
+/** The account of a card, by the card number's first six and last four digits (only masked PANs are kept). */
+export async function findAccountOfCard(db: Db, cardNumber: string): Promise<AccountRecord | undefined> {
+  const digits = cardNumber.replace(/[\s-]/g, '');
+  if (!/^\d{12,19}$/.test(digits)) return undefined;
+  const masked = `${digits.slice(0, 6)}******${digits.slice(-4)}`;
+  const rows = await db
+    .select({ account: accounts })
+    .from(cards)
+    .innerJoin(accounts, eq(accounts.accountId, cards.accountId))
+    .where(eq(cards.maskedPan, masked))
+    .limit(1);
+  return rows[0] === undefined ? undefined : toRecord(rows[0].account);
+}
+
+export async function findAccountRecordByIban(db: Db, iban: string): Promise<AccountRecord | undefined> {
+  const rows = await db.select().from(accounts).where(eq(accounts.iban, iban)).limit(1);
+  return rows[0] === undefined ? undefined : toRecord(rows[0]);
+}

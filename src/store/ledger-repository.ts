@@ -105,3 +105,14 @@ export async function entryTotals(db: Db): Promise<Map<string, number>> {
     .groupBy(ledgerEntries.currency);
   return new Map(rows.map((row) => [row.currency, Number(row.sum)]));
 }
+
+/** An account's booked balance now: its opening balance and every entry (minor units). */
+export async function bookedBalance(db: Db, accountId: string): Promise<number | undefined> {
+  const rows = await db
+    .select({ opening: accounts.balanceMinor })
+    .from(accounts)
+    .where(eq(accounts.accountId, accountId))
+    .limit(1);
+  if (rows[0] === undefined) return undefined;
+  return rows[0].opening + (await entriesSum(db, accountId));
+}

@@ -127,7 +127,7 @@ export async function issueQwac(ca: Issued, params: QwacParams): Promise<Issued>
       { CN: [params.organizationName] },
       { O: [params.organizationName] },
       { C: [country] },
-      { ['2.5.4.97']: [params.organizationIdentifier] },
+      { '2.5.4.97': [params.organizationIdentifier] },
     ],
     issuer: ca.certificate.subject,
     notBefore: params.notBefore ?? new Date(Date.now() - days(1)),

@@ -5,7 +5,11 @@ import { ApiError, apiError } from '../domain/errors.ts';
 import { isKnownCurrency, parseAmount } from '../domain/money.ts';
 import { convert, sandboxExchange } from '../ports/exchange-rates.ts';
 import type { App } from '../store/apps-repository.ts';
-import { findAccountOfCard, findAccountRecordByIban } from '../store/customers-repository.ts';
+import {
+  type AccountRecord,
+  findAccountOfCard,
+  findAccountRecordByIban,
+} from '../store/customers-repository.ts';
 import { bookedBalance } from '../store/ledger-repository.ts';
 import { type ServiceContext, today } from './context.ts';
 import { requireClientToken, type TokenGrant } from './tokens.ts';
@@ -34,7 +38,7 @@ export async function confirmFunds(
   const parsed = parseAmount(body.instructedAmount.amount, currency);
   if (!parsed.ok)
     throw apiError('FORMAT_ERROR', `instructedAmount.amount ${parsed.reason}`, 'instructedAmount.amount');
-  let account;
+  let account: AccountRecord | undefined;
   if (body.account !== undefined) {
     const iban = parseIban(body.account.iban);
     if (!iban.ok) throw apiError('FORMAT_ERROR', `account.iban ${iban.reason}`, 'account.iban');

@@ -1,0 +1,65 @@
+// Ledger invariants as properties: for any opening balance and any sequence of payments, the live
+// ledger never drives the account below zero, accepts exactly what fits in order, and keeps every
+// currency's entries summing to zero.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
+import { recordResult } from '../../src/services/execution-result.ts';
+import { entriesSum, entryTotals } from '../../src/store/ledger-repository.ts';
+import { findPayment } from '../../src/store/payments-repository.ts';
+import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { ACCOUNTS, domestic } from '../helpers/payments.ts';
+
+const agda = ACCOUNTS.agda;
+let gateway: Gateway;
+let token: string;
+before(async () => {
+  gateway = await startGateway();
+  token = await gateway.client.clientCredentialsToken();
+});
+after(() => gateway.close());
+
+test('property: never below zero, exactly the payments that fit, entries balanced', async () => {
+  const ledger = ledgerCoreBanking({ enforceFunds: true });
+  const db = gateway.store.db;
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 0, max: 50_000 }),
+      fc.array(fc.integer({ min: 1, max: 20_000 }), { minLength: 1, maxLength: 6 }),
+      async (opening, amounts) => {
+        // Give the account exactly `opening` available, whatever earlier runs booked.
+        const booked = await entriesSum(db, agda.accountId);
+        await db.execute(
+          sql`UPDATE accounts SET balance_minor = ${opening - booked} WHERE account_id = ${agda.accountId}`,
+        );
+        let remaining = opening;
+        for (const minor of amounts) {
+          const amount = `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+          const body = domestic({
+            debtorAccount: { value: agda.bban!, accountType: 'BBAN' },
+            creditorAccount: { value: ACCOUNTS.tolvan.bban!, accountType: 'BBAN' },
+            instructedAmount: { currency: 'SEK', amount },
+          });
+          const initiated = await gateway.client.initiate(token, {
+            path: '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+            body,
+          });
+          const payment = (await findPayment(db, initiated.body.paymentId))!;
+          const outcome = await db.transaction(async (trx) => {
+            const result = await ledger.execute(trx, payment, '2026-11-21');
+            return (await recordResult(trx, payment, 'ACTC', result, new Date())).status;
+          });
+          const fits = minor <= remaining;
+          assert.equal(outcome, fits ? 'ACCC' : 'RJCT', `${minor} against ${remaining}`);
+          if (fits) remaining -= minor;
+          assert.equal(opening - booked + (await entriesSum(db, agda.accountId)), remaining);
+          assert.ok(remaining >= 0);
+        }
+        for (const [currency, total] of await entryTotals(db)) assert.equal(total, 0, currency);
+      },
+    ),
+    { numRuns: 25 },
+  );
+});

@@ -161,3 +161,43 @@ export function serviceContext(gateway: Gateway, overrides: Partial<ServiceConte
     ...overrides,
   };
 }
+
+export interface GatewayPair {
+  readonly store: TestStore;
+  readonly first: Gateway;
+  /** On PostgreSQL its own connection pool on the same schema (a second process); on PGlite the same store. */
+  readonly second: Gateway;
+  close(): Promise<void>;
+}
+
+/** Two gateways sharing one database and one sandbox app, as two processes would. */
+export async function startGatewayPair(
+  backend: Backend,
+  options: Omit<GatewayOptions, 'store' | 'backend'> = {},
+): Promise<GatewayPair> {
+  const store = await openTestStore(backend);
+  const first = await startGateway({ ...options, store });
+  const secondStore =
+    backend === 'postgres'
+      ? {
+          ...(await openStore({ databaseUrl: TEST_DATABASE_URL, schemaName: store.schemaName })),
+          schemaName: store.schemaName,
+        }
+      : store;
+  const second = await startGateway({
+    ...options,
+    store: secondStore,
+    config: { ...options.config, sandboxClientId: first.sandboxApp.clientId },
+  });
+  return {
+    store,
+    first,
+    second,
+    async close() {
+      await first.close();
+      await second.close();
+      if (backend === 'postgres') await secondStore.close();
+      await store.close();
+    },
+  };
+}

@@ -5,15 +5,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { TppClient } from '../../src/client/tpp-client.ts';
-import { openStore } from '../../src/store/database.ts';
 import { entriesSum, entryTotals } from '../../src/store/ledger-repository.ts';
 import {
   backends,
   type Gateway,
-  openTestStore,
+  type GatewayPair,
   queryRows,
   startGateway,
-  TEST_DATABASE_URL,
+  startGatewayPair,
   type TestStore,
 } from '../helpers/gateway.ts';
 import { ACCOUNTS, crossCurrency, domestic, otherBank } from '../helpers/payments.ts';
@@ -84,33 +83,18 @@ describe('sandbox ledger', () => {
 
 for (const backend of backends()) {
   describe(`live ledger on ${backend}`, () => {
+    let pair: GatewayPair;
     let store: TestStore;
     let first: Gateway;
     let second: Gateway;
     let token: string;
     const agda = ACCOUNTS.agda;
     before(async () => {
-      store = await openTestStore(backend);
-      first = await startGateway({ store, config: { mode: 'live' } });
-      const secondStore =
-        backend === 'postgres'
-          ? {
-              ...(await openStore({ databaseUrl: TEST_DATABASE_URL, schemaName: store.schemaName })),
-              schemaName: store.schemaName,
-            }
-          : store;
-      second = await startGateway({
-        store: secondStore,
-        config: { mode: 'live', sandboxClientId: first.sandboxApp.clientId },
-      });
+      pair = await startGatewayPair(backend, { config: { mode: 'live' } });
+      ({ store, first, second } = pair);
       token = await first.client.clientCredentialsToken();
     });
-    after(async () => {
-      await first.close();
-      if (backend === 'postgres') await second.store.close();
-      await second.close();
-      await store.close();
-    });
+    after(() => pair.close());
 
     const fromAgda = (amount: string) =>
       domestic({

@@ -5,16 +5,13 @@ import { after, before, describe, test } from 'node:test';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { type CoreBanking, sandboxCoreBanking } from '../../src/ports/core-banking.ts';
 import { bookDuePayments } from '../../src/services/scheduler.ts';
-import { openStore } from '../../src/store/database.ts';
 import {
   backends,
   type Gateway,
+  type GatewayPair,
   manualClock,
-  openTestStore,
   serviceContext,
-  startGateway,
-  TEST_DATABASE_URL,
-  type TestStore,
+  startGatewayPair,
 } from '../helpers/gateway.ts';
 import { call, errorBody, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
@@ -37,37 +34,18 @@ for (const backend of backends()) {
   describe(`future-dated payments on ${backend}`, () => {
     const time = manualClock(Date.parse('2026-11-21T10:00:00Z'));
     const counts = new Map<string, number>();
-    let store: TestStore;
+    let pair: GatewayPair;
     let first: Gateway;
     let second: Gateway;
     let token: string;
     const tomorrow = addDays(dateIn(time.clock(), 'Europe/Stockholm'), 1);
 
     before(async () => {
-      store = await openTestStore(backend);
-      const coreBanking = countingCoreBanking(counts);
-      first = await startGateway({ store, clock: time.clock, coreBanking });
-      const secondStore =
-        backend === 'postgres'
-          ? {
-              ...(await openStore({ databaseUrl: TEST_DATABASE_URL, schemaName: store.schemaName })),
-              schemaName: store.schemaName,
-            }
-          : store;
-      second = await startGateway({
-        store: secondStore,
-        clock: time.clock,
-        coreBanking,
-        config: { sandboxClientId: first.sandboxApp.clientId },
-      });
+      pair = await startGatewayPair(backend, { clock: time.clock, coreBanking: countingCoreBanking(counts) });
+      ({ first, second } = pair);
       token = await first.client.clientCredentialsToken();
     });
-    after(async () => {
-      await first.close();
-      if (backend === 'postgres') await second.store.close();
-      await second.close();
-      await store.close();
-    });
+    after(() => pair.close());
 
     async function executed(date: string): Promise<{ paymentId: string; psuToken: string }> {
       const initiated = await first.client.initiate(token, {

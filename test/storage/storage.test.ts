@@ -10,9 +10,9 @@ import { runMigrations } from '../../src/store/migrate.ts';
 import {
   backends,
   type Gateway,
-  openTestStore,
+  type GatewayPair,
   queryRows,
-  startGateway,
+  startGatewayPair,
   TEST_DATABASE_URL,
   type TestStore,
 } from '../helpers/gateway.ts';
@@ -27,31 +27,15 @@ async function migrationFiles(): Promise<string[]> {
 
 for (const backend of backends()) {
   describe(`storage on ${backend}`, () => {
+    let pair: GatewayPair;
     let store: TestStore;
     let first: Gateway;
     let second: Gateway;
     before(async () => {
-      store = await openTestStore(backend);
-      first = await startGateway({ store });
-      // On PostgreSQL the second gateway has its own connection pool on the same schema: a second process.
-      const secondStore =
-        backend === 'postgres'
-          ? {
-              ...(await openStore({ databaseUrl: TEST_DATABASE_URL, schemaName: store.schemaName })),
-              schemaName: store.schemaName,
-            }
-          : store;
-      second = await startGateway({
-        store: secondStore,
-        config: { sandboxClientId: first.sandboxApp.clientId },
-      });
+      pair = await startGatewayPair(backend);
+      ({ store, first, second } = pair);
     });
-    after(async () => {
-      await first.close();
-      if (backend === 'postgres') await second.store.close();
-      await second.close();
-      await store.close();
-    });
+    after(() => pair.close());
 
     test('migrations run once', async () => {
       assert.deepEqual(await runMigrations(store), []);

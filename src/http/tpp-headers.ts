@@ -29,6 +29,14 @@ export function header(request: FastifyRequest, name: string): string | undefine
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** PSU-Corporate-ID and PSU-Corporate-ID-Type as sent (checked by the use case). */
+export function corporateHeaders(request: FastifyRequest): {
+  id: string | undefined;
+  type: string | undefined;
+} {
+  return { id: header(request, 'psu-corporate-id'), type: header(request, 'psu-corporate-id-type') };
+}
+
 function clientIdOf(request: FastifyRequest, aliases: readonly string[]): string | undefined {
   for (const name of [CLIENT_ID_HEADER, ...aliases]) {
     const value = header(request, name);

@@ -1,15 +1,14 @@
 // DELETE of a payment (API-NOTES "Statuses": CANC, beyond the spec): a payment not yet executed, or
 // executed with a later date and waiting for it (ACCP), is cancelled; an executed one is not.
 import { apiError } from '../domain/errors.ts';
-import { formatResourceScope } from '../domain/scope.ts';
 import { fingerprint } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
 import { lockPayment, moveStatus } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
-import { checkPaymentOfApp, productOfPath } from './payment-access.ts';
+import { checkPaymentOfApp, productOfPath, requireReader } from './payment-access.ts';
 import type { PaymentStatusResponse } from './status-body.ts';
-import { requireClientToken, requirePsuToken, type TokenGrant } from './tokens.ts';
+import type { TokenGrant } from './tokens.ts';
 
 export interface CancelRequest {
   readonly app: App;
@@ -32,15 +31,7 @@ export async function cancelPayment(
   });
   return answerOnce(context.db, key, print, async (trx) => {
     const locked = await lockPayment(trx, request.paymentId);
-    if (request.grant.kind === 'client_credentials') requireClientToken(request.grant, request.app.clientId);
-    else {
-      const resourceId = locked?.basketId ?? request.paymentId;
-      requirePsuToken(
-        request.grant,
-        request.app.clientId,
-        formatResourceScope({ service: 'PIS', resourceId }),
-      );
-    }
+    requireReader(request.grant, request.app.clientId, request.paymentId, locked);
     const payment = checkPaymentOfApp(locked, request.paymentId, request.productName, request.app.clientId);
     if (payment.basketId !== null) {
       throw apiError(

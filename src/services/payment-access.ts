@@ -3,6 +3,8 @@
 import { ApiError, apiError, notYours } from '../domain/errors.ts';
 import type { Payment } from '../domain/payment.ts';
 import { findProduct } from '../domain/products.ts';
+import { formatResourceScope } from '../domain/scope.ts';
+import { requireClientToken, requirePsuToken, type TokenGrant } from './tokens.ts';
 
 export function productOfPath(name: string) {
   const product = findProduct(name);
@@ -26,4 +28,22 @@ export function checkPaymentOfApp(
     });
   }
   return payment;
+}
+
+/**
+ * Status and cancel take the app's client-credentials token, or the PSU token of the payment, or of
+ * the signing basket the payment belongs to.
+ */
+export function requireReader(
+  grant: TokenGrant,
+  clientId: string,
+  paymentId: string,
+  payment: Payment | undefined,
+): void {
+  if (grant.kind === 'client_credentials') {
+    requireClientToken(grant, clientId);
+    return;
+  }
+  const resourceId = payment?.basketId ?? paymentId;
+  requirePsuToken(grant, clientId, formatResourceScope({ service: 'PIS', resourceId }));
 }

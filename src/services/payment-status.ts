@@ -1,13 +1,12 @@
 // Status (spec row 13): readable with the app's client-credentials token or the PSU token of the payment.
 import { apiError } from '../domain/errors.ts';
 import type { Country } from '../domain/products.ts';
-import { formatResourceScope } from '../domain/scope.ts';
 import type { App } from '../store/apps-repository.ts';
 import { findPayment } from '../store/payments-repository.ts';
 import type { ServiceContext } from './context.ts';
-import { checkPaymentOfApp, productOfPath } from './payment-access.ts';
+import { checkPaymentOfApp, productOfPath, requireReader } from './payment-access.ts';
 import { type PaymentStatusResponse, statusBody } from './status-body.ts';
-import { requireClientToken, requirePsuToken, type TokenGrant } from './tokens.ts';
+import type { TokenGrant } from './tokens.ts';
 
 export interface StatusRequest {
   readonly app: App;
@@ -22,13 +21,8 @@ export async function readPaymentStatus(
   request: StatusRequest,
 ): Promise<PaymentStatusResponse> {
   productOfPath(request.productName);
-  if (request.grant.kind === 'client_credentials') requireClientToken(request.grant, request.app.clientId);
   const found = await findPayment(context.db, request.paymentId);
-  if (request.grant.kind !== 'client_credentials') {
-    // A basket's PSU token reads the status of each of its payments.
-    const resourceId = found?.basketId ?? request.paymentId;
-    requirePsuToken(request.grant, request.app.clientId, formatResourceScope({ service: 'PIS', resourceId }));
-  }
+  requireReader(request.grant, request.app.clientId, request.paymentId, found);
   const payment = checkPaymentOfApp(found, request.paymentId, request.productName, request.app.clientId);
   if (payment.country !== request.country) {
     throw apiError(

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
-import { header, tppHeaders } from '../../http/tpp-headers.ts';
+import { corporateHeaders, tppHeaders } from '../../http/tpp-headers.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { createShortTermConsent, readConsentedAccounts } from '../../services/short-term-consent.ts';
 import { baseUrlOf } from '../base-url.ts';
@@ -55,10 +55,7 @@ export function shortTermConsentRoutes(app: FastifyInstance, context: ServiceCon
         grant: grantOf(request),
         requestId: tpp.requestId,
         access: request.body.access,
-        corporate: {
-          id: header(request, 'psu-corporate-id'),
-          type: header(request, 'psu-corporate-id-type'),
-        },
+        corporate: corporateHeaders(request),
         baseUrl: baseUrlOf(context.config, request),
       });
       return reply.code(answer.statusCode).send(answer.body);

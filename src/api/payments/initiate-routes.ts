@@ -5,7 +5,7 @@ import { apiError } from '../../domain/errors.ts';
 import type { CustomerType } from '../../domain/products.ts';
 import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
-import { header, tppHeaders } from '../../http/tpp-headers.ts';
+import { corporateHeaders, tppHeaders } from '../../http/tpp-headers.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { initiateBasket } from '../../services/initiate-basket.ts';
 import { type Channel, initiatePayment } from '../../services/initiate-payment.ts';
@@ -45,10 +45,7 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
         grant: grantOf(request),
         requestId: tpp.requestId,
         payments: request.body.payments,
-        corporate: {
-          id: header(request, 'psu-corporate-id'),
-          type: header(request, 'psu-corporate-id-type'),
-        },
+        corporate: corporateHeaders(request),
       });
       return reply.code(answer.statusCode).send(answer.body);
     },
@@ -80,7 +77,7 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
       channel,
       productName,
       body: request.body as PaymentBodyInput,
-      corporate: { id: header(request, 'psu-corporate-id'), type: header(request, 'psu-corporate-id-type') },
+      corporate: corporateHeaders(request),
       baseUrl: baseUrlOf(context.config, request),
     });
     return reply.code(answer.statusCode).send(answer.body);

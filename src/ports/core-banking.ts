@@ -1,8 +1,7 @@
 // The port to the bank's core banking system: where accounts are found and payments are booked.
-// The built-in implementation reads the gateway's own customer tables; a bank replaces it.
-import { type Payment, statusAfterExecution } from '../domain/payment.ts';
+// The built-in implementation (ledger-core-banking.ts) keeps a double-entry ledger; a bank replaces it.
+import type { Payment } from '../domain/payment.ts';
 import type { DebtorLookup } from '../domain/payment-rules.ts';
-import { findProduct } from '../domain/products.ts';
 import { type BankAccount, findAccountByBban, findAccountByIban } from '../store/customers-repository.ts';
 import type { Db } from '../store/database.ts';
 
@@ -20,15 +19,9 @@ export interface CoreBanking {
   execute(trx: Db, payment: Payment, today: string): Promise<ExecutionResult>;
 }
 
-/** The sandbox's core banking: static test accounts, and every execution succeeds (spec: sandbox). */
-export const sandboxCoreBanking: CoreBanking = {
-  findDebtorAccount(db, lookup) {
-    return lookup.kind === 'iban'
-      ? findAccountByIban(db, lookup.iban)
-      : findAccountByBban(db, lookup.country, lookup.bban);
-  },
-  async execute(_trx, payment, today) {
-    const product = findProduct(payment.product)!;
-    return { status: statusAfterExecution(payment, product.settlement, today) };
-  },
-};
+/** The built-in lookup of debtor accounts: the gateway's own customer tables. */
+export function findDebtorAccount(db: Db, lookup: DebtorLookup): Promise<BankAccount | undefined> {
+  return lookup.kind === 'iban'
+    ? findAccountByIban(db, lookup.iban)
+    : findAccountByBban(db, lookup.country, lookup.bban);
+}

@@ -15,7 +15,7 @@ import {
   insertBooking,
   lockLedgerAccount,
 } from '../store/ledger-repository.ts';
-import { type CoreBanking, type ExecutionResult, sandboxCoreBanking } from './core-banking.ts';
+import { type CoreBanking, type ExecutionResult, findDebtorAccount } from './core-banking.ts';
 import { convert, sandboxExchange } from './exchange-rates.ts';
 
 const reject = (reasonCode: string, reason: string): ExecutionResult => ({
@@ -26,7 +26,7 @@ const reject = (reasonCode: string, reason: string): ExecutionResult => ({
 
 export function ledgerCoreBanking(options: { readonly enforceFunds: boolean }): CoreBanking {
   return {
-    findDebtorAccount: sandboxCoreBanking.findDebtorAccount,
+    findDebtorAccount,
 
     async execute(trx, payment, today) {
       const settled = statusAfterExecution(payment, findProduct(payment.product)!.settlement, today);

@@ -8,8 +8,9 @@ import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { TppClient } from '../../src/client/tpp-client.ts';
 import { type Config, configWith } from '../../src/config.ts';
-import { type CoreBanking, sandboxCoreBanking } from '../../src/ports/core-banking.ts';
+import type { CoreBanking } from '../../src/ports/core-banking.ts';
 import { eidSimulator } from '../../src/ports/eid-provider.ts';
+import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
 import { type Clock, newCaches, type ServiceContext } from '../../src/services/context.ts';
 import { type App, insertApp } from '../../src/store/apps-repository.ts';
@@ -154,7 +155,7 @@ export function serviceContext(gateway: Gateway, overrides: Partial<ServiceConte
     config: gateway.config,
     db: gateway.store.db,
     clock: () => new Date(),
-    coreBanking: sandboxCoreBanking,
+    coreBanking: ledgerCoreBanking({ enforceFunds: gateway.config.mode === 'live' }),
     eid: eidSimulator({ instant: gateway.config.mode === 'sandbox' }),
     caches: newCaches(),
     mtls: false,

@@ -3,13 +3,16 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
-import { sandboxCoreBanking } from '../../src/ports/core-banking.ts';
+import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
 import { type Gateway, sibling, startGateway } from '../helpers/gateway.ts';
 import { call, errorBody, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 
+/** The built-in ledger as the sandbox runs it (it books, never rejects). */
+const sandboxLedger = ledgerCoreBanking({ enforceFunds: false });
+
 const failing: CoreBanking = {
-  findDebtorAccount: sandboxCoreBanking.findDebtorAccount,
+  findDebtorAccount: sandboxLedger.findDebtorAccount,
   execute: async () => {
     throw new Error('relation "ledger_entries" does not exist at /srv/bank/core.ts:42');
   },

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
-import { type CoreBanking, sandboxCoreBanking } from '../../src/ports/core-banking.ts';
+import type { CoreBanking } from '../../src/ports/core-banking.ts';
+import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
 import { bookDuePayments } from '../../src/services/scheduler.ts';
 import {
   backends,
@@ -16,16 +17,19 @@ import {
 import { call, errorBody, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 
+/** The built-in ledger as the sandbox runs it (it books, never rejects). */
+const sandboxLedger = ledgerCoreBanking({ enforceFunds: false });
+
 const PRODUCT = 'handelsbanken-domestic-credit-transfer';
 const PATH = `/psd2/se/v2/payments/private/single/${PRODUCT}`;
 
 /** Counts every booking the core banking system is asked to make, per payment. */
 function countingCoreBanking(counts: Map<string, number>): CoreBanking {
   return {
-    findDebtorAccount: sandboxCoreBanking.findDebtorAccount,
+    findDebtorAccount: sandboxLedger.findDebtorAccount,
     execute: (trx, payment, today) => {
       counts.set(payment.id, (counts.get(payment.id) ?? 0) + 1);
-      return sandboxCoreBanking.execute(trx, payment, today);
+      return sandboxLedger.execute(trx, payment, today);
     },
   };
 }

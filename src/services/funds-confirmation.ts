@@ -5,11 +5,7 @@ import { ApiError, apiError } from '../domain/errors.ts';
 import { isKnownCurrency, parseAmount } from '../domain/money.ts';
 import { convert, sandboxExchange } from '../ports/exchange-rates.ts';
 import type { App } from '../store/apps-repository.ts';
-import {
-  type AccountRecord,
-  findAccountOfCard,
-  findAccountRecordByIban,
-} from '../store/customers-repository.ts';
+import { type AccountRecord, findAccountByIban, findAccountOfCard } from '../store/customers-repository.ts';
 import { bookedBalance } from '../store/ledger-repository.ts';
 import { type ServiceContext, today } from './context.ts';
 import { requireClientToken, type TokenGrant } from './tokens.ts';
@@ -42,7 +38,7 @@ export async function confirmFunds(
   if (body.account !== undefined) {
     const iban = parseIban(body.account.iban);
     if (!iban.ok) throw apiError('FORMAT_ERROR', `account.iban ${iban.reason}`, 'account.iban');
-    account = await findAccountRecordByIban(context.db, iban.value.iban);
+    account = await findAccountByIban(context.db, iban.value.iban);
   } else {
     account = await findAccountOfCard(context.db, body.cardNumber!);
   }

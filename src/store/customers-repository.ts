@@ -155,8 +155,3 @@ export async function findAccountOfCard(db: Db, cardNumber: string): Promise<Acc
     .limit(1);
   return rows[0] === undefined ? undefined : toRecord(rows[0].account);
 }
-
-export async function findAccountRecordByIban(db: Db, iban: string): Promise<AccountRecord | undefined> {
-  const rows = await db.select().from(accounts).where(eq(accounts.iban, iban)).limit(1);
-  return rows[0] === undefined ? undefined : toRecord(rows[0]);
-}

@@ -41,10 +41,19 @@ export interface CachedGrant {
 export interface Caches {
   readonly apps: TtlCache<App>;
   readonly clientTokens: TtlCache<CachedGrant>;
+  /** Registered TPP certificates by thumbprint: only ever added (revocation is the CRL's, in TLS). */
+  readonly certificates: TtlCache<{ readonly tppId: string; readonly thumbprint: string }>;
+  /** An app's product subscriptions: only ever added; a new one shows at once in this process. */
+  readonly subscriptions: TtlCache<readonly string[]>;
 }
 
 export function newCaches(): Caches {
-  return { apps: new TtlCache(30_000, 10_000), clientTokens: new TtlCache(60_000, 100_000) };
+  return {
+    apps: new TtlCache(30_000, 10_000),
+    clientTokens: new TtlCache(60_000, 100_000),
+    certificates: new TtlCache(60_000, 10_000),
+    subscriptions: new TtlCache(30_000, 10_000),
+  };
 }
 
 /** The bank's date now. */

@@ -9,9 +9,9 @@ import { parseResourceScope } from '../domain/scope.ts';
 import { hashSecret, newSecret } from '../domain/secrets.ts';
 import type { Db } from '../store/database.ts';
 import { insertSession, lockSession, type SessionRow, updateSession } from '../store/decoupled-repository.ts';
-import { findCertificate } from '../store/tpps-repository.ts';
 import { appOf } from './apps.ts';
 import type { ServiceContext } from './context.ts';
+import { registeredCertificate } from './live-access.ts';
 import {
   authorizingPsu,
   findPisResource,
@@ -99,8 +99,7 @@ async function certificateOfApp(
   peer: PeerIdentity,
 ): Promise<string | null> {
   if (!context.mtls) return null;
-  const certificate =
-    peer.kind === 'qwac' ? await findCertificate(context.db, peer.qwac.thumbprint) : undefined;
+  const certificate = await registeredCertificate(context, peer);
   if (certificate === undefined || certificate.tppId !== tppId) {
     throw new OAuthError('unauthorized_client', 'the certificate does not belong to the TPP of client_id');
   }

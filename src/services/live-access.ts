@@ -16,10 +16,35 @@ export interface LiveAccessRule {
   readonly products: readonly string[];
 }
 
+/** The connection's certificate as registered for a TPP (enrolled or added with PUT), if it is. */
+export async function registeredCertificate(
+  context: ServiceContext,
+  peer: PeerIdentity,
+): Promise<{ readonly tppId: string; readonly thumbprint: string } | undefined> {
+  if (peer.kind !== 'qwac') return undefined;
+  const thumbprint = peer.qwac.thumbprint;
+  const cached = context.caches.certificates.get(thumbprint);
+  if (cached !== undefined) return cached;
+  const row = await findCertificate(context.db, thumbprint);
+  if (row === undefined) return undefined;
+  const certificate = { tppId: row.tppId, thumbprint };
+  context.caches.certificates.set(thumbprint, certificate);
+  return certificate;
+}
+
+/** An app's product subscriptions. */
+export async function subscriptionsOf(context: ServiceContext, clientId: string): Promise<readonly string[]> {
+  const cached = context.caches.subscriptions.get(clientId);
+  if (cached !== undefined) return cached;
+  const products = await listSubscriptions(context.db, clientId);
+  context.caches.subscriptions.set(clientId, products);
+  return products;
+}
+
 /** The certificate's TPP, when the certificate is registered (enrolled or added with PUT). */
 export async function tppOfCertificate(context: ServiceContext, peer: PeerIdentity): Promise<string> {
-  const qwac = requireQwac(peer);
-  const certificate = await findCertificate(context.db, qwac.thumbprint);
+  requireQwac(peer);
+  const certificate = await registeredCertificate(context, peer);
   if (certificate === undefined) {
     throw apiError(
       'CERTIFICATE_INVALID',
@@ -42,7 +67,7 @@ export async function checkLiveAccess(
   const allowed = qwac.scopes.includes(rule.role);
   if (!allowed)
     throw apiError('ROLE_INVALID', `This interface needs the ${rule.role} role in the certificate`);
-  const subscribed = await listSubscriptions(context.db, app.clientId);
+  const subscribed = await subscriptionsOf(context, app.clientId);
   if (!rule.products.some((product) => subscribed.includes(product))) {
     throw new ApiError({
       code: 'PRODUCT_INVALID',

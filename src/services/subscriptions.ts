@@ -71,47 +71,55 @@ export async function subscribe(
   }
   const key = { clientId: request.tppId, requestId: request.requestId };
   const existing = body.clientId === undefined ? undefined : await findApp(context.db, body.clientId);
-  return answerOnce(context.db, key, fingerprint({ operation: 'subscribe', body }), async (trx) => {
-    let app = existing;
-    if (body.app !== undefined) {
-      checkRedirectUri(context, body.app.oauthRedirectURI);
-      const clientId = context.config.mode === 'live' ? randomUUID() : randomUUID().replaceAll('-', '');
-      app = {
-        clientId,
-        name: body.app.name,
-        description: body.app.description,
-        redirectUri: body.app.oauthRedirectURI,
-        seeded: false,
-      };
-      await insertApp(trx, { ...app, tppId: tpp.tppId });
-    } else if (app === undefined || app.tppId !== tpp.tppId) {
-      throw notYours(`App ${body.clientId} is not an app of ${tpp.tppId}`);
-    }
-    const subscriptionId = randomUUID();
-    if (
-      !(await addSubscription(trx, {
-        subscriptionId,
-        clientId: app.clientId,
-        productName: product.name,
-        createdAt: context.clock(),
-      }))
-    ) {
-      throw apiError('STATUS_INVALID', `App ${app.clientId} is subscribed to ${product.name} already`);
-    }
-    return {
-      statusCode: 200,
-      body: {
-        name: app.name,
-        description: app.description,
-        oauthRedirectURI: app.redirectUri,
-        clientId: app.clientId,
-        subscription: {
+  const answer = await answerOnce(
+    context.db,
+    key,
+    fingerprint({ operation: 'subscribe', body }),
+    async (trx) => {
+      let app = existing;
+      if (body.app !== undefined) {
+        checkRedirectUri(context, body.app.oauthRedirectURI);
+        const clientId = context.config.mode === 'live' ? randomUUID() : randomUUID().replaceAll('-', '');
+        app = {
+          clientId,
+          name: body.app.name,
+          description: body.app.description,
+          redirectUri: body.app.oauthRedirectURI,
+          seeded: false,
+        };
+        await insertApp(trx, { ...app, tppId: tpp.tppId });
+      } else if (app === undefined || app.tppId !== tpp.tppId) {
+        throw notYours(`App ${body.clientId} is not an app of ${tpp.tppId}`);
+      }
+      const subscriptionId = randomUUID();
+      if (
+        !(await addSubscription(trx, {
           subscriptionId,
-          product: { name: product.name, version: product.version, scope: product.scope },
+          clientId: app.clientId,
+          productName: product.name,
+          createdAt: context.clock(),
+        }))
+      ) {
+        throw apiError('STATUS_INVALID', `App ${app.clientId} is subscribed to ${product.name} already`);
+      }
+      return {
+        statusCode: 200,
+        body: {
+          name: app.name,
+          description: app.description,
+          oauthRedirectURI: app.redirectUri,
+          clientId: app.clientId,
+          subscription: {
+            subscriptionId,
+            product: { name: product.name, version: product.version, scope: product.scope },
+          },
         },
-      },
-    };
-  });
+      };
+    },
+  );
+  // Committed: this process sees the new subscription at once (others within the cache's 30 s).
+  context.caches.subscriptions.delete(answer.body.clientId);
+  return answer;
 }
 
 /** One absolute redirect URI (https live), without a fragment: another URI needs another app. */

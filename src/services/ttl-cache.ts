@@ -27,4 +27,8 @@ export class TtlCache<V> {
     }
     this.entries.set(key, { value, until: this.now() + this.ttlMs });
   }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
 }

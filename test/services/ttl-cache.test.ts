@@ -19,3 +19,10 @@ test('beyond its size the oldest entry goes first', () => {
   cache.set('c', 3);
   assert.deepEqual([cache.get('a'), cache.get('b'), cache.get('c')], [undefined, 2, 3]);
 });
+
+test('an entry can be dropped before its time', () => {
+  const cache = new TtlCache<number>(60_000, 10);
+  cache.set('a', 1);
+  cache.delete('a');
+  assert.equal(cache.get('a'), undefined);
+});

@@ -1,11 +1,13 @@
 // grant_type=client_credentials (spec row 1): a token for endpoints that touch no PSU data: scope PIS
 // for an app, or scope PSD2-ADMIN for an enrolled TPP's onboarding (live: over TLS with one of its
 // certificates, and bound to that certificate).
+
 import type { PeerIdentity } from '../../certificates/qwac.ts';
 import { OAuthError } from '../../domain/errors.ts';
 import { isClientScope } from '../../domain/scope.ts';
-import { findCertificate, findTpp } from '../../store/tpps-repository.ts';
+import { findTpp } from '../../store/tpps-repository.ts';
 import { LIFETIMES, type ServiceContext } from '../context.ts';
+import { registeredCertificate } from '../live-access.ts';
 import { issueToken, type TokenResponse } from '../tokens.ts';
 import { authenticateClient, required, type TokenParameters } from './parameters.ts';
 
@@ -49,8 +51,7 @@ async function adminToken(
   if (tpp === undefined) throw new OAuthError('invalid_client', 'client authentication failed');
   let thumbprint: string | null = null;
   if (context.mtls || peer.kind !== 'none') {
-    const certificate =
-      peer.kind === 'qwac' ? await findCertificate(context.db, peer.qwac.thumbprint) : undefined;
+    const certificate = await registeredCertificate(context, peer);
     if (certificate === undefined || certificate.tppId !== tpp.tppId) {
       throw new OAuthError('invalid_client', 'client authentication failed');
     }

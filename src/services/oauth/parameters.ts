@@ -1,10 +1,11 @@
 // The parameters of a token request and the checks every grant shares.
+
 import type { PeerIdentity } from '../../certificates/qwac.ts';
 import { OAuthError } from '../../domain/errors.ts';
 import type { App } from '../../store/apps-repository.ts';
-import { findCertificate } from '../../store/tpps-repository.ts';
 import { appOf } from '../apps.ts';
 import type { ServiceContext } from '../context.ts';
+import { registeredCertificate } from '../live-access.ts';
 
 export type TokenParameters = Readonly<Record<string, string>>;
 
@@ -33,8 +34,7 @@ export async function authenticateClient(
   const app = await appOf(context, clientId);
   if (app === undefined) throw new OAuthError('invalid_client', 'client authentication failed');
   if (!context.mtls) return { app, thumbprint: null };
-  const certificate =
-    peer.kind === 'qwac' ? await findCertificate(context.db, peer.qwac.thumbprint) : undefined;
+  const certificate = await registeredCertificate(context, peer);
   if (certificate === undefined || app.tppId !== certificate.tppId) {
     throw new OAuthError('invalid_client', 'client authentication failed');
   }

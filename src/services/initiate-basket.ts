@@ -87,10 +87,19 @@ export async function initiateBasket(
   });
   if (messages.length > 0) throw new ApiError(messages);
 
+  // A basket is mostly paid from one or two accounts: each distinct account is looked up once, all at once.
+  const lookups = new Map<string, Promise<BankAccount | undefined>>();
+  const found = (instructions as PaymentInstruction[]).map((instruction) => {
+    const key = JSON.stringify(instruction.debtor);
+    if (!lookups.has(key))
+      lookups.set(key, context.coreBanking.findDebtorAccount(context.db, instruction.debtor));
+    return lookups.get(key)!;
+  });
+  const debtorAccounts = await Promise.all(found);
   const accounts: BankAccount[] = [];
   for (const [index, instruction] of (instructions as PaymentInstruction[]).entries()) {
     const item = request.payments[index]!;
-    const account = await context.coreBanking.findDebtorAccount(context.db, instruction.debtor);
+    const account = debtorAccounts[index];
     if (account === undefined) {
       messages.push(
         within(index, item, {

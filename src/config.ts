@@ -29,6 +29,11 @@ export interface Config {
   readonly schedulerIntervalMs: number;
   /** PEM files of mutual TLS; required in live mode. */
   readonly tls: TlsFiles | undefined;
+  /**
+   * Seed the test customers (with their documented password) into the built-in systems. On by default
+   * in the sandbox only: a live gateway with known credentials must be asked for.
+   */
+  readonly seedTestData: boolean;
 }
 
 export interface TlsFiles {
@@ -167,6 +172,8 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: integer(env, 'BODY_LIMIT', 256 * 1024, 1024, 10 * 1024 * 1024),
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 60_000, 0, 86_400_000),
     tls,
+    seedTestData:
+      oneOf(env, 'SEED_TEST_DATA', ['true', 'false'], mode === 'sandbox' ? 'true' : 'false') === 'true',
   };
   return Object.freeze(config);
 }

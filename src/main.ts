@@ -21,8 +21,7 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
     return closing;
   };
   try {
-    // The built-in core banking and PSU directory hold the test customers, live too (a bank replaces the ports).
-    await seedTestCustomers(store.db);
+    if (config.seedTestData) await seedTestCustomers(store.db);
     const address = await app.listen({ port: config.port, host: config.host });
     const listening = new URL(address);
     const url = (config.publicUrl ?? `${listening.protocol}//localhost:${listening.port}`) + config.basePath;

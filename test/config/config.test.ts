@@ -60,6 +60,7 @@ test('a bad setting stops the start, naming it', () => {
     [{ SANDBOX_REDIRECT_URI: 'ftp://x' }, 'SANDBOX_REDIRECT_URI', /http/],
     [{ CLIENT_ID_HEADER_ALIASES: 'bad header' }, 'CLIENT_ID_HEADER_ALIASES', /not a header name/],
     [{ TIME_ZONE: 'Mars/Olympus' }, 'TIME_ZONE', /time zone/],
+    [{ SEED_TEST_DATA: 'yes' }, 'SEED_TEST_DATA', /one of true, false/],
   ];
   for (const [env, key, message] of cases) {
     assert.throws(
@@ -68,4 +69,11 @@ test('a bad setting stops the start, naming it', () => {
       key,
     );
   }
+});
+
+test('test customers are seeded by default in the sandbox only', () => {
+  assert.equal(loadConfig({}).seedTestData, true);
+  const tls = { TLS_CERT: 'a', TLS_KEY: 'b', TLS_CLIENT_CA: 'c' };
+  assert.equal(loadConfig({ MODE: 'live', ...tls }).seedTestData, false);
+  assert.equal(loadConfig({ MODE: 'live', ...tls, SEED_TEST_DATA: 'true' }).seedTestData, true);
 });

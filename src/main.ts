@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig, type TlsFiles } from './config.ts';
+import { dateIn } from './domain/dates.ts';
 import { createLogger } from './http/logging.ts';
 import { ensureSandboxApp, seedTestCustomers } from './sandbox/seed.ts';
 import { openStore } from './store/database.ts';
@@ -21,7 +22,7 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
     return closing;
   };
   try {
-    if (config.seedTestData) await seedTestCustomers(store.db);
+    if (config.seedTestData) await seedTestCustomers(store.db, dateIn(new Date(), config.timeZone));
     const address = await app.listen({ port: config.port, host: config.host });
     const listening = new URL(address);
     const url = (config.publicUrl ?? `${listening.protocol}//localhost:${listening.port}`) + config.basePath;

@@ -70,6 +70,7 @@ export function parseAmount(input: string | number, currency: string): AmountRes
 export function formatAmount(money: Money): string {
   const digits = minorUnits(money.currency);
   if (digits === 0) return String(money.minor);
-  const text = String(money.minor).padStart(digits + 1, '0');
-  return `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+  const sign = money.minor < 0 ? '-' : '';
+  const text = String(Math.abs(money.minor)).padStart(digits + 1, '0');
+  return `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }

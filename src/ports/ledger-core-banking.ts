@@ -14,6 +14,7 @@ import {
   findLedgerAccountByNumber,
   insertBooking,
   lockLedgerAccount,
+  remittanceOfPayment,
 } from '../store/ledger-repository.ts';
 import { type CoreBanking, type ExecutionResult, findDebtorAccount } from './core-banking.ts';
 import { convert, sandboxExchange } from './exchange-rates.ts';
@@ -80,9 +81,19 @@ export function ledgerCoreBanking(options: { readonly enforceFunds: boolean }): 
         currency: payment.amount.currency,
         amountMinor: payment.amount.minor,
       });
+      const initiatedOn = payment.createdAt.toISOString().slice(0, 10);
       const booked = await insertBooking(
         trx,
-        { bookingId: randomUUID(), paymentId: payment.id, bookedOn: today, createdAt: new Date() },
+        {
+          bookingId: randomUUID(),
+          paymentId: payment.id,
+          bookedOn: today,
+          transactionDate: [initiatedOn, today].sort()[0]!,
+          debtorName: account.ownerName,
+          creditorName: payment.creditorName ?? internal?.ownerName ?? null,
+          remittance: remittanceOfPayment(payment.id),
+          createdAt: new Date(),
+        },
         entries,
       );
       if (!booked) throw new Error(`payment ${payment.id} is booked already`);

@@ -6,21 +6,60 @@ import { seedCredentials } from '../ports/psu-directory.ts';
 import { type App, findApp, findSeededApp, insertApp, updateRedirectUri } from '../store/apps-repository.ts';
 import { insertCustomers } from '../store/customers-repository.ts';
 import type { Db } from '../store/database.ts';
-import { TEST_ACCOUNTS, TEST_CARDS, TEST_PSUS } from './test-data.ts';
+import { hasHistory, insertHistory } from '../store/ledger-repository.ts';
+import { clearSandboxActivity, restoreAccounts } from '../store/sandbox-repository.ts';
+import { sandboxHistory, withOpeningBalances } from './history.ts';
+import { TEST_CARDS, TEST_PSUS } from './test-data.ts';
+
+const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The password of every test PSU in the built-in PSU directory (README lists it). */
 export const TEST_PSU_PASSWORD = 'open-sesame-2026';
 
-/** Seeds the test customers, and their passwords in the built-in PSU directory (live mode logs in with them). */
-export async function seedTestCustomers(db: Db): Promise<void> {
-  await db.transaction((trx) =>
-    insertCustomers(trx, { psus: TEST_PSUS, accounts: TEST_ACCOUNTS, cards: TEST_CARDS }),
-  );
+/**
+ * Seeds the test customers with their transaction history up to `today` (opening balances set so
+ * that each account then holds its documented balance), and their passwords in the built-in PSU
+ * directory (live mode logs in with them). Customers and history already there are kept as they are.
+ */
+export async function seedTestCustomers(db: Db, today: string = isoDate(new Date())): Promise<void> {
+  await db.transaction(async (trx) => {
+    const fresh = !(await hasHistory(trx));
+    const book = await insertTestCustomers(trx, today);
+    // A database seeded before the history existed gets it now, with matching opening balances.
+    if (fresh) await book();
+  });
   await seedCredentials(
     db,
     TEST_PSUS.map((psu) => psu.psuId),
     TEST_PSU_PASSWORD,
   );
+}
+
+/**
+ * POST /sandbox/reset: one transaction that removes everything TPPs did (payments, baskets, consents,
+ * PSU authorizations, bookings) and restores the test customers with a fresh history up to `today`.
+ */
+export async function resetSandbox(db: Db, today: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await clearSandboxActivity(trx);
+    await (await insertTestCustomers(trx, today))();
+  });
+}
+
+/** Inserts the test customers that are missing; answers how to book their history (and opening balances). */
+async function insertTestCustomers(trx: Db, today: string): Promise<() => Promise<void>> {
+  const history = sandboxHistory(today);
+  const seeded = withOpeningBalances(history);
+  await insertCustomers(trx, {
+    psus: TEST_PSUS,
+    accounts: seeded.accounts,
+    cardAccounts: seeded.cardAccounts,
+    cards: TEST_CARDS,
+  });
+  return async () => {
+    await restoreAccounts(trx, seeded.accounts);
+    await insertHistory(trx, history, new Date());
+  };
 }
 
 /** Where the sandbox app is redirected to when no redirect URI was configured: our own callback page. */

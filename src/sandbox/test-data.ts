@@ -2,9 +2,9 @@
 // start; README lists the same data. Account numbers pass the real check-digit rules.
 import { composeIBAN } from 'ibantools';
 import { OWN_IBAN_BANK_CODES } from '../domain/account-identifiers.ts';
-import type { AccountRecord, Card, Psu } from '../store/customers-repository.ts';
+import type { AccountRecord, Card, CardAccountRecord, Psu } from '../store/customers-repository.ts';
 
-type SeedAccount = AccountRecord & { readonly position: number; readonly balanceMinor: number };
+export type SeedAccount = AccountRecord & { readonly position: number; readonly balanceMinor: number };
 
 export const TEST_PSUS: readonly Psu[] = [
   { psuId: '191212121212', name: 'Tolvan Tolvansson', customerType: 'private', corporateId: null },
@@ -177,18 +177,59 @@ export const TEST_ACCOUNTS: readonly SeedAccount[] = [
   },
 ];
 
+/** Credit card accounts: each a ledger account of its own with a credit limit (minor units). */
+export const TEST_CARD_ACCOUNTS: readonly CardAccountRecord[] = [
+  {
+    cardAccountId: 'b7c8d9e0-0000-4000-8000-000000000001',
+    psuId: '191212121212',
+    currency: 'SEK',
+    product: 'Handelsbanken Mastercard',
+    ownerName: 'Tolvan Tolvansson',
+    creditLimitMinor: 50_000_00,
+    // What is owed on the card now (after the history); negative.
+    balanceMinor: -8_450_00,
+    position: 1,
+  },
+  {
+    cardAccountId: 'b7c8d9e0-0000-4000-8000-000000000002',
+    psuId: '197001011234',
+    currency: 'SEK',
+    product: 'Handelsbanken Business Card',
+    ownerName: 'Testbolaget AB',
+    creditLimitMinor: 200_000_00,
+    balanceMinor: -45_200_00,
+    position: 1,
+  },
+];
+
 export const TEST_CARDS: readonly Card[] = [
   {
     cardId: 'c1d2e3f4-0000-4000-8000-000000000001',
     accountId: TEST_ACCOUNTS[0]!.accountId,
+    cardAccountId: null,
     maskedPan: '455677******1234',
     name: 'Allkort',
   },
   {
     cardId: 'c1d2e3f4-0000-4000-8000-000000000002',
     accountId: TEST_ACCOUNTS[3]!.accountId,
+    cardAccountId: null,
     maskedPan: '455677******5678',
     name: 'Företagskort',
+  },
+  {
+    cardId: 'c1d2e3f4-0000-4000-8000-000000000003',
+    accountId: null,
+    cardAccountId: TEST_CARD_ACCOUNTS[0]!.cardAccountId,
+    maskedPan: '552233******4321',
+    name: 'Mastercard',
+  },
+  {
+    cardId: 'c1d2e3f4-0000-4000-8000-000000000004',
+    accountId: null,
+    cardAccountId: TEST_CARD_ACCOUNTS[1]!.cardAccountId,
+    maskedPan: '552233******8765',
+    name: 'Business Card',
   },
 ];
 

@@ -1,7 +1,7 @@
 // PSUs, their accounts and cards: the bank's customer data (seeded sandbox data by default).
 import { asc, eq, inArray } from 'drizzle-orm';
 import { type Db, runStatement } from './database.ts';
-import { accounts, cards, psus } from './schema.ts';
+import { accounts, cardAccounts, cards, psus } from './schema.ts';
 
 export interface Psu {
   readonly psuId: string;
@@ -31,11 +31,26 @@ export interface BankAccount extends AccountRecord {
   readonly ownerCorporateId: string | null;
 }
 
+/** A card draws on an account (debit card) or on a card account (credit card), never both. */
 export interface Card {
   readonly cardId: string;
-  readonly accountId: string;
+  readonly accountId: string | null;
+  readonly cardAccountId: string | null;
   readonly maskedPan: string;
   readonly name: string;
+}
+
+/** A credit card account: a ledger account of its own, with a credit limit. */
+export interface CardAccountRecord {
+  readonly cardAccountId: string;
+  readonly psuId: string;
+  readonly currency: string;
+  readonly product: string;
+  readonly ownerName: string;
+  readonly creditLimitMinor: number;
+  /** The opening balance (negative: owed to the bank); the balance adds the ledger's entries. */
+  readonly balanceMinor: number;
+  readonly position: number;
 }
 
 function toRecord(row: typeof accounts.$inferSelect): AccountRecord {
@@ -113,6 +128,7 @@ export async function insertCustomers(
     psus: readonly Psu[];
     accounts: readonly (AccountRecord & { position: number; balanceMinor: number })[];
     cards: readonly Card[];
+    cardAccounts?: readonly CardAccountRecord[];
   },
 ): Promise<void> {
   if (data.psus.length > 0)
@@ -124,6 +140,11 @@ export async function insertCustomers(
     await db
       .insert(accounts)
       .values([...data.accounts])
+      .onConflictDoNothing();
+  if (data.cardAccounts !== undefined && data.cardAccounts.length > 0)
+    await db
+      .insert(cardAccounts)
+      .values([...data.cardAccounts])
       .onConflictDoNothing();
   if (data.cards.length > 0)
     await db
@@ -142,11 +163,17 @@ export async function findPsu(db: Db, psuId: string): Promise<Psu | undefined> {
   return rows[0];
 }
 
-/** The account of a card, by the card number's first six and last four digits (only masked PANs are kept). */
-export async function findAccountOfCard(db: Db, cardNumber: string): Promise<AccountRecord | undefined> {
+/** A card number as the bank keeps it: first six and last four digits; undefined when it is no card number. */
+function maskPan(cardNumber: string): string | undefined {
   const digits = cardNumber.replace(/[\s-]/g, '');
   if (!/^\d{12,19}$/.test(digits)) return undefined;
-  const masked = `${digits.slice(0, 6)}******${digits.slice(-4)}`;
+  return `${digits.slice(0, 6)}******${digits.slice(-4)}`;
+}
+
+/** The account of a card, by the card number's first six and last four digits (only masked PANs are kept). */
+export async function findAccountOfCard(db: Db, cardNumber: string): Promise<AccountRecord | undefined> {
+  const masked = maskPan(cardNumber);
+  if (masked === undefined) return undefined;
   const rows = await db
     .select({ account: accounts })
     .from(cards)
@@ -154,4 +181,39 @@ export async function findAccountOfCard(db: Db, cardNumber: string): Promise<Acc
     .where(eq(cards.maskedPan, masked))
     .limit(1);
   return rows[0] === undefined ? undefined : toRecord(rows[0].account);
+}
+
+/** A PSU's card accounts in their display order. */
+export async function listCardAccountsOfPsu(db: Db, psuId: string): Promise<CardAccountRecord[]> {
+  return db
+    .select()
+    .from(cardAccounts)
+    .where(eq(cardAccounts.psuId, psuId))
+    .orderBy(asc(cardAccounts.position));
+}
+
+/** The cards of card accounts. */
+export async function listCardsOfCardAccounts(db: Db, cardAccountIds: readonly string[]): Promise<Card[]> {
+  if (cardAccountIds.length === 0) return [];
+  return db
+    .select()
+    .from(cards)
+    .where(inArray(cards.cardAccountId, [...cardAccountIds]))
+    .orderBy(asc(cards.cardId));
+}
+
+/** The card account of a credit card, by its number's first six and last four digits. */
+export async function findCardAccountOfCard(
+  db: Db,
+  cardNumber: string,
+): Promise<CardAccountRecord | undefined> {
+  const masked = maskPan(cardNumber);
+  if (masked === undefined) return undefined;
+  const rows = await db
+    .select({ cardAccount: cardAccounts })
+    .from(cards)
+    .innerJoin(cardAccounts, eq(cardAccounts.cardAccountId, cards.cardAccountId))
+    .where(eq(cards.maskedPan, masked))
+    .limit(1);
+  return rows[0]?.cardAccount;
 }

@@ -1,5 +1,6 @@
 // The ledger of the built-in core banking system: bookings and their entries, account balances.
-import { and, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Db } from './database.ts';
 import { accounts, bookings, ledgerEntries } from './schema.ts';
 
@@ -10,6 +11,7 @@ export interface LedgerAccount {
   readonly blocked: boolean;
   readonly dailyLimitMinor: number | null;
   readonly openingMinor: number;
+  readonly ownerName: string;
 }
 
 export interface Entry {
@@ -28,6 +30,7 @@ export async function lockLedgerAccount(trx: Db, accountId: string): Promise<Led
       blocked: accounts.blocked,
       dailyLimitMinor: accounts.dailyLimitMinor,
       openingMinor: accounts.balanceMinor,
+      ownerName: accounts.ownerName,
     })
     .from(accounts)
     .where(eq(accounts.accountId, accountId))
@@ -65,19 +68,26 @@ export async function debitedOn(db: Db, accountId: string, day: string): Promise
 export async function findLedgerAccountByNumber(
   db: Db,
   number: string,
-): Promise<{ accountId: string; currency: string } | undefined> {
+): Promise<{ accountId: string; currency: string; ownerName: string } | undefined> {
   const rows = await db
-    .select({ accountId: accounts.accountId, currency: accounts.currency })
+    .select({ accountId: accounts.accountId, currency: accounts.currency, ownerName: accounts.ownerName })
     .from(accounts)
     .where(or(eq(accounts.bban, number), eq(accounts.iban, number)))
     .limit(1);
   return rows[0];
 }
 
+/** A payment's message to the payee, read inside the booking's insert (no extra round trip). */
+export function remittanceOfPayment(paymentId: string): SQL<string | null> {
+  return sql<
+    string | null
+  >`(SELECT instruction->>'remittance' FROM payments WHERE payment_id = ${paymentId})`;
+}
+
 /** Books a payment once: answers false when it is booked already. Entries must sum to zero per currency. */
 export async function insertBooking(
   trx: Db,
-  booking: { bookingId: string; paymentId: string; bookedOn: string; createdAt: Date },
+  booking: PgInsertValue<typeof bookings> & { bookingId: string },
   entries: readonly Entry[],
 ): Promise<boolean> {
   const totals = new Map<string, number>();
@@ -115,4 +125,92 @@ export async function bookedBalance(db: Db, accountId: string): Promise<number |
     .limit(1);
   if (rows[0] === undefined) return undefined;
   return rows[0].opening + (await entriesSum(db, accountId));
+}
+
+/** One entry of an account with what its booking says: a line of the account's statement. */
+export interface StatementLine {
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly bookedOn: string;
+  readonly transactionDate: string;
+  readonly debtorName: string | null;
+  readonly creditorName: string | null;
+  readonly remittance: string | null;
+}
+
+/** An account's entries booked from `from` to `to` (ISO dates, inclusive), newest first, at most `limit`. */
+export async function statementOf(
+  db: Db,
+  ledgerAccount: string,
+  range: { from: string; to: string; limit: number },
+): Promise<StatementLine[]> {
+  return db
+    .select({
+      amountMinor: ledgerEntries.amountMinor,
+      currency: ledgerEntries.currency,
+      bookedOn: bookings.bookedOn,
+      transactionDate: bookings.transactionDate,
+      debtorName: bookings.debtorName,
+      creditorName: bookings.creditorName,
+      remittance: bookings.remittance,
+    })
+    .from(ledgerEntries)
+    .innerJoin(bookings, eq(bookings.bookingId, ledgerEntries.bookingId))
+    .where(
+      and(
+        eq(ledgerEntries.ledgerAccount, ledgerAccount),
+        gte(bookings.bookedOn, range.from),
+        lte(bookings.bookedOn, range.to),
+      ),
+    )
+    .orderBy(desc(bookings.bookedOn), desc(ledgerEntries.entryId))
+    .limit(range.limit);
+}
+
+/** Per ledger account, the sum of its entries (minor units), for the accounts asked. */
+export async function entriesSums(db: Db, ledgerAccounts: readonly string[]): Promise<Map<string, number>> {
+  if (ledgerAccounts.length === 0) return new Map();
+  const rows = await db
+    .select({
+      account: ledgerEntries.ledgerAccount,
+      sum: sql<string>`sum(${ledgerEntries.amountMinor})::text`,
+    })
+    .from(ledgerEntries)
+    .where(inArray(ledgerEntries.ledgerAccount, [...ledgerAccounts]))
+    .groupBy(ledgerEntries.ledgerAccount);
+  return new Map(rows.map((row) => [row.account, Number(row.sum)]));
+}
+
+/** Whether the ledger holds bookings that are no payment's (the sandbox's history). */
+export async function hasHistory(db: Db): Promise<boolean> {
+  const rows = await db
+    .select({ bookingId: bookings.bookingId })
+    .from(bookings)
+    .where(isNull(bookings.paymentId))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Books history (bookings without a payment) once: a booking already there keeps its entries. */
+export async function insertHistory(
+  trx: Db,
+  history: readonly (Omit<typeof bookings.$inferInsert, 'createdAt'> & {
+    bookingId: string;
+    entries: readonly Entry[];
+  })[],
+  createdAt: Date,
+): Promise<void> {
+  for (let start = 0; start < history.length; start += 500) {
+    const chunk = history.slice(start, start + 500);
+    const inserted = await trx
+      .insert(bookings)
+      .values(chunk.map(({ entries: _entries, ...booking }) => ({ ...booking, paymentId: null, createdAt })))
+      .onConflictDoNothing()
+      .returning({ bookingId: bookings.bookingId });
+    const fresh = new Set(inserted.map((row) => row.bookingId));
+    const entries = chunk
+      .filter((booking) => fresh.has(booking.bookingId))
+      .flatMap((booking) => booking.entries.map((entry) => ({ ...entry, bookingId: booking.bookingId })));
+    if (entries.length > 0) await trx.insert(ledgerEntries).values(entries);
+  }
 }

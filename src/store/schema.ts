@@ -51,9 +51,10 @@ export const accounts = pgTable('accounts', {
 
 export const cards = pgTable('cards', {
   cardId: text('card_id').primaryKey(),
-  accountId: text('account_id').notNull(),
+  accountId: text('account_id'),
   maskedPan: text('masked_pan').notNull(),
   name: text('name').notNull(),
+  cardAccountId: text('card_account_id'),
 });
 
 export const payments = pgTable('payments', {
@@ -196,16 +197,44 @@ export const refreshTokens = pgTable('refresh_tokens', {
   createdAt: instant('created_at').notNull(),
 });
 
+export type ConsentKind = 'short-term' | 'accounts' | 'accounts-gb';
+export type ConsentStatus = 'received' | 'valid' | 'rejected' | 'expired' | 'terminatedByTpp';
+
 export const consents = pgTable('consents', {
   consentId: text('consent_id').primaryKey(),
   clientId: text('client_id').notNull(),
-  kind: text('kind').$type<'short-term'>().notNull(),
+  kind: text('kind').$type<ConsentKind>().notNull(),
   access: text('access').$type<'ALL_ACCOUNTS'>().notNull(),
-  status: text('status').$type<'received' | 'valid' | 'rejected' | 'expired'>().notNull(),
+  status: text('status').$type<ConsentStatus>().notNull(),
   psuId: text('psu_id'),
   validUntil: instant('valid_until'),
-  readsLeft: integer('reads_left').notNull(),
+  readsLeft: integer('reads_left'),
   createdAt: instant('created_at').notNull(),
+  frequencyPerDay: integer('frequency_per_day'),
+  requestedPsuId: text('requested_psu_id'),
+  terminatedAt: instant('terminated_at'),
+});
+
+export const consentUsage = pgTable(
+  'consent_usage',
+  {
+    consentId: text('consent_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    resource: text('resource').notNull(),
+    reads: integer('reads').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.consentId, table.day, table.resource] })],
+);
+
+export const cardAccounts = pgTable('card_accounts', {
+  cardAccountId: text('card_account_id').primaryKey(),
+  psuId: text('psu_id').notNull(),
+  currency: text('currency').notNull(),
+  product: text('product').notNull(),
+  ownerName: text('owner_name').notNull(),
+  creditLimitMinor: bigint('credit_limit_minor', { mode: 'number' }).notNull(),
+  balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull().default(0),
+  position: integer('position').notNull(),
 });
 
 export const tpps = pgTable('tpps', {
@@ -232,9 +261,13 @@ export const subscriptions = pgTable('subscriptions', {
 
 export const bookings = pgTable('bookings', {
   bookingId: text('booking_id').primaryKey(),
-  paymentId: text('payment_id').notNull(),
+  paymentId: text('payment_id'),
   bookedOn: date('booked_on', { mode: 'string' }).notNull(),
   createdAt: instant('created_at').notNull(),
+  transactionDate: date('transaction_date', { mode: 'string' }).notNull(),
+  debtorName: text('debtor_name'),
+  creditorName: text('creditor_name'),
+  remittance: text('remittance'),
 });
 
 export const ledgerEntries = pgTable('ledger_entries', {

@@ -59,3 +59,9 @@ test('formatAmount pads to the currency decimals', () => {
   assert.equal(formatAmount({ currency: 'SEK', minor: 5 }), '0.05');
   assert.equal(formatAmount({ currency: 'JPY', minor: 5 }), '5');
 });
+
+test('formatAmount keeps the sign of what is owed', () => {
+  assert.equal(formatAmount({ currency: 'SEK', minor: -5 }), '-0.05');
+  assert.equal(formatAmount({ currency: 'SEK', minor: -845000 }), '-8450.00');
+  assert.equal(formatAmount({ currency: 'JPY', minor: -5 }), '-5');
+});

@@ -2,8 +2,7 @@
 // false one cent above; by IBAN or by card; in another currency at the sandbox rate.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sql } from 'drizzle-orm';
-import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { type Gateway, setBalance, startGateway } from '../helpers/gateway.ts';
 import { call, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
 import { ACCOUNTS } from '../helpers/payments.ts';
 
@@ -13,9 +12,7 @@ before(async () => {
   gateway = await startGateway();
   token = await gateway.client.clientCredentialsToken();
   // Agda has exactly SEK 1,000.00; Tolvan's card account keeps its sandbox balance.
-  await gateway.store.db.execute(
-    sql`UPDATE accounts SET balance_minor = 100000 WHERE account_id = ${ACCOUNTS.agda.accountId}`,
-  );
+  await setBalance(gateway.store, ACCOUNTS.agda.accountId, 100000);
 });
 after(() => gateway.close());
 

@@ -1,13 +1,14 @@
 // Test harness: a gateway on PGlite (always) or PostgreSQL (when TEST_DATABASE_URL is set), each test
 // file with its own database (a fresh PGlite, or its own PostgreSQL schema), listening on port 0.
 import { randomBytes } from 'node:crypto';
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../../src/app.ts';
 import { TppClient } from '../../src/client/tpp-client.ts';
 import { type Config, configWith } from '../../src/config.ts';
+import { dateIn } from '../../src/domain/dates.ts';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
 import { eidSimulator } from '../../src/ports/eid-provider.ts';
 import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
@@ -86,7 +87,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     schedulerIntervalMs: 0,
     ...options.config,
   });
-  await seedTestCustomers(store.db);
+  await seedTestCustomers(store.db, dateIn((options.clock ?? (() => new Date()))(), config.timeZone));
   const sandboxApp = await ensureSandboxApp(store.db, config);
   const app = await buildApp({
     config,
@@ -118,6 +119,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       if (options.store === undefined) await store.close();
     },
   };
+}
+
+/** Makes an account's booked balance exactly `minor` now, whatever its history (sets its opening balance). */
+export async function setBalance(store: Store, accountId: string, minor: number): Promise<void> {
+  await store.db.execute(sql`
+    UPDATE accounts
+       SET balance_minor = ${minor} - coalesce(
+             (SELECT sum(amount_minor) FROM ledger_entries WHERE ledger_account = ${accountId}), 0)
+     WHERE account_id = ${accountId}`);
 }
 
 /** Rows of a query, the same on both drivers. */

@@ -11,6 +11,7 @@ import {
   type Gateway,
   type GatewayPair,
   queryRows,
+  setBalance,
   startGateway,
   startGatewayPair,
   type TestStore,
@@ -104,9 +105,7 @@ for (const backend of backends()) {
       });
 
     test('insufficient funds, a blocked account, a daily limit: RJCT with a reason, nothing booked', async () => {
-      await store.db.execute(
-        sql`UPDATE accounts SET balance_minor = 1000 WHERE account_id = ${agda.accountId}`,
-      );
+      await setBalance(store, agda.accountId, 1000);
       const poor = await executedPayment(first, first.client, token, DOMESTIC, fromAgda('20.00'), AGDA);
       assert.deepEqual(
         [poor.executed.status, poor.executed.body],
@@ -129,9 +128,8 @@ for (const backend of backends()) {
         reason: 'insufficient funds on the debtor account',
       });
 
-      await store.db.execute(
-        sql`UPDATE accounts SET balance_minor = 1000000, blocked = true WHERE account_id = ${agda.accountId}`,
-      );
+      await setBalance(store, agda.accountId, 1000000);
+      await store.db.execute(sql`UPDATE accounts SET blocked = true WHERE account_id = ${agda.accountId}`);
       const blocked = await executedPayment(first, first.client, token, DOMESTIC, fromAgda('20.00'), AGDA);
       assert.deepEqual(blocked.executed.body, {
         paymentId: blocked.paymentId,

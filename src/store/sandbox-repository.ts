@@ -1,0 +1,63 @@
+// Restoring the sandbox (POST /sandbox/reset): everything TPPs did goes, the customers' data comes back.
+import { ne, sql } from 'drizzle-orm';
+import type { Db } from './database.ts';
+import {
+  accessTokens,
+  accounts,
+  authCodes,
+  authRequests,
+  bookings,
+  cardAccounts,
+  cards,
+  consents,
+  consentUsage,
+  decoupledSessions,
+  eidOrders,
+  idempotencyKeys,
+  ledgerEntries,
+  payments,
+  psuCredentials,
+  refreshTokens,
+  signingBaskets,
+} from './schema.ts';
+
+/**
+ * Deletes every payment, basket, booking, consent and PSU authorization (codes, PSU tokens, refresh
+ * tokens, login and e-ID sessions), every recorded answer to a TPP-Request-ID, and the cards and card
+ * accounts; unlocks PSU logins. Apps and client-credentials tokens stay: a TPP's setup survives.
+ */
+export async function clearSandboxActivity(trx: Db): Promise<void> {
+  for (const table of [
+    ledgerEntries,
+    bookings,
+    consentUsage,
+    consents,
+    payments,
+    signingBaskets,
+    idempotencyKeys,
+    decoupledSessions,
+    eidOrders,
+    authRequests,
+    authCodes,
+    refreshTokens,
+    cards,
+    cardAccounts,
+  ]) {
+    await trx.delete(table);
+  }
+  await trx.delete(accessTokens).where(ne(accessTokens.kind, 'client_credentials'));
+  await trx.update(psuCredentials).set({ failedAttempts: 0, lockedUntil: null });
+}
+
+/** Puts the accounts back as seeded: balance, blocked flag and daily limit. */
+export async function restoreAccounts(
+  trx: Db,
+  seeded: readonly { accountId: string; balanceMinor: number }[],
+): Promise<void> {
+  for (const account of seeded) {
+    await trx
+      .update(accounts)
+      .set({ balanceMinor: account.balanceMinor, blocked: false, dailyLimitMinor: null })
+      .where(sql`${accounts.accountId} = ${account.accountId}`);
+  }
+}

@@ -2,6 +2,9 @@
 // listen on port 0; main.ts listens).
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { accountRoutes } from './api/accounts/routes.ts';
+import { cardAccountRoutes } from './api/card-accounts/routes.ts';
+import { consentRoutes } from './api/consents/routes.ts';
 import { shortTermConsentRoutes } from './api/consents/short-term-routes.ts';
 import { decoupledRoutes } from './api/decoupled/routes.ts';
 import { fundsRoutes } from './api/funds/route.ts';
@@ -23,6 +26,7 @@ import { echoTppHeaders } from './http/tpp-headers.ts';
 import type { CoreBanking } from './ports/core-banking.ts';
 import { type EidProvider, eidSimulator } from './ports/eid-provider.ts';
 import { ledgerCoreBanking } from './ports/ledger-core-banking.ts';
+import { resetSandbox } from './sandbox/seed.ts';
 import { type Clock, newCaches, type ServiceContext } from './services/context.ts';
 import { startScheduler } from './services/scheduler.ts';
 import type { Store } from './store/database.ts';
@@ -104,11 +108,15 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       initiateRoutes(api, context);
       executeStatusRoutes(api, context);
       shortTermConsentRoutes(api, context);
+      consentRoutes(api, context);
+      accountRoutes(api, context);
+      cardAccountRoutes(api, context);
       thirdPartiesRoutes(api, context);
       subscriptionsRoutes(api, context);
       fundsRoutes(api, context);
       seV1Routes(api);
-      if (config.mode === 'sandbox') sandboxRoutes(api, context);
+      if (config.mode === 'sandbox')
+        sandboxRoutes(api, context, { reset: (day) => resetSandbox(context.db, day) });
     },
     { prefix: config.basePath },
   );

@@ -1,4 +1,5 @@
-// A typed TPP client for the payment flow of the contract (spec steps 1-5), over real HTTP with fetch.
+// A typed TPP client for the payment flow of the contract (spec steps 1-5) and account information,
+// over real HTTP with fetch.
 // Used by the demo, the end-to-end tests and the benchmark.
 import { randomUUID } from 'node:crypto';
 
@@ -12,6 +13,13 @@ export interface TokenAnswer {
   readonly access_token: string;
   readonly expires_in: number;
   readonly token_type: string;
+  /** Account access only. */
+  readonly refresh_token?: string;
+}
+
+export interface ConsentAnswer {
+  readonly consentId: string;
+  readonly consentStatus: string;
 }
 
 export interface InitiationAnswer {
@@ -154,14 +162,43 @@ export class TppClient {
     return this.request<StatusAnswer>('GET', `${prefix}/${product}/${paymentId}/status`, { headers });
   }
 
-  /** Steps 3 and 4 of the redirect flow for a payment: authorize, exchange the code, execute. */
-  async authorizeAndExecute(product: string, paymentId: string): Promise<HttpAnswer<StatusAnswer>> {
-    const scope = `PIS:${paymentId}`;
+  /** The redirect flow for a scope where the PSU approves at once (the sandbox): the PSU's tokens. */
+  async authorizeScope(scope: string): Promise<TokenAnswer> {
     const query = await this.authorize(scope, randomUUID());
     const code = query.get('code');
     if (code === null) throw new Error(`authorize gave no code: ${query}`);
-    const token = expectOk(await this.exchangeCode(scope, code), 'code exchange').access_token;
+    return expectOk(await this.exchangeCode(scope, code), 'code exchange');
+  }
+
+  /** Steps 3 and 4 of the redirect flow for a payment: authorize, exchange the code, execute. */
+  async authorizeAndExecute(product: string, paymentId: string): Promise<HttpAnswer<StatusAnswer>> {
+    const token = (await this.authorizeScope(`PIS:${paymentId}`)).access_token;
     return this.execute(product, paymentId, token);
+  }
+
+  /** Account information: asks for a consent with a client-credentials token of scope AIS. */
+  createConsent(
+    token: string,
+    options: { body?: unknown; prefix?: string; headers?: Record<string, string> } = {},
+  ): Promise<HttpAnswer<ConsentAnswer>> {
+    return this.request<ConsentAnswer>('POST', `${options.prefix ?? '/psd2/v1'}/consents`, {
+      headers: this.tppHeaders(token, options.headers),
+      json: options.body ?? { access: 'ALL_ACCOUNTS' },
+    });
+  }
+
+  /**
+   * Reads account information with the PSU's token. `psuPresent: false` leaves out PSU-IP-Address: a
+   * read the TPP makes on its own, which counts against the consent's daily frequency.
+   */
+  read<T = unknown>(
+    path: string,
+    token: string,
+    options: { psuPresent?: boolean } = {},
+  ): Promise<HttpAnswer<T>> {
+    const headers = this.tppHeaders(token);
+    if (options.psuPresent === false) delete headers['PSU-IP-Address'];
+    return this.request<T>('GET', path, { headers });
   }
 }
 

@@ -1,19 +1,20 @@
-// OAuth scopes: "PIS" for client credentials, "PIS:<paymentId>" for a PSU's authorization of one payment.
+// OAuth scopes: "PIS" or "AIS" for client credentials; "PIS:<paymentId>" for a PSU's authorization of
+// one payment (or basket, or short-term consent), "AIS:<consentId>" of one account consent.
 
-export type ClientScope = 'PIS';
-export const CLIENT_SCOPES: readonly ClientScope[] = ['PIS'];
+export type ClientScope = 'PIS' | 'AIS';
+export const CLIENT_SCOPES: readonly ClientScope[] = ['PIS', 'AIS'];
 
 export interface ResourceScope {
-  readonly service: 'PIS';
+  readonly service: ClientScope;
   readonly resourceId: string;
 }
 
-const RESOURCE_SCOPE = /^(PIS):([A-Za-z0-9-]{1,64})$/;
+const RESOURCE_SCOPE = /^(PIS|AIS):([A-Za-z0-9-]{1,64})$/;
 
 export function parseResourceScope(scope: string): ResourceScope | undefined {
   const match = RESOURCE_SCOPE.exec(scope);
   if (match === null) return undefined;
-  return { service: match[1] as 'PIS', resourceId: match[2]! };
+  return { service: match[1] as ClientScope, resourceId: match[2]! };
 }
 
 export function formatResourceScope(scope: ResourceScope): string {

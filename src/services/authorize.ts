@@ -11,7 +11,7 @@ import { appOf } from './apps.ts';
 import { LIFETIMES, type ServiceContext } from './context.ts';
 import {
   authorizingPsu,
-  findPisResource,
+  findScopeResource,
   notAuthorizable,
   type PisResource,
   recordApproval,
@@ -87,10 +87,11 @@ async function checkRequest(
   const codeChallenge = pkce(query);
   const scope = single(query, 'scope') ?? '';
   const parsed = parseResourceScope(scope);
-  if (parsed === undefined) throw new OAuthError('invalid_scope', 'scope must be PIS:<paymentId>');
-  const resource = await findPisResource(context.db, parsed.resourceId);
+  if (parsed === undefined)
+    throw new OAuthError('invalid_scope', 'scope must be PIS:<paymentId> or AIS:<consentId>');
+  const resource = await findScopeResource(context.db, parsed);
   if (resource === undefined || resource.clientId !== app.clientId) {
-    throw new OAuthError('invalid_scope', 'scope names no payment of this app');
+    throw new OAuthError('invalid_scope', 'scope names no payment or consent of this app');
   }
   const refusal = notAuthorizable(resource);
   if (refusal !== undefined) throw new OAuthError('invalid_scope', refusal);

@@ -14,7 +14,7 @@ import type { ServiceContext } from './context.ts';
 import { registeredCertificate } from './live-access.ts';
 import {
   authorizingPsu,
-  findPisResource,
+  findScopeResource,
   notAuthorizable,
   type PisResource,
   recordApproval,
@@ -112,10 +112,11 @@ async function resourceInScope(
   clientId: string,
 ): Promise<PisResource> {
   const parsed = parseResourceScope(scope);
-  if (parsed === undefined) throw new OAuthError('invalid_request', 'scope must be PIS:<paymentId>');
-  const resource = await findPisResource(context.db, parsed.resourceId);
+  if (parsed === undefined)
+    throw new OAuthError('invalid_request', 'scope must be PIS:<paymentId> or AIS:<consentId>');
+  const resource = await findScopeResource(context.db, parsed);
   if (resource === undefined || resource.clientId !== clientId) {
-    throw new OAuthError('invalid_request', 'scope names no payment of this app');
+    throw new OAuthError('invalid_request', 'scope names no payment or consent of this app');
   }
   const refusal = notAuthorizable(resource);
   if (refusal !== undefined) throw new OAuthError('invalid_request', refusal);

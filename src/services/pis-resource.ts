@@ -2,14 +2,16 @@
 // scopes, in the execute path and in the decoupled request (spec "Additional rules" 2).
 import { formatAmount } from '../domain/money.ts';
 import type { Payment } from '../domain/payment.ts';
+import type { ResourceScope } from '../domain/scope.ts';
 import { findBasket, listBasketPayments } from '../store/baskets-repository.ts';
-import { findConsent } from '../store/consents-repository.ts';
+import { type ConsentRow, findConsent } from '../store/consents-repository.ts';
 import type { Db } from '../store/database.ts';
 import { findPayment } from '../store/payments-repository.ts';
 import type { ServiceContext } from './context.ts';
 import {
   approveConsent,
   SANDBOX_CONSENT_PSU,
+  SANDBOX_GB_CONSENT_PSU,
   SHORT_TERM_READS,
   SHORT_TERM_VALIDITY_MS,
 } from './short-term-consent.ts';
@@ -22,11 +24,33 @@ export interface PisResource {
   readonly psuId: string | null;
   readonly country: string;
   readonly payments: readonly Payment[];
-  /** A consent's status (a short-term consent is authorized with a PIS scope too). */
-  readonly consentStatus?: string;
+  /** A consent (a short-term consent is authorized with a PIS scope, an account consent with AIS). */
+  readonly consent?: ConsentRow;
 }
 
-export async function findPisResource(db: Db, id: string): Promise<PisResource | undefined> {
+/** What an authorization scope names: PIS a payment, basket or short-term consent; AIS an account consent. */
+export async function findScopeResource(db: Db, scope: ResourceScope): Promise<PisResource | undefined> {
+  if (scope.service === 'AIS') {
+    const consent = await findConsent(db, scope.resourceId);
+    return consent === undefined || consent.kind === 'short-term' ? undefined : consentResource(consent);
+  }
+  const resource = await findPisResource(db, scope.resourceId);
+  return resource?.consent !== undefined && resource.consent.kind !== 'short-term' ? undefined : resource;
+}
+
+function consentResource(consent: ConsentRow): PisResource {
+  return {
+    kind: 'consent',
+    id: consent.consentId,
+    clientId: consent.clientId,
+    psuId: consent.psuId,
+    country: consent.kind === 'accounts-gb' ? 'GB' : 'SE',
+    payments: [],
+    consent,
+  };
+}
+
+async function findPisResource(db: Db, id: string): Promise<PisResource | undefined> {
   const payment = await findPayment(db, id);
   if (payment !== undefined) {
     return {
@@ -41,16 +65,7 @@ export async function findPisResource(db: Db, id: string): Promise<PisResource |
   const basket = await findBasket(db, id);
   if (basket === undefined) {
     const consent = await findConsent(db, id);
-    if (consent === undefined) return undefined;
-    return {
-      kind: 'consent',
-      id,
-      clientId: consent.clientId,
-      psuId: consent.psuId,
-      country: 'SE',
-      payments: [],
-      consentStatus: consent.status,
-    };
+    return consent === undefined ? undefined : consentResource(consent);
   }
   return {
     kind: 'basket',
@@ -64,8 +79,8 @@ export async function findPisResource(db: Db, id: string): Promise<PisResource |
 
 /** Why a resource cannot be authorized now, or undefined when it can. */
 export function notAuthorizable(resource: PisResource): string | undefined {
-  if (resource.kind === 'consent') {
-    return resource.consentStatus === 'received' ? undefined : 'the consent is not awaiting authorization';
+  if (resource.consent !== undefined) {
+    return resource.consent.status === 'received' ? undefined : 'the consent is not awaiting authorization';
   }
   const [first] = resource.payments;
   if (resource.kind === 'payment' && first?.basketId !== null && first?.basketId !== undefined) {
@@ -81,8 +96,12 @@ export function notAuthorizable(resource: PisResource): string | undefined {
 
 /** What the e-ID app shows the PSU: the amount and the payee, or for a basket its size and total. */
 export function visibleText(resource: PisResource): string {
-  if (resource.kind === 'consent') {
+  if (resource.consent?.kind === 'short-term') {
     return `Share your accounts, balances and cards: up to ${SHORT_TERM_READS} reads within ${SHORT_TERM_VALIDITY_MS / 60_000} minutes`;
+  }
+  if (resource.consent !== undefined) {
+    const until = resource.consent.validUntil?.toISOString().slice(0, 10);
+    return `Share your accounts, balances, card accounts and transactions until ${until}`;
   }
   const [first] = resource.payments;
   if (resource.kind === 'payment' && first !== undefined) {
@@ -102,10 +121,15 @@ export function visibleText(resource: PisResource): string {
   return `Sign ${resource.payments.length} payments, in all ${totals.join(' and ')}`;
 }
 
-/** Who authorizes: the debtor accounts' holder; a consent in the sandbox, where nobody logs in: the sandbox PSU. */
+/**
+ * Who authorizes: the debtor accounts' holder; for a consent the PSU the TPP named (PSU-ID), else in
+ * the sandbox, where nobody logs in, a test PSU (the first private one; for GB the British one).
+ */
 export function authorizingPsu(context: ServiceContext, resource: PisResource): string | null {
   if (resource.psuId !== null) return resource.psuId;
-  return context.config.mode === 'sandbox' ? SANDBOX_CONSENT_PSU : null;
+  if (resource.consent?.requestedPsuId != null) return resource.consent.requestedPsuId;
+  if (context.config.mode !== 'sandbox') return null;
+  return resource.consent?.kind === 'accounts-gb' ? SANDBOX_GB_CONSENT_PSU : SANDBOX_CONSENT_PSU;
 }
 
 /** What the PSU's approval does beyond the code or token: a consent becomes valid for that PSU. */
@@ -115,5 +139,6 @@ export async function recordApproval(
   resourceId: string,
   psuId: string,
 ): Promise<void> {
-  if ((await findConsent(db, resourceId)) !== undefined) await approveConsent(db, context, resourceId, psuId);
+  const consent = await findConsent(db, resourceId);
+  if (consent !== undefined) await approveConsent(db, context, consent, psuId);
 }

@@ -5,6 +5,7 @@
 
 import { formatAmount } from '../domain/money.ts';
 import type { Payment } from '../domain/payment.ts';
+import { parseResourceScope } from '../domain/scope.ts';
 import { constantEquals, fingerprint, hashSecret, newSecret } from '../domain/secrets.ts';
 import { builtInPsuDirectory } from '../ports/psu-directory.ts';
 import { findAccountById, findPsu } from '../store/customers-repository.ts';
@@ -19,7 +20,7 @@ import { appOf } from './apps.ts';
 import { type AuthorizationRequest, issueCode, redirectTo } from './authorize.ts';
 import type { ServiceContext } from './context.ts';
 import {
-  findPisResource,
+  findScopeResource,
   notAuthorizable,
   type PisResource,
   recordApproval,
@@ -171,7 +172,7 @@ export async function submitLogin(
         : 'The PSU id or the password is wrong.';
     return { kind: 'page', status: 401, page: { view: 'login', appName, error, psuId }, form: fields };
   }
-  const resource = await findPisResource(context.db, row.resourceId);
+  const resource = await findScopeResource(context.db, parseResourceScope(row.scope)!);
   const refusal =
     resource === undefined ? 'the payment is not awaiting authorization' : notAuthorizable(resource);
   if (resource === undefined || refusal !== undefined) {
@@ -194,7 +195,7 @@ export async function submitLogin(
     lastActivity: now,
   });
   if (!advanced) return INVALID_PAGE;
-  const access = resource.kind === 'consent' ? visibleText(resource) : undefined;
+  const access = resource.consent !== undefined ? visibleText(resource) : undefined;
   return {
     kind: 'page',
     status: 200,
@@ -215,7 +216,7 @@ export async function submitConsent(
   if (form.decision !== 'approve') {
     return back(row, { error: 'access_denied', error_description: 'the PSU denied the authorization' });
   }
-  const resource = await findPisResource(context.db, row.resourceId);
+  const resource = await findScopeResource(context.db, parseResourceScope(row.scope)!);
   const unchanged =
     resource !== undefined &&
     notAuthorizable(resource) === undefined &&
@@ -245,14 +246,21 @@ export async function submitConsent(
   return back(row, { code });
 }
 
-/** Why this PSU may not approve: a payment only by the debtor accounts' holder, a consent only by an individual. */
+/**
+ * Why this PSU may not approve: a payment only by the debtor accounts' holder, a short-term consent
+ * only by an individual, an account consent only by the PSU the TPP named (PSU-ID), if it named one.
+ */
 async function psuRefusal(
   context: ServiceContext,
   resource: PisResource,
   psuId: string,
 ): Promise<string | undefined> {
-  if (resource.kind !== 'consent') {
+  if (resource.consent === undefined) {
     return resource.psuId === psuId ? undefined : 'the PSU does not hold the debtor account';
+  }
+  if (resource.consent.kind !== 'short-term') {
+    const named = resource.consent.requestedPsuId;
+    return named === null || named === psuId ? undefined : 'the consent was asked for another PSU';
   }
   const psu = await findPsu(context.db, psuId);
   return psu?.customerType === 'private'

@@ -1,13 +1,24 @@
 // The Swedish short-term consent (spec rows 14 and 15): an individual PSU lets the TPP read the account
 // list, balances and cards a few times within a short validity, authorized with a PIS scope.
 import { ApiError, apiError } from '../domain/errors.ts';
-import { formatAmount } from '../domain/money.ts';
 import { fingerprint, newId } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
-import { findConsent, insertConsent, useConsentRead, validateConsent } from '../store/consents-repository.ts';
-import { listAccountsOfPsu, listCardsOfAccounts } from '../store/customers-repository.ts';
+import {
+  type ConsentRow,
+  findConsent,
+  insertConsent,
+  useConsentRead,
+  validateConsent,
+} from '../store/consents-repository.ts';
+import { listCardsOfAccounts } from '../store/customers-repository.ts';
 import type { Db } from '../store/database.ts';
-import { entriesSum } from '../store/ledger-repository.ts';
+import {
+  type AccountBase,
+  accountBalances,
+  accountBase,
+  accountsWithBalances,
+  type Balance,
+} from './account-information.ts';
 import type { ServiceContext } from './context.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
 import type { CorporateHeaders } from './initiate-payment.ts';
@@ -19,6 +30,8 @@ export const SHORT_TERM_READS = 4;
 export const SHORT_TERM_VALIDITY_MS = 20 * 60_000;
 /** Who approves a consent in the sandbox, where no PSU logs in: the first private test PSU. */
 export const SANDBOX_CONSENT_PSU = '191212121212';
+/** Who approves a GB account consent in the sandbox: the British test PSU. */
+export const SANDBOX_GB_CONSENT_PSU = 'gb-3001';
 
 export interface ConsentResponse {
   readonly consentId: string;
@@ -65,30 +78,27 @@ export async function createShortTermConsent(
   );
 }
 
-/** The PSU approved: the consent is valid for SHORT_TERM_VALIDITY_MS from now. */
+/**
+ * The PSU approved: a short-term consent is valid for SHORT_TERM_VALIDITY_MS from now, an account
+ * consent until the date it was asked for.
+ */
 export async function approveConsent(
   db: Db,
   context: ServiceContext,
-  consentId: string,
+  consent: ConsentRow,
   psuId: string,
 ): Promise<void> {
-  const until = new Date(context.clock().getTime() + SHORT_TERM_VALIDITY_MS);
-  if (!(await validateConsent(db, consentId, psuId, until))) {
-    throw new Error(`consent ${consentId} was not awaiting approval`);
+  const until =
+    consent.kind === 'short-term' || consent.validUntil === null
+      ? new Date(context.clock().getTime() + SHORT_TERM_VALIDITY_MS)
+      : consent.validUntil;
+  if (!(await validateConsent(db, consent.consentId, psuId, until))) {
+    throw new Error(`consent ${consent.consentId} was not awaiting approval`);
   }
 }
 
-export interface AccountView {
-  readonly accountId: string;
-  readonly iban?: string;
-  readonly bban?: string;
-  readonly clearingNumber?: string;
-  readonly bic?: string;
-  readonly currency: string;
-  readonly accountType: string;
-  readonly name: string;
-  readonly ownerName: string;
-  readonly balances: readonly { amount: { content: string; currency: string }; balanceType: string }[];
+export interface AccountView extends AccountBase {
+  readonly balances: readonly Balance[];
   readonly cards: readonly { maskedPan: string; name: string }[];
 }
 
@@ -103,7 +113,12 @@ export async function readConsentedAccounts(
     throw apiError('TOKEN_INVALID', 'This call needs the PSU access token of a short-term consent');
   }
   const consent = await findConsent(context.db, consentId);
-  if (consent === undefined || consent.clientId !== app.clientId || consent.psuId !== grant.psuId) {
+  if (
+    consent === undefined ||
+    consent.kind !== 'short-term' ||
+    consent.clientId !== app.clientId ||
+    consent.psuId !== grant.psuId
+  ) {
     throw apiError('CONSENT_UNKNOWN', 'The access token belongs to no short-term consent of this app');
   }
   const now = context.clock();
@@ -123,35 +138,15 @@ export async function readConsentedAccounts(
     }
     throw apiError('CONSENT_INVALID', 'The short-term consent is not valid');
   }
-  // Booked balance: the opening balance plus the ledger's entries.
-  const accounts = await Promise.all(
-    (await listAccountsOfPsu(context.db, consent.psuId!)).map(async (account) => ({
-      ...account,
-      balanceMinor: account.balanceMinor + (await entriesSum(context.db, account.accountId)),
-    })),
-  );
+  const accounts = await accountsWithBalances(context, consent.psuId!);
   const cards = await listCardsOfAccounts(
     context.db,
     accounts.map((account) => account.accountId),
   );
   return {
     accounts: accounts.map((account) => ({
-      accountId: account.accountId,
-      ...(account.iban === null ? {} : { iban: account.iban }),
-      ...(account.bban === null ? {} : { bban: account.bban }),
-      ...(account.clearingNumber === null ? {} : { clearingNumber: account.clearingNumber }),
-      ...(account.bic === null ? {} : { bic: account.bic }),
-      currency: account.currency,
-      accountType: account.accountType,
-      name: account.name,
-      ownerName: account.ownerName,
-      balances: ['booked', 'available'].map((balanceType) => ({
-        amount: {
-          content: formatAmount({ currency: account.currency, minor: account.balanceMinor }),
-          currency: account.currency,
-        },
-        balanceType,
-      })),
+      ...accountBase(account),
+      balances: accountBalances(account.currency, account.balanceMinor),
       cards: cards
         .filter((card) => card.accountId === account.accountId)
         .map(({ maskedPan, name }) => ({ maskedPan, name })),

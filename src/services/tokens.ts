@@ -1,6 +1,6 @@
 // Bearer tokens: issued as random secrets, stored as hashes, resolved to what they grant.
 import { apiError } from '../domain/errors.ts';
-import { grantsRefreshToken } from '../domain/scope.ts';
+import { type ClientScope, grantsRefreshToken } from '../domain/scope.ts';
 import { hashSecret, newId, newSecret } from '../domain/secrets.ts';
 import type { Db } from '../store/database.ts';
 import { findToken, insertRefreshToken, insertToken } from '../store/tokens-repository.ts';
@@ -147,11 +147,11 @@ export function requireSameApp(grant: TokenGrant, clientId: string): void {
     throw apiError('TOKEN_INVALID', 'The access token was not issued to this app');
 }
 
-/** A client-credentials token with scope PIS (spec step 1). */
-export function requireClientToken(grant: TokenGrant, clientId: string): void {
+/** A client-credentials token with scope PIS (spec step 1), or AIS for account consents. */
+export function requireClientToken(grant: TokenGrant, clientId: string, scope: ClientScope = 'PIS'): void {
   requireSameApp(grant, clientId);
-  if (grant.kind !== 'client_credentials' || grant.scope !== 'PIS') {
-    throw apiError('TOKEN_INVALID', 'This call needs a client-credentials token with scope PIS');
+  if (grant.kind !== 'client_credentials' || grant.scope !== scope) {
+    throw apiError('TOKEN_INVALID', `This call needs a client-credentials token with scope ${scope}`);
   }
 }
 

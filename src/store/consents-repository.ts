@@ -1,7 +1,8 @@
-// Consents (short-term consents of Swedish individual PSUs, for now).
+// Consents: short-term consents of Swedish individual PSUs (PIS-scoped, a few reads) and account
+// consents (AIS-scoped, valid until a date, a daily frequency of reads without the PSU).
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
-import { consents } from './schema.ts';
+import { consents, consentUsage } from './schema.ts';
 
 export type ConsentRow = typeof consents.$inferSelect;
 
@@ -29,7 +30,7 @@ export async function validateConsent(
   return rows.length === 1;
 }
 
-/** Uses one read of a valid, unexpired consent; answers the consent after the read, or undefined. */
+/** Uses one read of a valid, unexpired short-term consent; answers the consent after the read, or undefined. */
 export async function useConsentRead(db: Db, consentId: string, now: Date): Promise<ConsentRow | undefined> {
   const rows = await db
     .update(consents)
@@ -44,4 +45,32 @@ export async function useConsentRead(db: Db, consentId: string, now: Date): Prom
     )
     .returning();
   return rows[0];
+}
+
+/** The TPP ends a consent (DELETE): whatever its status, it grants nothing any more. */
+export async function terminateConsent(db: Db, consentId: string, now: Date): Promise<void> {
+  await db
+    .update(consents)
+    .set({ status: 'terminatedByTpp', terminatedAt: now })
+    .where(and(eq(consents.consentId, consentId), sql`${consents.status} <> 'terminatedByTpp'`));
+}
+
+/**
+ * Counts one read without the PSU present of `resource` on `day`; answers false (and counts nothing)
+ * when the day's `limit` is reached. Atomic across processes.
+ */
+export async function countConsentRead(
+  db: Db,
+  read: { consentId: string; day: string; resource: string; limit: number },
+): Promise<boolean> {
+  const rows = await db
+    .insert(consentUsage)
+    .values({ consentId: read.consentId, day: read.day, resource: read.resource, reads: 1 })
+    .onConflictDoUpdate({
+      target: [consentUsage.consentId, consentUsage.day, consentUsage.resource],
+      set: { reads: sql`${consentUsage.reads} + 1` },
+      setWhere: sql`${consentUsage.reads} < ${read.limit}`,
+    })
+    .returning({ reads: consentUsage.reads });
+  return rows.length === 1;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Payment, TransactionStatus } from '../domain/payment.ts';
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
@@ -192,4 +192,42 @@ export async function rejectPayment(
     .where(and(eq(payments.paymentId, paymentId), eq(payments.status, from)))
     .returning({ paymentId: payments.paymentId });
   return rows.length === 1;
+}
+
+/** A future-dated payment waiting for its date (ACCP): a pending line of its debtor account's statement. */
+export interface ScheduledDebit {
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly requestedExecutionDate: string;
+  readonly createdAt: Date;
+  readonly creditorName: string | null;
+  readonly remittance: string | null;
+}
+
+/** An account's payments waiting for a date from `from` to `to` (inclusive), latest first. */
+export async function listScheduledDebits(
+  db: Db,
+  accountId: string,
+  range: { from: string; to: string },
+): Promise<ScheduledDebit[]> {
+  const rows = await db
+    .select({
+      amountMinor: payments.amountMinor,
+      currency: payments.currency,
+      requestedExecutionDate: payments.requestedExecutionDate,
+      createdAt: payments.createdAt,
+      creditorName: payments.creditorName,
+      remittance: sql<string | null>`${payments.instruction}->>'remittance'`,
+    })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.debtorAccountId, accountId),
+        eq(payments.status, 'ACCP'),
+        gte(payments.requestedExecutionDate, range.from),
+        lte(payments.requestedExecutionDate, range.to),
+      ),
+    )
+    .orderBy(desc(payments.requestedExecutionDate), desc(payments.createdAt));
+  return rows.map((row) => ({ ...row, requestedExecutionDate: row.requestedExecutionDate! }));
 }

@@ -135,8 +135,14 @@ test('errors of the initiation request', async () => {
       { ...request(paymentId), psu_client_ip: '2001:db8::1' },
       { status: 200, body: undefined },
     ],
-    [{ ...request(paymentId), scope: 'PIS' }, oauthError('invalid_request', 'scope must be PIS:<paymentId>')],
-    [request(theirs.body.paymentId), oauthError('invalid_request', 'scope names no payment of this app')],
+    [
+      { ...request(paymentId), scope: 'PIS' },
+      oauthError('invalid_request', 'scope must be PIS:<paymentId> or AIS:<consentId>'),
+    ],
+    [
+      request(theirs.body.paymentId),
+      oauthError('invalid_request', 'scope names no payment or consent of this app'),
+    ],
     [
       request(dutch),
       oauthError('invalid_request', 'decoupled authorization is offered for Swedish payments only'),

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { expectOk } from '../../src/client/tpp-client.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import { backends, type Gateway, startGateway } from '../helpers/gateway.ts';
+import { expectedScaMethods } from '../helpers/http.ts';
 import { SINGLE_PAYMENTS } from '../helpers/payments.ts';
 
 for (const backend of backends()) {
@@ -44,30 +45,9 @@ for (const backend of backends()) {
         assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
         const { paymentId } = initiated.body;
         assert.match(paymentId, /^[0-9a-f-]{36}$/);
-        const redirect = {
-          scaMethodType: 'REDIRECT',
-          _links: {
-            authorization: [
-              { href: `${url}/oauth2/authorize/1.0`, name: 'authorize', type: 'application/json' },
-              { href: `${url}/oauth2/token/1.0`, name: 'token', type: 'application/x-www-form-urlencoded' },
-            ],
-          },
-        };
-        const decoupled = {
-          scaMethodType: 'DECOUPLED',
-          _links: {
-            authorization: [
-              {
-                href: `${url}/decoupled/eid/initAuthorization/2.0`,
-                name: 'initAuthorization',
-                type: 'application/json',
-              },
-            ],
-          },
-        };
         assert.deepEqual(initiated.body, {
           paymentId,
-          scaMethods: payment.country === 'SE' ? [redirect, decoupled] : [redirect],
+          scaMethods: expectedScaMethods(url, payment.country === 'SE'),
           transactionStatus: 'ACTC',
         });
         assert.equal(initiated.headers.get('tpp-request-id') !== null, true);

@@ -65,3 +65,34 @@ export const NOT_FOUND = (...messages: Message[]) => ({
 export function statusAndBody(answer: Answer) {
   return { status: answer.status, body: answer.body };
 }
+
+/** The SCA methods an initiation or consent answers: redirect, and in Sweden decoupled too. */
+export function expectedScaMethods(url: string, decoupled: boolean) {
+  return [
+    {
+      scaMethodType: 'REDIRECT',
+      _links: {
+        authorization: [
+          { href: `${url}/oauth2/authorize/1.0`, name: 'authorize', type: 'application/json' },
+          { href: `${url}/oauth2/token/1.0`, name: 'token', type: 'application/x-www-form-urlencoded' },
+        ],
+      },
+    },
+    ...(decoupled
+      ? [
+          {
+            scaMethodType: 'DECOUPLED',
+            _links: {
+              authorization: [
+                {
+                  href: `${url}/decoupled/eid/initAuthorization/2.0`,
+                  name: 'initAuthorization',
+                  type: 'application/json',
+                },
+              ],
+            },
+          },
+        ]
+      : []),
+  ];
+}

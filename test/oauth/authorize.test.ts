@@ -68,13 +68,17 @@ test('errors go back to the registered redirect URI', async () => {
     ],
     [
       { ...valid(), scope: 'AIS' },
-      { error: 'invalid_scope', error_description: 'scope must be PIS:<paymentId>', state: 'opaque-state' },
+      {
+        error: 'invalid_scope',
+        error_description: 'scope must be PIS:<paymentId> or AIS:<consentId>',
+        state: 'opaque-state',
+      },
     ],
     [
       { ...valid(), scope: 'PIS:00000000-0000-4000-8000-000000000000' },
       {
         error: 'invalid_scope',
-        error_description: 'scope names no payment of this app',
+        error_description: 'scope names no payment or consent of this app',
         state: 'opaque-state',
       },
     ],
@@ -110,7 +114,7 @@ test("another app's payment is not in scope", async () => {
   assert.equal(`${location.origin}${location.pathname}`, other.redirectUri);
   assert.deepEqual(Object.fromEntries(location.searchParams), {
     error: 'invalid_scope',
-    error_description: 'scope names no payment of this app',
+    error_description: 'scope names no payment or consent of this app',
     state: 'opaque-state',
   });
 });

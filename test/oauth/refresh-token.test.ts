@@ -16,15 +16,12 @@ before(async () => {
 });
 after(() => gateway.close());
 
-/** What the account-access flows of a later issue will issue: tokens for an AIS scope. */
-async function accountAccessTokens(scope = 'AIS:8f8c2a1e-0000-4000-8000-000000000001') {
-  return issuePsuTokens(gateway.store.db, context, {
-    kind: 'decoupled',
-    clientId: gateway.sandboxApp.clientId,
-    scope,
-    psuId: '191212121212',
-    codeHash: null,
-  });
+/** An account consent authorized by the sandbox PSU through the redirect flow: its scope and tokens. */
+async function accountAccessTokens() {
+  const client = gateway.client;
+  const created = await client.createConsent(await client.clientCredentialsToken('AIS'));
+  const scope = `AIS:${created.body.consentId}`;
+  return { scope, ...(await client.authorizeScope(scope)) };
 }
 
 function refresh(
@@ -66,7 +63,7 @@ test('account access gets a refresh token; a refresh rotates it and keeps scope 
   assert.deepEqual(grant, {
     kind: 'refresh_token',
     clientId: gateway.sandboxApp.clientId,
-    scope: 'AIS:8f8c2a1e-0000-4000-8000-000000000001',
+    scope: first.scope,
     psuId: '191212121212',
   });
 });

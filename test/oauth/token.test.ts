@@ -97,8 +97,12 @@ describe('client credentials', () => {
         oauthError(401, 'invalid_client', 'client authentication failed'),
       ],
       [
-        { grant_type: 'client_credentials', scope: 'AIS', client_id: clientId },
-        oauthError(400, 'invalid_scope', 'scope "AIS" is not available with client credentials; use PIS'),
+        { grant_type: 'client_credentials', scope: 'CBPII', client_id: clientId },
+        oauthError(
+          400,
+          'invalid_scope',
+          'scope "CBPII" is not available with client credentials; use PIS or AIS',
+        ),
       ],
       [
         `grant_type=client_credentials&scope=PIS&scope=PIS&client_id=${clientId}`,

@@ -7,35 +7,15 @@ import { corporateHeaders, tppHeaders } from '../../http/tpp-headers.ts';
 import type { ServiceContext } from '../../services/context.ts';
 import { createShortTermConsent, readConsentedAccounts } from '../../services/short-term-consent.ts';
 import { baseUrlOf } from '../base-url.ts';
+import { AccountFields, Balances, ConsentResponse } from './schemas.ts';
 
 const ConsentBody = Type.Object({ access: Type.Literal('ALL_ACCOUNTS') }, { additionalProperties: false });
 
-const ScaLink = Type.Object({ href: Type.String(), name: Type.String(), type: Type.String() });
-const ConsentResponse = Type.Object({
-  consentId: Type.String(),
-  consentStatus: Type.String(),
-  scaMethods: Type.Array(
-    Type.Object({
-      scaMethodType: Type.String(),
-      _links: Type.Object({ authorization: Type.Array(ScaLink) }),
-    }),
-  ),
-});
-
-const Amount = Type.Object({ content: Type.String(), currency: Type.String() });
 const AccountsResponse = Type.Object({
   accounts: Type.Array(
     Type.Object({
-      accountId: Type.String(),
-      iban: Type.Optional(Type.String()),
-      bban: Type.Optional(Type.String()),
-      clearingNumber: Type.Optional(Type.String()),
-      bic: Type.Optional(Type.String()),
-      currency: Type.String(),
-      accountType: Type.String(),
-      name: Type.String(),
-      ownerName: Type.String(),
-      balances: Type.Array(Type.Object({ amount: Amount, balanceType: Type.String() })),
+      ...AccountFields,
+      balances: Balances,
       cards: Type.Array(Type.Object({ maskedPan: Type.String(), name: Type.String() })),
     }),
   ),

@@ -1,7 +1,7 @@
 // Sandbox helpers: the static test data, and a callback page for the seeded app's default redirect URI.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { ServiceContext } from '../../services/context.ts';
+import { type ServiceContext, today } from '../../services/context.ts';
 import { listTestData } from '../../services/test-data.ts';
 
 const TestAccount = Type.Object({
@@ -27,10 +27,25 @@ const TestDataSchema = Type.Object({
   ),
 });
 
-export function sandboxRoutes(app: FastifyInstance, context: ServiceContext): void {
+/** What the composition root hands in: how to restore the test data (src/sandbox/seed.ts). */
+export interface SandboxOperations {
+  reset(today: string): Promise<void>;
+}
+
+export function sandboxRoutes(
+  app: FastifyInstance,
+  context: ServiceContext,
+  operations: SandboxOperations,
+): void {
   app.get('/sandbox/test-data', { schema: { response: { 200: TestDataSchema } } }, () =>
     listTestData(context.db),
   );
+
+  // Restores the test customers, balances and history; removes every payment, consent and PSU token.
+  app.post('/sandbox/reset', async (_request, reply) => {
+    await operations.reset(today(context));
+    return reply.code(200).send({ reset: true, date: today(context) });
+  });
 
   // Where the seeded sandbox app lands by default: shows the code (or error) and state as JSON.
   app.get('/sandbox/callback', (request, reply) => {

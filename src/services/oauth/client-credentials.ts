@@ -26,7 +26,7 @@ export async function handler(
   if (!isClientScope(scope)) {
     throw new OAuthError(
       'invalid_scope',
-      `scope "${scope}" is not available with client credentials; use PIS`,
+      `scope "${scope}" is not available with client credentials; use PIS or AIS`,
     );
   }
   return issueToken(context.db, context, {

@@ -5,6 +5,7 @@ import type { PeerIdentity } from '../../certificates/qwac.ts';
 import { OAuthError } from '../../domain/errors.ts';
 import { hashSecret } from '../../domain/secrets.ts';
 import { findRefreshToken, revokeRefreshFamily, useRefreshToken } from '../../store/tokens-repository.ts';
+import { consentStillGrants } from '../account-consent.ts';
 import type { ServiceContext } from '../context.ts';
 import { issuePsuTokens, type TokenResponse } from '../tokens.ts';
 import { authenticateClient, required, type TokenParameters } from './parameters.ts';
@@ -40,6 +41,9 @@ export async function handler(
       throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
     if (row.expiresAt.getTime() <= now.getTime())
       throw new OAuthError('invalid_grant', 'the refresh token has expired');
+    if (!(await consentStillGrants(trx, row.scope, now))) {
+      throw new OAuthError('invalid_grant', 'the consent of the refresh token is no longer valid');
+    }
     const scope = parameters.scope;
     if (scope !== undefined && scope !== row.scope) {
       throw new OAuthError('invalid_scope', 'scope must be the one of the original authorization');

@@ -27,25 +27,22 @@ import {
  * accounts; unlocks PSU logins. Apps and client-credentials tokens stay: a TPP's setup survives.
  */
 export async function clearSandboxActivity(trx: Db): Promise<void> {
-  for (const table of [
-    ledgerEntries,
-    bookings,
-    consentUsage,
-    consents,
-    payments,
-    signingBaskets,
-    idempotencyKeys,
-    decoupledSessions,
-    eidOrders,
-    authRequests,
-    authCodes,
-    refreshTokens,
-    cards,
-    cardAccounts,
-  ]) {
-    await trx.delete(table);
-  }
+  // Children before parents: the foreign keys hold throughout.
+  await trx.delete(ledgerEntries);
+  await trx.delete(bookings);
+  await trx.delete(consentUsage);
+  await trx.delete(consents);
+  await trx.delete(idempotencyKeys);
+  await trx.delete(decoupledSessions);
+  await trx.delete(eidOrders);
+  await trx.delete(authRequests);
+  await trx.delete(refreshTokens);
   await trx.delete(accessTokens).where(ne(accessTokens.kind, 'client_credentials'));
+  await trx.delete(authCodes);
+  await trx.delete(payments);
+  await trx.delete(signingBaskets);
+  await trx.delete(cards);
+  await trx.delete(cardAccounts);
   await trx.update(psuCredentials).set({ failedAttempts: 0, lockedUntil: null });
 }
 

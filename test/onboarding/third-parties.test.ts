@@ -410,6 +410,73 @@ describe('third parties over mutual TLS', () => {
       }),
     });
   });
+
+  test('live AIS calls: the AIS role; consents need the consents subscription (spec rule 3)', async () => {
+    await call('POST', '/psd2/v1/third-parties', certs.good);
+    await call('PUT', '/psd2/v1/third-parties', certs.rotated, { clientCertificate: base64(certs.rotated) });
+    const admin = await adminToken(certs.good);
+    const app = { name: 'Budget', description: '', oauthRedirectURI: 'https://budget.example/cb' };
+    const registered = (await subscribe(certs.good, admin, { app, product: { name: 'accounts' } })).body as {
+      clientId: string;
+    };
+    const token = await tlsRequest(`${origin}/oauth2/token/1.0`, {
+      method: 'POST',
+      ca: ca.certificatePem,
+      client: certs.good,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'AIS',
+        client_id: registered.clientId,
+      }).toString(),
+    });
+    const ais = (token.body as { access_token: string }).access_token;
+    const consent = (client: ClientCertificate) =>
+      call(
+        'POST',
+        '/psd2/v1/consents',
+        client,
+        { access: 'ALL_ACCOUNTS' },
+        {
+          'X-Gateway-Client-Id': registered.clientId,
+          Authorization: `Bearer ${ais}`,
+          'TPP-Request-ID': `c-${Math.random()}`,
+        },
+      );
+    assert.deepEqual(await consent(certs.good), {
+      status: 403,
+      body: errorBody(403, 'Forbidden', {
+        code: 'PRODUCT_INVALID',
+        text: 'The app is not subscribed to consents',
+      }),
+    });
+    const added = await subscribe(certs.good, admin, {
+      clientId: registered.clientId,
+      product: { name: 'consents' },
+    });
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    const created = await consent(certs.good);
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.equal((created.body as { consentStatus: string }).consentStatus, 'received');
+    assert.deepEqual(await consent(certs.rotated), {
+      status: 403,
+      body: errorBody(403, 'Forbidden', {
+        code: 'ROLE_INVALID',
+        text: 'This interface needs the AIS role in the certificate',
+      }),
+    });
+    const cards = await call('GET', '/psd2/v1/card-accounts', certs.good, undefined, {
+      'X-Gateway-Client-Id': registered.clientId,
+      Authorization: `Bearer ${ais}`,
+    });
+    assert.deepEqual(cards, {
+      status: 403,
+      body: errorBody(403, 'Forbidden', {
+        code: 'PRODUCT_INVALID',
+        text: 'The app is not subscribed to card-accounts',
+      }),
+    });
+  });
 });
 
 describe('onboarding rehearsed in the sandbox, without a certificate', () => {

@@ -5,12 +5,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { TppClient } from '../../src/client/tpp-client.ts';
-import { entriesSum, entryTotals } from '../../src/store/ledger-repository.ts';
+import { issuePsuTokens } from '../../src/services/tokens.ts';
+import { bookedBalance, entriesSum, entryTotals } from '../../src/store/ledger-repository.ts';
 import {
   backends,
   type Gateway,
   type GatewayPair,
   queryRows,
+  serviceContext,
   setBalance,
   startGateway,
   startGatewayPair,
@@ -155,52 +157,60 @@ for (const backend of backends()) {
       );
     });
 
-    test('40 payments at once from an account with funds for 20, on two gateways: 20 booked, 20 rejected, balance exact', async () => {
-      const opening = 20 * 1000 - (await entriesSum(store.db, agda.accountId));
-      await store.db.execute(
-        sql`UPDATE accounts SET balance_minor = ${opening} WHERE account_id = ${agda.accountId}`,
+    /** Payments from Agda, initiated and authorized by her (tokens issued as her e-ID approval would). */
+    async function authorizedPayments(count: number, amount: string) {
+      const context = serviceContext(first);
+      return Promise.all(
+        Array.from({ length: count }, async () => {
+          const initiated = await first.client.initiate(token, {
+            path: `/psd2/se/v2/payments/private/single/${DOMESTIC}`,
+            body: fromAgda(amount),
+          });
+          const scope = `PIS:${initiated.body.paymentId}`;
+          const psuToken = (
+            await issuePsuTokens(store.db, context, {
+              kind: 'decoupled',
+              clientId: first.client.clientId,
+              scope,
+              psuId: AGDA,
+              codeHash: null,
+            })
+          ).access_token;
+          return { paymentId: initiated.body.paymentId, psuToken };
+        }),
       );
-      const prepared = [];
-      for (let index = 0; index < 40; index++) {
-        const initiated = await first.client.initiate(token, {
-          path: `/psd2/se/v2/payments/private/single/${DOMESTIC}`,
-          body: fromAgda('10.00'),
-        });
-        const psuToken = await livePsuToken(first, first.client, `PIS:${initiated.body.paymentId}`, AGDA);
-        prepared.push({ paymentId: initiated.body.paymentId, psuToken });
-      }
+    }
+
+    test('100 payments at once from an account with funds for 50, on two gateways: 50 booked, 50 rejected, balance exact', async () => {
+      await setBalance(store, agda.accountId, 50 * 1000);
+      const prepared = await authorizedPayments(100, '10.00');
       const results = await Promise.all(
         prepared.map(({ paymentId, psuToken }, index) =>
           (index % 2 === 0 ? first : second).client.execute(DOMESTIC, paymentId, psuToken),
         ),
       );
       const statuses = results.map((result) => result.body.transactionStatus);
-      assert.equal(statuses.filter((status) => status === 'ACCC').length, 20);
-      assert.equal(statuses.filter((status) => status === 'RJCT').length, 20);
+      assert.equal(statuses.filter((status) => status === 'ACCC').length, 50);
+      assert.equal(statuses.filter((status) => status === 'RJCT').length, 50);
       assert.equal(
-        opening + (await entriesSum(store.db, agda.accountId)),
+        await bookedBalance(store.db, agda.accountId),
         0,
         'the account is exactly empty, never below',
       );
       for (const [currency, total] of await entryTotals(store.db)) assert.equal(total, 0, currency);
     });
 
-    test('one payment executed 30 times at once on two gateways: one booking', async () => {
-      await store.db.execute(
-        sql`UPDATE accounts SET balance_minor = balance_minor + 100000 WHERE account_id = ${agda.accountId}`,
-      );
-      const initiated = await first.client.initiate(token, {
-        path: `/psd2/se/v2/payments/private/single/${DOMESTIC}`,
-        body: fromAgda('10.00'),
-      });
-      const psuToken = await livePsuToken(first, first.client, `PIS:${initiated.body.paymentId}`, AGDA);
+    test('one payment executed 50 times at once on two gateways: one booking', async () => {
+      await setBalance(store, agda.accountId, 100000);
+      const { paymentId, psuToken } = (await authorizedPayments(1, '10.00'))[0]!;
       const results = await Promise.all(
-        Array.from({ length: 30 }, (_, index) =>
-          (index % 2 === 0 ? first : second).client.execute(DOMESTIC, initiated.body.paymentId, psuToken),
+        Array.from({ length: 50 }, (_, index) =>
+          (index % 2 === 0 ? first : second).client.execute(DOMESTIC, paymentId, psuToken),
         ),
       );
       assert.deepEqual(new Set(results.map((result) => result.body.transactionStatus)), new Set(['ACCC']));
-      assert.equal(await bookingsOf(store, initiated.body.paymentId), 1);
+      assert.equal(await bookingsOf(store, paymentId), 1);
+      assert.equal(await bookedBalance(store.db, agda.accountId), 100000 - 1000, 'debited once');
     });
   });
 }

@@ -5,29 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
-import pino from 'pino';
-import { buildApp } from '../src/app.ts';
 import { TppClient } from '../src/client/tpp-client.ts';
-import { configWith } from '../src/config.ts';
-import { ensureSandboxApp, seedTestCustomers } from '../src/sandbox/seed.ts';
 import { scaMethods } from '../src/services/sca-methods.ts';
-import { openStore, type Store } from '../src/store/database.ts';
 import { domestic } from '../test/helpers/payments.ts';
+import { measureAis, printAis } from './ais.ts';
+import { CONNECTIONS, gateway, load, SECONDS, type Target } from './common.ts';
 import { measureTls } from './tls.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const FLOW_WORKERS = Number(process.env.BENCH_FLOW_WORKERS ?? 16);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
-
-interface Target {
-  readonly url: string;
-  readonly clientId: string;
-  readonly redirectUri: string;
-  close(): Promise<void>;
-}
 
 /** The baseline: node:http answering the gateway's JSON without any work. */
 async function rawServer(): Promise<Target> {
@@ -100,37 +87,6 @@ async function rawServer(): Promise<Target> {
     redirectUri: 'http://127.0.0.1/cb',
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-async function gateway(databaseUrl: string | undefined): Promise<Target & { store: Store }> {
-  const schemaName =
-    databaseUrl === undefined ? undefined : `bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
-  const store = await openStore({ databaseUrl, schemaName, poolSize: 20 });
-  const config = configWith({ port: 0, logLevel: 'silent', sandboxRedirectUri: 'http://127.0.0.1/cb' });
-  await seedTestCustomers(store.db);
-  const app = await ensureSandboxApp(store.db, config);
-  const server = await buildApp({ config, store, logger: pino({ level: 'silent' }) });
-  const address = await server.listen({ port: 0, host: '127.0.0.1' });
-  return {
-    url: address,
-    clientId: app.clientId,
-    redirectUri: app.redirectUri,
-    store,
-    async close() {
-      await server.close();
-      if (schemaName !== undefined)
-        await store.db.execute((await import('drizzle-orm')).sql.raw(`DROP SCHEMA ${schemaName} CASCADE`));
-      await store.close();
-    },
-  };
-}
-
-async function load(options: autocannon.Options): Promise<number> {
-  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
-  const failures = result.non2xx + result.errors + result.timeouts;
-  if (failures > 0)
-    throw new Error(`${options.title}: ${failures} failed requests of ${result.requests.total}`);
-  return result.requests.average;
 }
 
 async function initiationRate(target: Target, token: string): Promise<number> {
@@ -345,6 +301,8 @@ async function main(): Promise<void> {
     'token poll (sandbox: COMPLETE); baskets are initiations of 3 and 20 payments. The raw baseline',
   );
   console.log('answers the same requests with canned JSON; ratios are to it, in the same run.');
+
+  printAis(await measureAis(DATABASE_URL));
 
   const tlsRows = await measureTls(DATABASE_URL, SECONDS);
   const tlsBase = tlsRows[0]!;

@@ -5,8 +5,13 @@ import { ApiError, apiError } from '../domain/errors.ts';
 import { isKnownCurrency, parseAmount } from '../domain/money.ts';
 import { convert, sandboxExchange } from '../ports/exchange-rates.ts';
 import type { App } from '../store/apps-repository.ts';
-import { type AccountRecord, findAccountByIban, findAccountOfCard } from '../store/customers-repository.ts';
-import { bookedBalance } from '../store/ledger-repository.ts';
+import {
+  type AccountRecord,
+  findAccountByIban,
+  findAccountOfCard,
+  findCardAccountOfCard,
+} from '../store/customers-repository.ts';
+import { bookedBalance, entriesSum } from '../store/ledger-repository.ts';
 import { type ServiceContext, today } from './context.ts';
 import { requireClientToken, type TokenGrant } from './tokens.ts';
 
@@ -34,6 +39,25 @@ export async function confirmFunds(
   const parsed = parseAmount(body.instructedAmount.amount, currency);
   if (!parsed.ok)
     throw apiError('FORMAT_ERROR', `instructedAmount.amount ${parsed.reason}`, 'instructedAmount.amount');
+  const source = await fundsSource(context, body);
+  if (source === undefined) {
+    throw new ApiError({ code: 'RESOURCE_UNKNOWN', text: 'The account or card is not one of the bank' }, 404);
+  }
+  const needed =
+    source.currency === currency
+      ? parsed.money
+      : convert(parsed.money, sandboxExchange(source.currency, currency, today(context)));
+  return { fundsAvailable: needed.minor <= source.availableMinor };
+}
+
+/**
+ * What the amount is checked against: an account's balance (by IBAN, or by a debit card drawing on
+ * it), or for a credit card what is left of its credit limit.
+ */
+async function fundsSource(
+  context: ServiceContext,
+  body: FundsRequest,
+): Promise<{ currency: string; availableMinor: number } | undefined> {
   let account: AccountRecord | undefined;
   if (body.account !== undefined) {
     const iban = parseIban(body.account.iban);
@@ -41,14 +65,16 @@ export async function confirmFunds(
     account = await findAccountByIban(context.db, iban.value.iban);
   } else {
     account = await findAccountOfCard(context.db, body.cardNumber!);
+    if (account === undefined) {
+      const cardAccount = await findCardAccountOfCard(context.db, body.cardNumber!);
+      if (cardAccount === undefined) return undefined;
+      const owed = cardAccount.balanceMinor + (await entriesSum(context.db, cardAccount.cardAccountId));
+      return { currency: cardAccount.currency, availableMinor: cardAccount.creditLimitMinor + owed };
+    }
   }
-  if (account === undefined) {
-    throw new ApiError({ code: 'RESOURCE_UNKNOWN', text: 'The account or card is not one of the bank' }, 404);
-  }
-  const needed =
-    account.currency === currency
-      ? parsed.money
-      : convert(parsed.money, sandboxExchange(account.currency, currency, today(context)));
-  const available = (await bookedBalance(context.db, account.accountId)) ?? 0;
-  return { fundsAvailable: needed.minor <= available };
+  if (account === undefined) return undefined;
+  return {
+    currency: account.currency,
+    availableMinor: (await bookedBalance(context.db, account.accountId)) ?? 0,
+  };
 }

@@ -70,6 +70,22 @@ test('by card number', async () => {
   );
 });
 
+test('by credit card: what is left of the credit limit (50,000.00 less 8,450.00 owed), at the boundary', async () => {
+  const card = '5522 3300 1234 4321';
+  assert.deepEqual(
+    statusAndBody(
+      await confirm({ cardNumber: card, instructedAmount: { currency: 'SEK', amount: '41550.00' } }),
+    ),
+    { status: 200, body: { fundsAvailable: true } },
+  );
+  assert.deepEqual(
+    statusAndBody(
+      await confirm({ cardNumber: card, instructedAmount: { currency: 'SEK', amount: '41550.01' } }),
+    ),
+    { status: 200, body: { fundsAvailable: false } },
+  );
+});
+
 test('one of account and cardNumber, a real amount', async () => {
   const both = await confirm({
     account: { iban: ACCOUNTS.agda.iban! },

@@ -1,5 +1,5 @@
-// Properties: whatever body and headers a client sends to initiation and the token endpoint, the
-// answer is never a 5xx, and every error is in its documented shape.
+// Properties: whatever body and headers a client sends to initiation, the token endpoint and the
+// account-information calls, the answer is never a 5xx, and every error is in its documented shape.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
@@ -148,5 +148,53 @@ test('token endpoint: random forms never give a 5xx, errors are RFC 6749', async
       },
     ),
     { numRuns: 300 },
+  );
+});
+
+test('account information: random consent bodies, PSU-IDs and read queries never give a 5xx', async () => {
+  const ais = await gateway.client.clientCredentialsToken('AIS');
+  const created = await gateway.client.createConsent(ais);
+  const psuToken = (await gateway.client.authorizeScope(`AIS:${created.body.consentId}`)).access_token;
+  const queryValue = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('2026-01-01', '2026-02-30', 'true', 'false', '', '9999-12-31'),
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      fc.oneof(
+        fc.record(
+          {
+            access: fc.oneof(fc.constant('ALL_ACCOUNTS'), fc.jsonValue()),
+            validUntil: fc.oneof(queryValue, fc.jsonValue()),
+            frequencyPerDay: fc.oneof(fc.integer({ min: -2, max: 6 }), fc.jsonValue()),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.jsonValue(),
+      ),
+      headerValue,
+      fc.constantFrom(
+        '/psd2/v1/accounts',
+        `/psd2/v1/accounts/${ACCOUNTS.tolvan.accountId}`,
+        `/psd2/v1/accounts/${ACCOUNTS.tolvan.accountId}/transactions`,
+        '/psd2/v1/card-accounts/b7c8d9e0-0000-4000-8000-000000000001/transactions',
+        '/psd2/gb/v1/accounts/%00',
+        `/psd2/v1/consents/${created.body.consentId}`,
+      ),
+      fc.dictionary(fc.constantFrom('dateFrom', 'dateTo', 'withBalance', 'x'), queryValue, { maxKeys: 3 }),
+      async (body, psuId, path, query) => {
+        const headers = gateway.client.tppHeaders(ais);
+        if (/^[\x20-\x7e]*$/.test(psuId) && psuId !== '') headers['PSU-ID'] = psuId;
+        const consent = await call(gateway.app, 'POST', '/psd2/v1/consents', { headers, json: body });
+        assert.ok(consent.status < 500, `${consent.status} ${JSON.stringify(consent.body)}`);
+        if (consent.status >= 400) assert.ok(isDocumentedError(consent.body), JSON.stringify(consent.body));
+        const read = await call(gateway.app, 'GET', `${path}?${new URLSearchParams(query)}`, {
+          headers: gateway.client.tppHeaders(psuToken),
+        });
+        assert.ok(read.status < 500, `${read.status} ${JSON.stringify(read.body)}`);
+        if (read.status >= 400) assert.ok(isDocumentedError(read.body), JSON.stringify(read.body));
+      },
+    ),
+    { numRuns: 200 },
   );
 });

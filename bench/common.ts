@@ -22,7 +22,13 @@ export async function gateway(databaseUrl: string | undefined): Promise<Target &
   const schemaName =
     databaseUrl === undefined ? undefined : `bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
   const store = await openStore({ databaseUrl, schemaName, poolSize: 20 });
-  const config = configWith({ port: 0, logLevel: 'silent', sandboxRedirectUri: 'http://127.0.0.1/cb' });
+  // No scheduler: nothing is future-dated here, and its ticks would race the schema's drop at the end.
+  const config = configWith({
+    port: 0,
+    logLevel: 'silent',
+    sandboxRedirectUri: 'http://127.0.0.1/cb',
+    schedulerIntervalMs: 0,
+  });
   await seedTestCustomers(store.db);
   const app = await ensureSandboxApp(store.db, config);
   const server = await buildApp({ config, store, logger: pino({ level: 'silent' }) });

@@ -8,6 +8,7 @@ import type { App } from '../store/apps-repository.ts';
 import {
   type AccountWithBalance,
   type CardAccountRecord,
+  cardAccountExists,
   findAccountById,
   listAccountsOfPsu,
   listCardAccountsOfPsu,
@@ -338,7 +339,10 @@ async function consentedCardAccount(
     (candidate) => candidate.cardAccountId === cardAccountId,
   );
   if (found === undefined) {
-    throw new ApiError({ code: 'RESOURCE_UNKNOWN', text: 'There is no such card account of this PSU' }, 404);
+    if (await cardAccountExists(context.db, cardAccountId)) {
+      throw notYours('The card account is not covered by this consent');
+    }
+    throw new ApiError({ code: 'RESOURCE_UNKNOWN', text: 'There is no such card account' }, 404);
   }
   return (await cardAccountViews(context, [found]))[0]!;
 }

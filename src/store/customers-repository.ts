@@ -217,3 +217,12 @@ export async function findCardAccountOfCard(
     .limit(1);
   return rows[0]?.cardAccount;
 }
+
+export async function cardAccountExists(db: Db, cardAccountId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: cardAccounts.cardAccountId })
+    .from(cardAccounts)
+    .where(eq(cardAccounts.cardAccountId, cardAccountId))
+    .limit(1);
+  return rows.length === 1;
+}

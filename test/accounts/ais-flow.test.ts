@@ -386,7 +386,11 @@ describe('account information in the sandbox', () => {
       whole(
         await client.read('/psd2/v1/card-accounts/b7c8d9e0-0000-4000-8000-000000000002', tokens.access_token),
       ),
-      NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: 'There is no such card account of this PSU' }),
+      FORBIDDEN({ code: 'RESOURCE_UNKNOWN', text: 'The card account is not covered by this consent' }),
+    );
+    assert.deepEqual(
+      whole(await client.read(`/psd2/v1/card-accounts/${randomUUID()}/balances`, tokens.access_token)),
+      NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: 'There is no such card account' }),
     );
   });
 

@@ -4,11 +4,10 @@
 // baseline answers the very bytes the gateway answered, in the same run.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { TppClient } from '../src/client/tpp-client.ts';
 import { addDays } from '../src/domain/dates.ts';
 import { ACCOUNTS, CORPORATE_HEADERS, domestic } from '../test/helpers/payments.ts';
-import { gateway, load, type Target } from './common.ts';
+import { gateway, listenRaw, load, type Target } from './common.ts';
 
 const EXECUTIONS = Number(process.env.BENCH_EXECUTIONS ?? 1500);
 const WORKERS = Number(process.env.BENCH_FLOW_WORKERS ?? 16);
@@ -163,14 +162,7 @@ async function rawServer(answers: {
       response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    clientId: 'raw',
-    redirectUri: 'http://127.0.0.1/cb',
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return listenRaw(server);
 }
 
 export async function measureAis(databaseUrl: string | undefined): Promise<AisRow[]> {

@@ -1,6 +1,8 @@
 // What the benchmarks share: a target (the gateway or a raw baseline), a sandbox gateway on PGlite or
 // PostgreSQL, and an autocannon run that fails loudly on any failed request.
 import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
@@ -53,4 +55,16 @@ export async function load(options: autocannon.Options): Promise<number> {
   if (failures > 0)
     throw new Error(`${options.title}: ${failures} failed requests of ${result.requests.total}`);
   return result.requests.average;
+}
+
+/** A raw baseline server listening on a free loopback port, as a target. */
+export async function listenRaw(server: Server): Promise<Target> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    clientId: 'raw',
+    redirectUri: 'http://127.0.0.1/cb',
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

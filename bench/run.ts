@@ -4,12 +4,11 @@
 // (or TEST_DATABASE_URL) is set. These machines are shared and noisy: read the ratios.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { TppClient } from '../src/client/tpp-client.ts';
 import { scaMethods } from '../src/services/sca-methods.ts';
 import { domestic } from '../test/helpers/payments.ts';
 import { measureAis, printAis } from './ais.ts';
-import { CONNECTIONS, gateway, load, SECONDS, type Target } from './common.ts';
+import { CONNECTIONS, gateway, listenRaw, load, SECONDS, type Target } from './common.ts';
 import { measureTls } from './tls.ts';
 
 const FLOW_WORKERS = Number(process.env.BENCH_FLOW_WORKERS ?? 16);
@@ -79,14 +78,7 @@ async function rawServer(): Promise<Target> {
       response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    clientId: 'raw',
-    redirectUri: 'http://127.0.0.1/cb',
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return listenRaw(server);
 }
 
 async function initiationRate(target: Target, token: string): Promise<number> {

@@ -4,6 +4,7 @@
 // `frequencyPerDay` times a day per resource without the PSU present (PSD2 RTS art. 36(5)).
 import { addDays, isIsoDate } from '../domain/dates.ts';
 import { ApiError, apiError } from '../domain/errors.ts';
+import { parseResourceScope } from '../domain/scope.ts';
 import { fingerprint, newId } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
 import {
@@ -195,8 +196,9 @@ function consentRefusal(consent: ConsentRow, now: Date): ApiError | undefined {
 
 /** The refresh grant of an account-access token: refused once its consent grants nothing. */
 export async function consentStillGrants(db: Db, scope: string, now: Date): Promise<boolean> {
-  const consentId = /^AIS:(.+)$/.exec(scope)?.[1];
-  if (consentId === undefined) return true;
+  const parsed = parseResourceScope(scope);
+  if (parsed?.service !== 'AIS') return true;
+  const consentId = parsed.resourceId;
   const consent = await findConsent(db, consentId);
   return consent !== undefined && consentRefusal(consent, now) === undefined;
 }
@@ -220,10 +222,11 @@ export async function consentedPsu(
   read: AisRead,
 ): Promise<string> {
   requireSameApp(grant, app.clientId);
-  const consentId = /^AIS:(.+)$/.exec(grant.scope)?.[1];
-  if (grant.kind === 'client_credentials' || consentId === undefined) {
+  const parsed = parseResourceScope(grant.scope);
+  if (grant.kind === 'client_credentials' || parsed?.service !== 'AIS') {
     throw apiError('TOKEN_INVALID', 'This call needs the PSU access token of an account consent');
   }
+  const consentId = parsed.resourceId;
   const consent = await findConsent(context.db, consentId);
   if (consent === undefined || consent.clientId !== app.clientId || consent.psuId !== grant.psuId) {
     throw apiError('CONSENT_UNKNOWN', 'The access token belongs to no consent of this app');

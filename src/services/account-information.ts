@@ -1,7 +1,7 @@
 // Account information (spec row 16, API-NOTES "Accounts, cards, consents, funds"): the consenting PSU's
 // accounts and card accounts with balances and transactions, read from the ledger. The general API
 // shows the PSU's accounts outside Great Britain; the GB API (accounts-gb) its British ones.
-import { isIsoDate } from '../domain/dates.ts';
+import { addMonths, isIsoDate } from '../domain/dates.ts';
 import { ApiError, apiError, notYours } from '../domain/errors.ts';
 import { formatAmount } from '../domain/money.ts';
 import type { App } from '../store/apps-repository.ts';
@@ -208,12 +208,6 @@ export function transactionPeriod(
   return { from, to };
 }
 
-function addMonths(isoDate: string, months: number): string {
-  const date = new Date(`${isoDate}T00:00:00Z`);
-  date.setUTCMonth(date.getUTCMonth() + months);
-  return date.toISOString().slice(0, 10);
-}
-
 /** A booked ledger entry as a transaction of the account it was booked on. */
 function bookedTransaction(line: StatementLine): Transaction {
   return {
@@ -329,7 +323,8 @@ export async function listConsentedCardAccounts(
   return { cardAccounts: await cardAccountViews(context, await cardAccountsOf(context, psuId)) };
 }
 
-async function consentedCardAccount(
+/** One of the consenting PSU's card accounts: 404 when there is no such card account, 403 when it is another's. */
+export async function readConsentedCardAccount(
   context: ServiceContext,
   call: AisCall,
   cardAccountId: string,
@@ -347,20 +342,12 @@ async function consentedCardAccount(
   return (await cardAccountViews(context, [found]))[0]!;
 }
 
-export function readConsentedCardAccount(
-  context: ServiceContext,
-  call: AisCall,
-  cardAccountId: string,
-): Promise<CardAccountView> {
-  return consentedCardAccount(context, call, cardAccountId);
-}
-
 export async function readCardAccountBalances(
   context: ServiceContext,
   call: AisCall,
   cardAccountId: string,
 ): Promise<{ accountId: string; balances: CardAccountView['balances'] }> {
-  const view = await consentedCardAccount(context, call, cardAccountId);
+  const view = await readConsentedCardAccount(context, call, cardAccountId);
   return { accountId: cardAccountId, balances: view.balances };
 }
 
@@ -371,7 +358,7 @@ export async function readCardAccountTransactions(
   query: { dateFrom?: string; dateTo?: string },
 ): Promise<{ accountId: string; transactions: Transaction[] }> {
   const period = transactionPeriod(context, query);
-  await consentedCardAccount(context, call, cardAccountId);
+  await readConsentedCardAccount(context, call, cardAccountId);
   return {
     accountId: cardAccountId,
     transactions: await bookedTransactions(context, cardAccountId, period, MAX_TRANSACTIONS),

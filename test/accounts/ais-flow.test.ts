@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { TppClient } from '../../src/client/tpp-client.ts';
-import { addDays } from '../../src/domain/dates.ts';
+import { addDays, addMonths } from '../../src/domain/dates.ts';
 import { initDecoupled, postLink } from '../helpers/decoupled.ts';
 import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
 import {
@@ -552,7 +552,7 @@ describe('account information in the sandbox', () => {
         BAD_REQUEST({
           code: 'FORMAT_ERROR',
           path: 'dateFrom',
-          text: `dateFrom must not be before ${fifteenMonthsBefore(today)} (15 months back)`,
+          text: `dateFrom must not be before ${addMonths(today, -15)} (15 months back)`,
         }),
       ],
       [
@@ -582,12 +582,6 @@ describe('account information in the sandbox', () => {
     });
   });
 });
-
-function fifteenMonthsBefore(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`);
-  date.setUTCMonth(date.getUTCMonth() - 15);
-  return date.toISOString().slice(0, 10);
-}
 
 describe('account information live: the PSU logs in; only the PSU named may approve', () => {
   let gateway: Gateway;

@@ -116,7 +116,14 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       fundsRoutes(api, context);
       seV1Routes(api);
       if (config.mode === 'sandbox')
-        sandboxRoutes(api, context, { reset: (day) => resetSandbox(context.db, day) });
+        sandboxRoutes(api, context, {
+          reset: async (day) => {
+            await resetSandbox(context.db, day);
+            // The reset deleted the payments and restored the accounts that this process remembers.
+            context.caches.finalPayments.clear();
+            context.caches.debtorAccounts.clear();
+          },
+        });
     },
     { prefix: config.basePath },
   );

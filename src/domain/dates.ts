@@ -10,9 +10,17 @@ export function isIsoDate(text: string): boolean {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** The last answer per time zone: formatting costs more than a request's other date work. */
+const lastDates = new Map<string, { readonly minute: number; readonly date: string }>();
 
-/** The calendar date of an instant in a time zone. */
+/**
+ * The calendar date of an instant in a time zone. Every time zone's offset is whole minutes, so the
+ * date changes only at the start of a minute: the answer is kept for the minute.
+ */
 export function dateIn(instant: Date, timeZone: string): string {
+  const minute = Math.floor(instant.getTime() / 60_000);
+  const last = lastDates.get(timeZone);
+  if (last !== undefined && last.minute === minute) return last.date;
   let formatter = formatters.get(timeZone);
   if (formatter === undefined) {
     // en-CA formats as YYYY-MM-DD.
@@ -24,7 +32,9 @@ export function dateIn(instant: Date, timeZone: string): string {
     });
     formatters.set(timeZone, formatter);
   }
-  return formatter.format(instant);
+  const date = formatter.format(instant);
+  lastDates.set(timeZone, { minute, date });
+  return date;
 }
 
 export function addDays(isoDate: string, days: number): string {

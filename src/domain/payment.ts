@@ -41,6 +41,11 @@ export function statusAfterExecution(
   return settlement;
 }
 
+/** Statuses a payment never leaves: settled, rejected or cancelled. */
+export function isFinal(status: TransactionStatus): boolean {
+  return status === 'ACCC' || status === 'ACSC' || status === 'RJCT' || status === 'CANC';
+}
+
 /** A payment waits for execution only in ACTC; any other status is final or already executed. */
 export function awaitsExecution(payment: Pick<Payment, 'status'>): boolean {
   return payment.status === 'ACTC';

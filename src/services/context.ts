@@ -1,9 +1,11 @@
 // What every use case needs: the config, the database, the clock and the bank's systems (ports).
 import type { Config } from '../config.ts';
 import { dateIn } from '../domain/dates.ts';
+import type { Payment } from '../domain/payment.ts';
 import type { CoreBanking } from '../ports/core-banking.ts';
 import type { EidProvider } from '../ports/eid-provider.ts';
 import type { App } from '../store/apps-repository.ts';
+import type { BankAccount } from '../store/customers-repository.ts';
 import type { Db } from '../store/database.ts';
 import { TtlCache } from './ttl-cache.ts';
 
@@ -45,6 +47,16 @@ export interface Caches {
   readonly certificates: TtlCache<{ readonly tppId: string; readonly thumbprint: string }>;
   /** An app's product subscriptions: only ever added; a new one shows at once in this process. */
   readonly subscriptions: TtlCache<readonly string[]>;
+  /**
+   * Payments in a final status (ACCC, ACSC, RJCT, CANC), by id: such a row never changes again. Only a
+   * sandbox reset deletes payments; it clears this process's caches, other processes forget within the TTL.
+   */
+  readonly finalPayments: TtlCache<Payment>;
+  /**
+   * The bank's accounts that payments are initiated from, by IBAN or country and BBAN: who owns them,
+   * their currency and type never change (balances, blocks and limits are read at execution).
+   */
+  readonly debtorAccounts: TtlCache<BankAccount>;
 }
 
 export function newCaches(): Caches {
@@ -53,6 +65,8 @@ export function newCaches(): Caches {
     clientTokens: new TtlCache(60_000, 100_000),
     certificates: new TtlCache(60_000, 10_000),
     subscriptions: new TtlCache(30_000, 10_000),
+    finalPayments: new TtlCache(30_000, 100_000),
+    debtorAccounts: new TtlCache(30_000, 100_000),
   };
 }
 

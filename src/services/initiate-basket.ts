@@ -14,6 +14,7 @@ import { insertBasket } from '../store/baskets-repository.ts';
 import type { BankAccount } from '../store/customers-repository.ts';
 import type { NewPayment } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
+import { debtorAccountOf } from './debtor-accounts.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
 import { type CorporateHeaders, checkPayer, initiationProduct } from './initiate-payment.ts';
 import { requireClientToken, type TokenGrant } from './tokens.ts';
@@ -91,8 +92,7 @@ export async function initiateBasket(
   const lookups = new Map<string, Promise<BankAccount | undefined>>();
   const found = (instructions as PaymentInstruction[]).map((instruction) => {
     const key = JSON.stringify(instruction.debtor);
-    if (!lookups.has(key))
-      lookups.set(key, context.coreBanking.findDebtorAccount(context.db, instruction.debtor));
+    if (!lookups.has(key)) lookups.set(key, debtorAccountOf(context, instruction.debtor));
     return lookups.get(key)!;
   });
   const debtorAccounts = await Promise.all(found);

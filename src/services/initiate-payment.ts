@@ -9,6 +9,7 @@ import type { App } from '../store/apps-repository.ts';
 import type { BankAccount } from '../store/customers-repository.ts';
 import { insertPaymentAnswering } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
+import { debtorAccountOf } from './debtor-accounts.ts';
 import { type Answer, replayAnswer } from './idempotency.ts';
 import { type ScaMethod, scaMethods } from './sca-methods.ts';
 import { requireClientToken, type TokenGrant } from './tokens.ts';
@@ -67,7 +68,7 @@ export async function initiatePayment(
   });
   // No transaction: the lookups only read, and the payment and its answer are stored in one statement.
   // A repeated request runs the checks again and then finds its id taken: it answers the first answer.
-  const account = await context.coreBanking.findDebtorAccount(context.db, instruction.debtor);
+  const account = await debtorAccountOf(context, instruction.debtor);
   if (account === undefined) {
     throw apiError(
       'PAYMENT_FAILED',

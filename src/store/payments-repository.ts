@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Payment, TransactionStatus } from '../domain/payment.ts';
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
+import { Coalescer } from './coalescer.ts';
 import { type Db, runStatement } from './database.ts';
 import type { RecordedAnswer } from './idempotency-repository.ts';
 import { payments } from './schema.ts';
@@ -72,52 +73,90 @@ export function paymentValues(payment: NewPayment) {
  * Stores a new payment together with the answer to the request that created it, in one statement
  * (atomic without a transaction). Answers false, storing nothing, when the app already used the
  * request id: on PostgreSQL a concurrent claim of the same id waits for the first to commit.
+ * Concurrent initiations share a statement and a commit (see coalescer.ts).
  */
-export async function insertPaymentAnswering(
+export function insertPaymentAnswering(
   db: Db,
   payment: NewPayment,
   answer: RecordedAnswer,
 ): Promise<boolean> {
-  const { instruction } = payment;
-  const rows = await runStatement(
+  let coalescer = initiations.get(db);
+  if (coalescer === undefined) {
+    coalescer = new Coalescer((items) => insertPaymentsAnswering(db, items), idempotencyKey, BATCH_LIMITS);
+    initiations.set(db, coalescer);
+  }
+  return coalescer.submit({ payment, answer });
+}
+
+interface Initiation {
+  readonly payment: NewPayment;
+  readonly answer: RecordedAnswer;
+}
+
+const initiations = new WeakMap<Db, Coalescer<Initiation, boolean>>();
+const BATCH_LIMITS = { maxInFlight: 2, maxBatch: 64 };
+const idempotencyKey = ({ answer }: Initiation) => `${answer.key.clientId} ${answer.key.requestId}`;
+
+/**
+ * The payments whose request ids were still free, in one statement. Rows go in the order of their
+ * request ids, so that two statements claiming the same ids lock them in the same order.
+ */
+async function insertPaymentsAnswering(db: Db, items: readonly Initiation[]): Promise<boolean[]> {
+  const sorted = [...items].sort((a, b) => compare(idempotencyKey(a), idempotencyKey(b)));
+  const column = <T>(value: (item: Initiation) => T) => sorted.map(value);
+  const rows = await runStatement<{ paymentId: string }>(
     db,
-    'insert_payment_answering',
-    `WITH claim AS (
+    'insert_payments_answering',
+    `WITH input AS (
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::jsonb[], $6::text[],
+                            $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
+                            $13::bigint[], $14::text[], $15::text[], $16::text[], $17::date[], $18::jsonb[],
+                            $19::text[])
+         AS t(client_id, request_id, fingerprint, status_code, body, payment_id, product, country,
+              customer_type, psu_id, corporate_id, debtor_account_id, amount_minor, currency, creditor_name,
+              creditor_account, requested_execution_date, instruction, debtor_currency)
+     ),
+     claim AS (
        INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
-       VALUES ($1, $2, $3, $4, $5::jsonb)
+       SELECT client_id, request_id, fingerprint, status_code, body FROM input
        ON CONFLICT DO NOTHING
-       RETURNING request_id
+       RETURNING client_id, request_id
      )
      INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
                            debtor_account_id, amount_minor, currency, creditor_name, creditor_account,
                            requested_execution_date, status, instruction, debtor_currency)
-     SELECT $6, $1, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::date, 'ACTC', $18::jsonb, $19
-       FROM claim
-     RETURNING payment_id`,
+     SELECT i.payment_id, i.client_id, i.product, i.country, i.customer_type, i.psu_id, i.corporate_id,
+            i.debtor_account_id, i.amount_minor, i.currency, i.creditor_name, i.creditor_account,
+            i.requested_execution_date, 'ACTC', i.instruction, i.debtor_currency
+       FROM input i JOIN claim c ON c.client_id = i.client_id AND c.request_id = i.request_id
+     RETURNING payment_id AS "paymentId"`,
     [
-      answer.key.clientId,
-      answer.key.requestId,
-      answer.fingerprint,
-      answer.statusCode,
-      JSON.stringify(answer.body),
-      payment.id,
-      instruction.product,
-      instruction.country,
-      payment.customerType,
-      payment.psuId,
-      payment.corporateId,
-      payment.debtorAccountId,
-      instruction.amount.minor,
-      instruction.amount.currency,
-      instruction.creditor.name,
-      instruction.creditor.account,
-      instruction.requestedExecutionDate,
-      JSON.stringify(instruction),
-      payment.debtorCurrency,
+      column(({ answer }) => answer.key.clientId),
+      column(({ answer }) => answer.key.requestId),
+      column(({ answer }) => answer.fingerprint),
+      column(({ answer }) => answer.statusCode),
+      column(({ answer }) => JSON.stringify(answer.body)),
+      column(({ payment }) => payment.id),
+      column(({ payment }) => payment.instruction.product),
+      column(({ payment }) => payment.instruction.country),
+      column(({ payment }) => payment.customerType),
+      column(({ payment }) => payment.psuId),
+      column(({ payment }) => payment.corporateId),
+      column(({ payment }) => payment.debtorAccountId),
+      column(({ payment }) => payment.instruction.amount.minor),
+      column(({ payment }) => payment.instruction.amount.currency),
+      column(({ payment }) => payment.instruction.creditor.name),
+      column(({ payment }) => payment.instruction.creditor.account),
+      column(({ payment }) => payment.instruction.requestedExecutionDate),
+      column(({ payment }) => JSON.stringify(payment.instruction)),
+      column(({ payment }) => payment.debtorCurrency),
     ],
   );
-  return rows.length === 1;
+  const stored = new Set(rows.map((row) => row.paymentId));
+  return items.map(({ payment }) => stored.has(payment.id));
 }
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function findPayment(db: Db, paymentId: string): Promise<Payment | undefined> {
   const rows = await runStatement<Row>(

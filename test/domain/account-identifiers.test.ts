@@ -79,6 +79,14 @@ test('dates', () => {
   assert.equal(addDays('2026-12-31', 1), '2027-01-01');
   // 23:30 UTC on 21 November is already 22 November in Stockholm.
   assert.equal(dateIn(new Date('2026-11-21T23:30:00Z'), 'Europe/Stockholm'), '2026-11-22');
+  // The answer is kept per minute and time zone: the last millisecond of a day, then the first.
+  assert.equal(dateIn(new Date('2026-11-21T22:59:59.999Z'), 'Europe/Stockholm'), '2026-11-21');
+  assert.equal(dateIn(new Date('2026-11-21T22:59:00.000Z'), 'Europe/Stockholm'), '2026-11-21');
+  assert.equal(dateIn(new Date('2026-11-21T23:00:00.000Z'), 'Europe/Stockholm'), '2026-11-22');
+  assert.equal(dateIn(new Date('2026-11-21T23:00:00.000Z'), 'Europe/London'), '2026-11-21');
+  // Summer time: 22:00 UTC on 28 June is midnight in Stockholm.
+  assert.equal(dateIn(new Date('2026-06-28T21:59:59Z'), 'Europe/Stockholm'), '2026-06-28');
+  assert.equal(dateIn(new Date('2026-06-28T22:00:00Z'), 'Europe/Stockholm'), '2026-06-29');
 });
 
 test('secrets: 256 random bits, SHA-256 hashes, constant-time equality, PKCE vector', () => {
@@ -95,6 +103,11 @@ test('secrets: 256 random bits, SHA-256 hashes, constant-time equality, PKCE vec
   );
   assert.equal(fingerprint({ b: 1, a: [1, { d: 2, c: 3 }] }), fingerprint({ a: [1, { c: 3, d: 2 }], b: 1 }));
   assert.notEqual(fingerprint({ a: '1' }), fingerprint({ a: 1 }));
+  // Stored fingerprints must keep matching: the canonical form is fixed (sorted keys, no undefined).
+  assert.equal(
+    fingerprint({ b: 1, a: [1, { d: 2, c: 3, e: undefined }, null, 'x"y'], ü: {}, '': [] }),
+    '725ed92a7b2ed97b6bf6e1ba215bc330b9cd749b5fe3b94703ac9f4784bb26d3',
+  );
 });
 
 test('Bankgiro and Plusgiro numbers with their check digit', () => {

@@ -5,8 +5,12 @@ import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { validatePaymentBody } from '../../src/domain/payment-rules.ts';
+import { findProduct } from '../../src/domain/products.ts';
 import { openStore } from '../../src/store/database.ts';
+import { findAnswer } from '../../src/store/idempotency-repository.ts';
 import { runMigrations } from '../../src/store/migrate.ts';
+import { insertPaymentAnswering } from '../../src/store/payments-repository.ts';
 import {
   backends,
   type Gateway,
@@ -16,6 +20,7 @@ import {
   TEST_DATABASE_URL,
   type TestStore,
 } from '../helpers/gateway.ts';
+import { errorBody } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
 const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
@@ -95,6 +100,140 @@ for (const backend of backends()) {
       const after = (await queryRows<{ n: number }>(store, sql`SELECT count(*)::int AS n FROM payments`))[0]!
         .n;
       assert.equal(after - before, 1);
+    });
+
+    test('120 initiations at once on two gateways, some repeated: each stored once, as it was sent', async () => {
+      // Concurrent initiations share statements (store/coalescer.ts): no row may take another's values.
+      const token = await first.client.clientCredentialsToken();
+      const requests = Array.from({ length: 100 }, (_, index) => ({
+        requestId: randomUUID(),
+        body: domestic({
+          instructedAmount: { currency: 'SEK', amount: `${index + 1}.25` },
+          remittanceInformationUnstructured: `Batch ${index}`,
+        }),
+      }));
+      // Every tenth request again with the same body, and request 5 with another body.
+      const repeated = requests.map((_, index) => index).filter((index) => index % 10 === 0);
+      const sent = [
+        ...requests,
+        ...repeated.map((index) => requests[index]!),
+        { requestId: requests[5]!.requestId, body: domestic() },
+      ];
+      const answers = await Promise.all(
+        sent.map(({ requestId, body }, index) =>
+          (index % 2 === 0 ? first : second).client.request<{ paymentId: string }>('POST', PATH, {
+            headers: { ...first.client.tppHeaders(token), 'TPP-Request-ID': requestId },
+            json: body,
+          }),
+        ),
+      );
+      const conflicting = answers.pop()!;
+      assert.deepEqual(
+        [conflicting.status, conflicting.body],
+        [
+          409,
+          errorBody(409, 'Conflict', {
+            code: 'REQUEST_ID_REUSED',
+            path: 'TPP-Request-ID',
+            text: 'TPP-Request-ID was already used for another request: send a new one for every request',
+          }),
+        ],
+      );
+      assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
+      const ids = answers.map((answer) => answer.body.paymentId);
+      for (const [position, index] of repeated.entries()) assert.equal(ids[100 + position], ids[index]);
+      const rows = await queryRows<{ id: string; amount: string; remittance: string }>(
+        store,
+        sql`SELECT payment_id AS id, amount_minor::text AS amount, instruction->>'remittance' AS remittance
+              FROM payments WHERE payment_id IN (${sql.join(ids.slice(0, 100), sql`, `)})`,
+      );
+      const stored = new Map(rows.map((row) => [row.id, row]));
+      assert.equal(stored.size, 100);
+      for (const index of requests.keys()) {
+        assert.deepEqual(stored.get(ids[index]!), {
+          id: ids[index],
+          amount: `${(index + 1) * 100 + 25}`,
+          remittance: `Batch ${index}`,
+        });
+      }
+    });
+
+    test('100 payments stored at once share statements; each row and answer is its own', async () => {
+      const product = findProduct('handelsbanken-domestic-credit-transfer')!;
+      const clientId = first.sandboxApp.clientId;
+      const requestIds = Array.from({ length: 90 }, () => randomUUID());
+      const items = Array.from({ length: 100 }, (_, index) => {
+        const validated = validatePaymentBody(
+          product,
+          domestic({
+            instructedAmount: { currency: 'SEK', amount: `${index + 1}.75` },
+            remittanceInformationUnstructured: `Row ${index}`,
+          }),
+          { country: 'SE', today: '2026-01-01' },
+        );
+        assert.ok(validated.ok);
+        const payment = {
+          id: randomUUID(),
+          clientId,
+          customerType: 'private' as const,
+          psuId: ACCOUNTS.tolvan.psuId,
+          corporateId: null,
+          debtorAccountId: ACCOUNTS.tolvan.accountId,
+          debtorCurrency: 'SEK',
+          instruction: validated.value,
+        };
+        // Requests 90-99 reuse the ids of requests 0-9: those are not stored.
+        const requestId = requestIds[index % 90]!;
+        return { payment, requestId, answer: { statusCode: 200, body: { paymentId: payment.id, index } } };
+      });
+      // All submitted in one tick: two statements start, the other 98 wait and go together.
+      const stored = await Promise.all(
+        items.map(({ payment, requestId, answer }) =>
+          insertPaymentAnswering(store.db, payment, {
+            key: { clientId, requestId },
+            fingerprint: 'f',
+            ...answer,
+          }),
+        ),
+      );
+      assert.deepEqual(
+        stored,
+        items.map((_, index) => index < 90),
+      );
+      const rows = await queryRows<{ id: string; amount: string; remittance: string }>(
+        store,
+        sql`SELECT payment_id AS id, amount_minor::text AS amount, instruction->>'remittance' AS remittance
+              FROM payments WHERE payment_id IN (${sql.join(
+                items.map(({ payment }) => payment.id),
+                sql`, `,
+              )})`,
+      );
+      assert.deepEqual(
+        new Map(rows.map((row) => [row.id, row])),
+        new Map(
+          items
+            .slice(0, 90)
+            .map(({ payment }, index) => [
+              payment.id,
+              { id: payment.id, amount: `${(index + 1) * 100 + 75}`, remittance: `Row ${index}` },
+            ]),
+        ),
+      );
+      // Rows of one statement share its transaction id: 90 rows came in a handful of statements.
+      const [counted] = await queryRows<{ statements: number }>(
+        store,
+        sql`SELECT count(DISTINCT xmin::text)::int AS statements FROM payments
+             WHERE payment_id IN (${sql.join(
+               items.map(({ payment }) => payment.id),
+               sql`, `,
+             )})`,
+      );
+      assert.ok(counted!.statements <= 5, `${counted!.statements} statements`);
+      for (const [index, item] of items.entries()) {
+        const answer = await findAnswer(store.db, { clientId, requestId: item.requestId });
+        const winner = items[index % 90]!;
+        assert.deepEqual(answer, { fingerprint: 'f', statusCode: 200, body: winner.answer.body });
+      }
     });
 
     test('one payment executed 20 times at once, on two gateways: one execution, one status', async () => {

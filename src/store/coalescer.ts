@@ -3,11 +3,16 @@
 // load an item runs at once and alone; under load the batches grow by themselves. A failed batch is
 // tried again item by item, so that one item's failure is its own and the others still happen.
 
-export interface CoalescerLimits {
+export interface CoalescerOptions<I> {
   /** Statements of this kind running at once. */
   readonly maxInFlight: number;
   /** Items in one statement. */
   readonly maxBatch: number;
+  /**
+   * Items with the same key never share a statement (the later one waits for the next), so that a
+   * write need not decide between them. Reads leave it out: the same item twice is simply read once.
+   */
+  readonly key?: (item: I) => string;
 }
 
 interface Waiting<I, O> {
@@ -20,15 +25,10 @@ export class Coalescer<I, O> {
   private readonly waiting: Waiting<I, O>[] = [];
   private inFlight = 0;
 
-  /**
-   * `run` performs one statement for the items and answers one output per item, in order. Items with
-   * the same `key` never share a statement (the later one waits for the next), so that the statement
-   * need not decide between them.
-   */
+  /** `run` performs one statement for the items and answers one output per item, in order. */
   constructor(
     private readonly run: (items: readonly I[]) => Promise<readonly O[]>,
-    private readonly key: (item: I) => string,
-    private readonly limits: CoalescerLimits,
+    private readonly options: CoalescerOptions<I>,
   ) {}
 
   submit(item: I): Promise<O> {
@@ -39,7 +39,7 @@ export class Coalescer<I, O> {
   }
 
   private pump(): void {
-    while (this.inFlight < this.limits.maxInFlight && this.waiting.length > 0) {
+    while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
       const batch = this.take();
       this.inFlight += 1;
       void this.runBatch(batch).finally(() => {
@@ -51,20 +51,21 @@ export class Coalescer<I, O> {
 
   /** The oldest waiting items, up to maxBatch, at most one per key. */
   private take(): Waiting<I, O>[] {
+    const { key, maxBatch } = this.options;
+    if (key === undefined) return this.waiting.splice(0, maxBatch);
     const batch: Waiting<I, O>[] = [];
+    const left: Waiting<I, O>[] = [];
     const keys = new Set<string>();
-    let index = 0;
-    while (index < this.waiting.length && batch.length < this.limits.maxBatch) {
-      const waiting = this.waiting[index]!;
-      const key = this.key(waiting.item);
-      if (keys.has(key)) {
-        index += 1;
-        continue;
+    for (const waiting of this.waiting) {
+      const itemKey = key(waiting.item);
+      if (batch.length === maxBatch || keys.has(itemKey)) {
+        left.push(waiting);
+      } else {
+        keys.add(itemKey);
+        batch.push(waiting);
       }
-      keys.add(key);
-      batch.push(waiting);
-      this.waiting.splice(index, 1);
     }
+    this.waiting.splice(0, this.waiting.length, ...left);
     return batch;
   }
 

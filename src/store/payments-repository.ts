@@ -82,7 +82,10 @@ export function insertPaymentAnswering(
 ): Promise<boolean> {
   let coalescer = initiations.get(db);
   if (coalescer === undefined) {
-    coalescer = new Coalescer((items) => insertPaymentsAnswering(db, items), idempotencyKey, BATCH_LIMITS);
+    coalescer = new Coalescer((items) => insertPaymentsAnswering(db, items), {
+      ...BATCH_LIMITS,
+      key: idempotencyKey,
+    });
     initiations.set(db, coalescer);
   }
   return coalescer.submit({ payment, answer });
@@ -94,27 +97,52 @@ interface Initiation {
 }
 
 const initiations = new WeakMap<Db, Coalescer<Initiation, boolean>>();
-const BATCH_LIMITS = { maxInFlight: 2, maxBatch: 64 };
+/**
+ * One statement at a time, with everything that came meanwhile: measured on 2 cores with 16 clients,
+ * one in flight beat two, three and four, for writes and reads alike (fewer, fuller statements).
+ */
+const BATCH_LIMITS = { maxInFlight: 1, maxBatch: 64 };
 const idempotencyKey = ({ answer }: Initiation) => `${answer.key.clientId} ${answer.key.requestId}`;
 
 /**
- * The payments whose request ids were still free, in one statement. Rows go in the order of their
- * request ids, so that two statements claiming the same ids lock them in the same order.
+ * The payments whose request ids were still free, in one statement. The rows travel as one JSON
+ * array (cheaper to send than a parameter per column); they go in the order of their request ids, so
+ * that two statements claiming the same ids lock them in the same order.
  */
 async function insertPaymentsAnswering(db: Db, items: readonly Initiation[]): Promise<boolean[]> {
-  const sorted = [...items].sort((a, b) => compare(idempotencyKey(a), idempotencyKey(b)));
-  const column = <T>(value: (item: Initiation) => T) => sorted.map(value);
-  const rows = await runStatement<{ paymentId: string }>(
+  const rows = [...items]
+    .sort((a, b) => compare(idempotencyKey(a), idempotencyKey(b)))
+    .map(({ payment, answer }) => ({
+      client_id: answer.key.clientId,
+      request_id: answer.key.requestId,
+      fingerprint: answer.fingerprint,
+      status_code: answer.statusCode,
+      body: answer.body,
+      payment_id: payment.id,
+      product: payment.instruction.product,
+      country: payment.instruction.country,
+      customer_type: payment.customerType,
+      psu_id: payment.psuId,
+      corporate_id: payment.corporateId,
+      debtor_account_id: payment.debtorAccountId,
+      amount_minor: payment.instruction.amount.minor,
+      currency: payment.instruction.amount.currency,
+      creditor_name: payment.instruction.creditor.name,
+      creditor_account: payment.instruction.creditor.account,
+      requested_execution_date: payment.instruction.requestedExecutionDate,
+      instruction: payment.instruction,
+      debtor_currency: payment.debtorCurrency,
+    }));
+  const stored = await runStatement<{ paymentId: string }>(
     db,
     'insert_payments_answering',
     `WITH input AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::jsonb[], $6::text[],
-                            $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
-                            $13::bigint[], $14::text[], $15::text[], $16::text[], $17::date[], $18::jsonb[],
-                            $19::text[])
-         AS t(client_id, request_id, fingerprint, status_code, body, payment_id, product, country,
-              customer_type, psu_id, corporate_id, debtor_account_id, amount_minor, currency, creditor_name,
-              creditor_account, requested_execution_date, instruction, debtor_currency)
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+         AS t(client_id text, request_id text, fingerprint text, status_code integer, body jsonb,
+              payment_id text, product text, country text, customer_type text, psu_id text,
+              corporate_id text, debtor_account_id text, amount_minor bigint, currency text,
+              creditor_name text, creditor_account text, requested_execution_date date,
+              instruction jsonb, debtor_currency text)
      ),
      claim AS (
        INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
@@ -130,38 +158,30 @@ async function insertPaymentsAnswering(db: Db, items: readonly Initiation[]): Pr
             i.requested_execution_date, 'ACTC', i.instruction, i.debtor_currency
        FROM input i JOIN claim c ON c.client_id = i.client_id AND c.request_id = i.request_id
      RETURNING payment_id AS "paymentId"`,
-    [
-      column(({ answer }) => answer.key.clientId),
-      column(({ answer }) => answer.key.requestId),
-      column(({ answer }) => answer.fingerprint),
-      column(({ answer }) => answer.statusCode),
-      column(({ answer }) => JSON.stringify(answer.body)),
-      column(({ payment }) => payment.id),
-      column(({ payment }) => payment.instruction.product),
-      column(({ payment }) => payment.instruction.country),
-      column(({ payment }) => payment.customerType),
-      column(({ payment }) => payment.psuId),
-      column(({ payment }) => payment.corporateId),
-      column(({ payment }) => payment.debtorAccountId),
-      column(({ payment }) => payment.instruction.amount.minor),
-      column(({ payment }) => payment.instruction.amount.currency),
-      column(({ payment }) => payment.instruction.creditor.name),
-      column(({ payment }) => payment.instruction.creditor.account),
-      column(({ payment }) => payment.instruction.requestedExecutionDate),
-      column(({ payment }) => JSON.stringify(payment.instruction)),
-      column(({ payment }) => payment.debtorCurrency),
-    ],
+    [JSON.stringify(rows)],
   );
-  const stored = new Set(rows.map((row) => row.paymentId));
-  return items.map(({ payment }) => stored.has(payment.id));
+  const ids = new Set(stored.map((row) => row.paymentId));
+  return items.map(({ payment }) => ids.has(payment.id));
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export async function findPayment(db: Db, paymentId: string): Promise<Payment | undefined> {
+/** A payment by id; concurrent reads share a statement (see coalescer.ts). */
+export function findPayment(db: Db, paymentId: string): Promise<Payment | undefined> {
+  let coalescer = paymentReads.get(db);
+  if (coalescer === undefined) {
+    coalescer = new Coalescer((ids) => findPayments(db, ids), BATCH_LIMITS);
+    paymentReads.set(db, coalescer);
+  }
+  return coalescer.submit(paymentId);
+}
+
+const paymentReads = new WeakMap<Db, Coalescer<string, Payment | undefined>>();
+
+async function findPayments(db: Db, paymentIds: readonly string[]): Promise<(Payment | undefined)[]> {
   const rows = await runStatement<Row>(
     db,
-    'find_payment',
+    'find_payments',
     `SELECT payment_id AS "paymentId", client_id AS "clientId", product, country, customer_type AS "customerType",
             psu_id AS "psuId", corporate_id AS "corporateId", debtor_account_id AS "debtorAccountId",
             amount_minor::float8 AS "amountMinor", currency, creditor_name AS "creditorName",
@@ -169,10 +189,12 @@ export async function findPayment(db: Db, paymentId: string): Promise<Payment | 
             status, created_at AS "createdAt", executed_at AS "executedAt", basket_id AS "basketId",
             tpp_payment_reference AS "tppPaymentReference", debtor_currency AS "debtorCurrency",
             reason_code AS "reasonCode", reason
-       FROM payments WHERE payment_id = $1`,
-    [paymentId],
+       FROM unnest($1::text[]) AS wanted (id),
+            LATERAL (SELECT * FROM payments WHERE payment_id = wanted.id LIMIT 1) AS payment`,
+    [paymentIds],
   );
-  return rows[0] === undefined ? undefined : toPayment(rows[0]);
+  const found = new Map(rows.map((row) => [row.paymentId, toPayment(row)]));
+  return paymentIds.map((id) => found.get(id));
 }
 
 /** Reads a payment and locks its row until the transaction ends (SELECT ... FOR UPDATE). */

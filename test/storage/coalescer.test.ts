@@ -27,7 +27,7 @@ const byItem = (item: string) => item.split(':')[0]!;
 
 test('an item at rest runs at once and alone', async () => {
   const { batches, run, finish } = recorder();
-  const coalescer = new Coalescer(run, byItem, { maxInFlight: 2, maxBatch: 10 });
+  const coalescer = new Coalescer(run, { maxInFlight: 2, maxBatch: 10, key: byItem });
   const answer = coalescer.submit('a');
   assert.deepEqual(batches, [['a']]);
   await finish();
@@ -36,7 +36,7 @@ test('an item at rest runs at once and alone', async () => {
 
 test('under load the waiting items go together, each answered with its own output', async () => {
   const { batches, run, finish } = recorder();
-  const coalescer = new Coalescer(run, byItem, { maxInFlight: 1, maxBatch: 3 });
+  const coalescer = new Coalescer(run, { maxInFlight: 1, maxBatch: 3, key: byItem });
   const answers = ['a', 'b', 'c', 'd', 'e', 'f'].map((item) => coalescer.submit(item));
   assert.deepEqual(batches, [['a']]);
   await finish();
@@ -49,7 +49,7 @@ test('under load the waiting items go together, each answered with its own outpu
 
 test('items with the same key never share a statement', async () => {
   const { batches, run, finish } = recorder();
-  const coalescer = new Coalescer(run, byItem, { maxInFlight: 1, maxBatch: 10 });
+  const coalescer = new Coalescer(run, { maxInFlight: 1, maxBatch: 10, key: byItem });
   const answers = ['x:1', 'k:1', 'k:2', 'm:1', 'k:3'].map((item) => coalescer.submit(item));
   await finish();
   await finish();
@@ -61,7 +61,7 @@ test('items with the same key never share a statement', async () => {
 
 test('a failed batch is tried item by item: only the bad item fails', async () => {
   const { batches, run, finish } = recorder((item) => item === 'bad');
-  const coalescer = new Coalescer(run, byItem, { maxInFlight: 1, maxBatch: 10 });
+  const coalescer = new Coalescer(run, { maxInFlight: 1, maxBatch: 10, key: byItem });
   const first = coalescer.submit('first');
   const answers = ['a', 'bad', 'b'].map((item) =>
     coalescer.submit(item).catch((error: Error) => error.message),
@@ -72,4 +72,14 @@ test('a failed batch is tried item by item: only the bad item fails', async () =
   assert.deepEqual(batches, [['first'], ['a', 'bad', 'b'], ['a'], ['bad'], ['b']]);
   assert.equal(await first, 'done first');
   assert.deepEqual(await Promise.all(answers), ['done a', 'batch failed', 'done b']);
+});
+
+test('reads have no key: the same item twice goes in one statement', async () => {
+  const { batches, run, finish } = recorder();
+  const coalescer = new Coalescer(run, { maxInFlight: 1, maxBatch: 10 });
+  const answers = ['a', 'k', 'k', 'm'].map((item) => coalescer.submit(item));
+  await finish();
+  await finish();
+  assert.deepEqual(batches, [['a'], ['k', 'k', 'm']]);
+  assert.deepEqual(await Promise.all(answers), ['done a', 'done k', 'done k', 'done m']);
 });

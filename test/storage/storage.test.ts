@@ -182,11 +182,11 @@ for (const backend of backends()) {
           debtorCurrency: 'SEK',
           instruction: validated.value,
         };
-        // Requests 90-99 reuse the ids of requests 0-9: those are not stored.
+        // Requests 90-99 reuse the ids of requests 0-9: of each pair, one is stored.
         const requestId = requestIds[index % 90]!;
         return { payment, requestId, answer: { statusCode: 200, body: { paymentId: payment.id, index } } };
       });
-      // All submitted in one tick: two statements start, the other 98 wait and go together.
+      // All submitted in one tick: two statements start, the others wait and go together.
       const stored = await Promise.all(
         items.map(({ payment, requestId, answer }) =>
           insertPaymentAnswering(store.db, payment, {
@@ -196,10 +196,11 @@ for (const backend of backends()) {
           }),
         ),
       );
-      assert.deepEqual(
-        stored,
-        items.map((_, index) => index < 90),
-      );
+      for (const index of requestIds.keys()) {
+        if (index < 10) assert.notEqual(stored[index], stored[index + 90], `request ${index} and its repeat`);
+        else assert.equal(stored[index], true, `request ${index}`);
+      }
+      const winners = items.filter((_, index) => stored[index]);
       const rows = await queryRows<{ id: string; amount: string; remittance: string }>(
         store,
         sql`SELECT payment_id AS id, amount_minor::text AS amount, instruction->>'remittance' AS remittance
@@ -211,12 +212,14 @@ for (const backend of backends()) {
       assert.deepEqual(
         new Map(rows.map((row) => [row.id, row])),
         new Map(
-          items
-            .slice(0, 90)
-            .map(({ payment }, index) => [
-              payment.id,
-              { id: payment.id, amount: `${(index + 1) * 100 + 75}`, remittance: `Row ${index}` },
-            ]),
+          winners.map(({ payment, answer }) => [
+            payment.id,
+            {
+              id: payment.id,
+              amount: `${(answer.body.index + 1) * 100 + 75}`,
+              remittance: `Row ${answer.body.index}`,
+            },
+          ]),
         ),
       );
       // Rows of one statement share its transaction id: 90 rows came in a handful of statements.
@@ -229,9 +232,9 @@ for (const backend of backends()) {
              )})`,
       );
       assert.ok(counted!.statements <= 5, `${counted!.statements} statements`);
-      for (const [index, item] of items.entries()) {
-        const answer = await findAnswer(store.db, { clientId, requestId: item.requestId });
-        const winner = items[index % 90]!;
+      // Each request id answers what its stored payment's request answered.
+      for (const winner of winners) {
+        const answer = await findAnswer(store.db, { clientId, requestId: winner.requestId });
         assert.deepEqual(answer, { fingerprint: 'f', statusCode: 200, body: winner.answer.body });
       }
     });
@@ -260,6 +263,30 @@ for (const backend of backends()) {
         sql`SELECT status, executed_at IS NOT NULL AS executed FROM payments WHERE payment_id = ${paymentId}`,
       );
       assert.deepEqual(rows, [{ status: 'ACCC', executed: true }]);
+    });
+
+    test('a status read on one gateway follows an execution on the other', async () => {
+      // Only final statuses are kept in memory: the second gateway must not hold on to ACTC.
+      const token = await first.client.clientCredentialsToken();
+      const paymentId = (await first.client.initiate(token, { path: PATH, body: domestic() })).body.paymentId;
+      const product = 'handelsbanken-domestic-credit-transfer';
+      const statusOnSecond = async () => {
+        const answer = await second.client.status(product, paymentId, token, 'SE');
+        return { status: answer.status, body: answer.body };
+      };
+      assert.deepEqual(await statusOnSecond(), {
+        status: 200,
+        body: { paymentId, transactionStatus: 'ACTC' },
+      });
+      await first.client.authorizeAndExecute(product, paymentId);
+      assert.deepEqual(await statusOnSecond(), {
+        status: 200,
+        body: { paymentId, transactionStatus: 'ACCC' },
+      });
+      assert.deepEqual(await statusOnSecond(), {
+        status: 200,
+        body: { paymentId, transactionStatus: 'ACCC' },
+      });
     });
 
     test('a code exchanged 10 times at once: one token, the rest refused', async () => {

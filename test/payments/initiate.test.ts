@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { EXAMPLE_CREDITORS } from '../../src/sandbox/test-data.ts';
+import { insertCustomers } from '../../src/store/customers-repository.ts';
 import { type Gateway, queryRows, sibling, startGateway } from '../helpers/gateway.ts';
 import {
   BAD_REQUEST,
@@ -423,6 +424,29 @@ describe('debtor account', () => {
         text: 'the debtor account is not an account at the bank',
       }),
     ));
+  test('an account the bank opens is payable from at once: unknown accounts are not remembered', async () => {
+    const body = domestic({ debtorAccount: { value: '6789123456118', accountType: 'BBAN' } });
+    const path = `${SE_PRIVATE}/handelsbanken-domestic-credit-transfer`;
+    assert.equal((await initiate(path, body)).status, 400);
+    await insertCustomers(gateway.store.db, {
+      psus: [],
+      accounts: [
+        {
+          ...ACCOUNTS.tolvan,
+          accountId: `new-${randomUUID()}`,
+          bban: '6789123456118',
+          iban: null,
+          clearingNumber: '6789',
+          name: 'Nytt konto',
+          position: 9,
+          balanceMinor: 1000,
+        },
+      ],
+      cards: [],
+    });
+    const answer = await initiate(path, body);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  });
   test('its declared currency must be its currency', () =>
     expectRefused(
       `${SE_PRIVATE}/handelsbanken-domestic-credit-transfer`,

@@ -1,5 +1,5 @@
-// Concurrent calls of one write, joined into one statement: while `maxInFlight` statements are under
-// way, new items wait and go together in the next one (and so in one commit: group commit). At low
+// Concurrent calls of one statement, joined: while `maxInFlight` statements of a kind are under way,
+// new items wait and go together in the next one (for a write also one commit: group commit). At low
 // load an item runs at once and alone; under load the batches grow by themselves. A failed batch is
 // tried again item by item, so that one item's failure is its own and the others still happen.
 
@@ -81,4 +81,19 @@ export class Coalescer<I, O> {
       await Promise.all(batch.map((waiting) => this.runBatch([waiting])));
     }
   }
+}
+
+/** One coalescer per database handle, made on first use. */
+export function perHandle<H extends object, I, O>(
+  make: (handle: H) => Coalescer<I, O>,
+): (handle: H) => Coalescer<I, O> {
+  const made = new WeakMap<H, Coalescer<I, O>>();
+  return (handle) => {
+    let coalescer = made.get(handle);
+    if (coalescer === undefined) {
+      coalescer = make(handle);
+      made.set(handle, coalescer);
+    }
+    return coalescer;
+  };
 }

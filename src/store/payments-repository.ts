@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Payment, TransactionStatus } from '../domain/payment.ts';
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
-import { Coalescer } from './coalescer.ts';
+import { Coalescer, perHandle } from './coalescer.ts';
 import { type Db, runStatement } from './database.ts';
 import type { RecordedAnswer } from './idempotency-repository.ts';
 import { payments } from './schema.ts';
@@ -73,22 +73,16 @@ export function paymentValues(payment: NewPayment) {
  * Stores a new payment together with the answer to the request that created it, in one statement
  * (atomic without a transaction). Answers false, storing nothing, when the app already used the
  * request id: on PostgreSQL a concurrent claim of the same id waits for the first to commit.
- * Concurrent initiations share a statement and a commit (see coalescer.ts).
+ * Concurrent initiations share a statement and a commit (see coalescer.ts). The request id is the
+ * payment's app's: `answer.key.clientId` is `payment.clientId`.
  */
 export function insertPaymentAnswering(
   db: Db,
   payment: NewPayment,
   answer: RecordedAnswer,
 ): Promise<boolean> {
-  let coalescer = initiations.get(db);
-  if (coalescer === undefined) {
-    coalescer = new Coalescer((items) => insertPaymentsAnswering(db, items), {
-      ...BATCH_LIMITS,
-      key: idempotencyKey,
-    });
-    initiations.set(db, coalescer);
-  }
-  return coalescer.submit({ payment, answer });
+  if (answer.key.clientId !== payment.clientId) throw new Error('a request id of another app');
+  return initiations(db).submit({ payment, answer });
 }
 
 interface Initiation {
@@ -96,13 +90,19 @@ interface Initiation {
   readonly answer: RecordedAnswer;
 }
 
-const initiations = new WeakMap<Db, Coalescer<Initiation, boolean>>();
 /**
  * One statement at a time, with everything that came meanwhile: measured on 2 cores with 16 clients,
  * one in flight beat two, three and four, for writes and reads alike (fewer, fuller statements).
  */
 const BATCH_LIMITS = { maxInFlight: 1, maxBatch: 64 };
 const idempotencyKey = ({ answer }: Initiation) => `${answer.key.clientId} ${answer.key.requestId}`;
+const initiations = perHandle(
+  (db: Db) =>
+    new Coalescer((items: readonly Initiation[]) => insertPaymentsAnswering(db, items), {
+      ...BATCH_LIMITS,
+      key: idempotencyKey,
+    }),
+);
 
 /**
  * The payments whose request ids were still free, in one statement. The rows travel as one JSON
@@ -113,50 +113,36 @@ async function insertPaymentsAnswering(db: Db, items: readonly Initiation[]): Pr
   const rows = [...items]
     .sort((a, b) => compare(idempotencyKey(a), idempotencyKey(b)))
     .map(({ payment, answer }) => ({
-      client_id: answer.key.clientId,
-      request_id: answer.key.requestId,
+      ...paymentValues(payment),
+      requestId: answer.key.requestId,
       fingerprint: answer.fingerprint,
-      status_code: answer.statusCode,
+      statusCode: answer.statusCode,
       body: answer.body,
-      payment_id: payment.id,
-      product: payment.instruction.product,
-      country: payment.instruction.country,
-      customer_type: payment.customerType,
-      psu_id: payment.psuId,
-      corporate_id: payment.corporateId,
-      debtor_account_id: payment.debtorAccountId,
-      amount_minor: payment.instruction.amount.minor,
-      currency: payment.instruction.amount.currency,
-      creditor_name: payment.instruction.creditor.name,
-      creditor_account: payment.instruction.creditor.account,
-      requested_execution_date: payment.instruction.requestedExecutionDate,
-      instruction: payment.instruction,
-      debtor_currency: payment.debtorCurrency,
     }));
   const stored = await runStatement<{ paymentId: string }>(
     db,
     'insert_payments_answering',
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
-         AS t(client_id text, request_id text, fingerprint text, status_code integer, body jsonb,
-              payment_id text, product text, country text, customer_type text, psu_id text,
-              corporate_id text, debtor_account_id text, amount_minor bigint, currency text,
-              creditor_name text, creditor_account text, requested_execution_date date,
-              instruction jsonb, debtor_currency text)
+         AS t("clientId" text, "requestId" text, fingerprint text, "statusCode" integer, body jsonb,
+              "paymentId" text, product text, country text, "customerType" text, "psuId" text,
+              "corporateId" text, "debtorAccountId" text, "amountMinor" bigint, currency text,
+              "creditorName" text, "creditorAccount" text, "requestedExecutionDate" date,
+              instruction jsonb, "debtorCurrency" text)
      ),
      claim AS (
        INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
-       SELECT client_id, request_id, fingerprint, status_code, body FROM input
+       SELECT "clientId", "requestId", fingerprint, "statusCode", body FROM input
        ON CONFLICT DO NOTHING
        RETURNING client_id, request_id
      )
      INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
                            debtor_account_id, amount_minor, currency, creditor_name, creditor_account,
                            requested_execution_date, status, instruction, debtor_currency)
-     SELECT i.payment_id, i.client_id, i.product, i.country, i.customer_type, i.psu_id, i.corporate_id,
-            i.debtor_account_id, i.amount_minor, i.currency, i.creditor_name, i.creditor_account,
-            i.requested_execution_date, 'ACTC', i.instruction, i.debtor_currency
-       FROM input i JOIN claim c ON c.client_id = i.client_id AND c.request_id = i.request_id
+     SELECT i."paymentId", i."clientId", i.product, i.country, i."customerType", i."psuId", i."corporateId",
+            i."debtorAccountId", i."amountMinor", i.currency, i."creditorName", i."creditorAccount",
+            i."requestedExecutionDate", 'ACTC', i.instruction, i."debtorCurrency"
+       FROM input i JOIN claim c ON c.client_id = i."clientId" AND c.request_id = i."requestId"
      RETURNING payment_id AS "paymentId"`,
     [JSON.stringify(rows)],
   );
@@ -168,15 +154,12 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A payment by id; concurrent reads share a statement (see coalescer.ts). */
 export function findPayment(db: Db, paymentId: string): Promise<Payment | undefined> {
-  let coalescer = paymentReads.get(db);
-  if (coalescer === undefined) {
-    coalescer = new Coalescer((ids) => findPayments(db, ids), BATCH_LIMITS);
-    paymentReads.set(db, coalescer);
-  }
-  return coalescer.submit(paymentId);
+  return paymentReads(db).submit(paymentId);
 }
 
-const paymentReads = new WeakMap<Db, Coalescer<string, Payment | undefined>>();
+const paymentReads = perHandle(
+  (db: Db) => new Coalescer((ids: readonly string[]) => findPayments(db, ids), BATCH_LIMITS),
+);
 
 async function findPayments(db: Db, paymentIds: readonly string[]): Promise<(Payment | undefined)[]> {
   const rows = await runStatement<Row>(

@@ -19,9 +19,10 @@ import { seV1Routes } from './api/payments/se-v1-routes.ts';
 import { psuRoutes } from './api/psu/routes.ts';
 import { sandboxRoutes } from './api/sandbox/routes.ts';
 import type { Config } from './config.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
 import { createLogger } from './http/logging.ts';
+import { registerTextGuard } from './http/text-guard.ts';
 import { echoTppHeaders } from './http/tpp-headers.ts';
 import type { CoreBanking } from './ports/core-banking.ts';
 import { type EidProvider, eidSimulator } from './ports/eid-provider.ts';
@@ -46,6 +47,9 @@ export interface AppDependencies {
   /** A pino logger; by default one at config.logLevel. */
   readonly logger?: FastifyBaseLogger;
 }
+
+/** The longest path segment the router reads (ids are at most 64 characters). */
+const MAX_PARAM_LENGTH = 200;
 
 export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
   const { config, store } = dependencies;
@@ -79,8 +83,25 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: false },
     },
-    routerOptions: { maxParamLength: 200 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
+    // Before routing: a malformed percent-encoding, or a path segment beyond maxParamLength.
+    // No route, so no onSend hook: the headers every answer carries are set here.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Correlation-ID', request.id);
+      echoTppHeaders(request, reply);
+      return sendApiError(reply, 400, [
+        {
+          code: 'FORMAT_ERROR',
+          text:
+            error.code === 'FST_ERR_BAD_URL'
+              ? 'the path is not a valid URL: it has a malformed percent-encoding'
+              : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+                ? `a segment of the path is longer than ${MAX_PARAM_LENGTH} characters`
+                : 'the path is malformed',
+        },
+      ]);
+    },
   }) as unknown as FastifyInstance;
   app.decorateRequest('tpp', undefined);
   app.decorateRequest('grant', undefined);
@@ -89,6 +110,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     echoTppHeaders(request, reply);
   });
   registerErrorHandling(app);
+  registerTextGuard(app);
   // JSON for the API, forms for the token endpoint; nothing else (Fastify also parses text/plain).
   app.removeContentTypeParser('text/plain');
   registerFormBody(app);

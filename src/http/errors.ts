@@ -79,7 +79,7 @@ function clientErrorText(error: FastifyError, status: number): string {
   return 'the request is malformed';
 }
 
-function isOAuthRoute(request: FastifyRequest): boolean {
+export function isOAuthRoute(request: FastifyRequest): boolean {
   return request.routeOptions.config?.errorShape === 'oauth';
 }
 

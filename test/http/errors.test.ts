@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
 import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
 import { type Gateway, sibling, startGateway } from '../helpers/gateway.ts';
-import { call, errorBody, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
+import { BAD_REQUEST, call, errorBody, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 
 /** The built-in ledger as the sandbox runs it (it books, never rejects). */
@@ -50,6 +50,71 @@ test('a body over the limit', async () => {
       text: 'the request body is too large',
     }),
   });
+});
+
+test('U+0000 or an unpaired surrogate anywhere is refused before it reaches the database', async () => {
+  const token = await gateway.client.clientCredentialsToken();
+  const headers = { ...gateway.client.tppHeaders(token), 'tpp-request-id': 'r-nul' };
+  const refused = (path: string) =>
+    BAD_REQUEST({
+      code: 'FORMAT_ERROR',
+      path,
+      text: `${path} contains a character that is not accepted (U+0000 or an unpaired surrogate)`,
+    });
+  const initiation = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
+  for (const [body, path] of [
+    [domestic({ remittanceInformationUnstructured: 'Hyra\u0000' }), 'remittanceInformationUnstructured'],
+    [domestic({ creditor: { name: 'Agda \ud800' } }), 'creditor.name'],
+    [domestic({ creditor: { name: 'Agda \udc00 Andersson' } }), 'creditor.name'],
+    [domestic({ 'note\u0000': 'x' }), 'note\ufffd'],
+  ] as const) {
+    const answer = await call(gateway.app, 'POST', initiation, { headers, json: body });
+    assert.deepEqual(statusAndBody(answer), refused(path));
+    assert.equal(answer.headers['tpp-request-id'], 'r-nul');
+  }
+  // A surrogate pair is a character like any other.
+  const paired = await call(gateway.app, 'POST', initiation, {
+    headers: { ...headers, 'tpp-request-id': 'r-pair' },
+    json: domestic({ remittanceInformationUnstructured: 'Tack \ud83d\ude00' }),
+  });
+  assert.equal(paired.status, 200, JSON.stringify(paired.body));
+  const status = await call(
+    gateway.app,
+    'GET',
+    '/psd2/v1/payments/handelsbanken-domestic-credit-transfer/%00/status',
+    { headers: { ...headers, country: 'SE' } },
+  );
+  assert.deepEqual(statusAndBody(status), refused('paymentId'));
+  const authorize = await call(gateway.app, 'GET', '/oauth2/authorize/1.0?client_id=a%00&redirect_uri=x');
+  assert.deepEqual(statusAndBody(authorize), refused('client_id'));
+  // The token endpoint answers in RFC 6749's shape.
+  const tokenAnswer = await call(gateway.app, 'POST', '/oauth2/token/1.0', {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'grant_type=client_credentials&scope=PIS&client_id=%00',
+  });
+  assert.deepEqual(statusAndBody(tokenAnswer), {
+    status: 400,
+    body: {
+      error: 'invalid_request',
+      error_description:
+        'client_id contains a character that is not accepted (U+0000 or an unpaired surrogate)',
+    },
+  });
+});
+
+test('a path the router cannot read: bad percent-encoding, an overlong segment', async () => {
+  const token = await gateway.client.clientCredentialsToken();
+  const headers = { ...gateway.client.tppHeaders(token), country: 'SE', 'tpp-request-id': 'r-url' };
+  const product = '/psd2/v1/payments/handelsbanken-domestic-credit-transfer';
+  for (const [id, text] of [
+    ['a%C3%28', 'the path is not a valid URL: it has a malformed percent-encoding'],
+    ['x'.repeat(201), 'a segment of the path is longer than 200 characters'],
+  ] as const) {
+    const answer = await call(gateway.app, 'GET', `${product}/${id}/status`, { headers });
+    assert.deepEqual(statusAndBody(answer), BAD_REQUEST({ code: 'FORMAT_ERROR', text }));
+    assert.match(String(answer.headers['x-correlation-id']), /^[0-9a-f-]{36}$/);
+    assert.equal(answer.headers['tpp-request-id'], 'r-url');
+  }
 });
 
 test('a failure inside answers 500 with a correlation id and nothing internal', async () => {

@@ -23,6 +23,18 @@ const PATHS = [
   '/psd2/v1/payments/%00',
 ];
 
+/**
+ * One character of a generated string: mostly printable ASCII, also any code point, and the ones a
+ * database cannot store (U+0000, unpaired surrogates).
+ */
+const UNIT = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+  { weight: 1, arbitrary: fc.constantFrom('\u0000', '\ud800', '\udc00', '\ud83d\ude00') },
+);
+const anyJson = () => fc.jsonValue({ stringUnit: UNIT });
+const anyString = (maxLength: number) => fc.string({ unit: UNIT, maxLength });
+
 /** Valid bodies with parts replaced by arbitrary JSON: close enough to reach the deeper rules. */
 const mutatedBody = fc
   .tuple(
@@ -41,7 +53,7 @@ const mutatedBody = fc
           'instructedAmount.amount',
           'creditorAccount.accountType',
         ),
-        fc.jsonValue(),
+        anyJson(),
       ),
       { maxLength: 3 },
     ),
@@ -82,7 +94,7 @@ test('initiation: random bodies and headers never give a 5xx', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.constantFrom(...PATHS),
-      fc.oneof(mutatedBody, fc.jsonValue()),
+      fc.oneof(mutatedBody, anyJson()),
       fc.record(
         {
           country: headerValue,
@@ -110,6 +122,27 @@ test('initiation: random bodies and headers never give a 5xx', async () => {
   );
 });
 
+test('initiation: any text in a valid payment never gives a 5xx', async () => {
+  // Valid but for the text, so that it reaches the database: every character, also U+0000 and
+  // unpaired surrogates, which PostgreSQL cannot store.
+  await fc.assert(
+    fc.asyncProperty(anyString(14), async (message) => {
+      const answer = await call(
+        gateway.app,
+        'POST',
+        '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+        {
+          headers: { ...gateway.client.tppHeaders(token), 'tpp-request-id': `r-${Math.random()}` },
+          json: domestic({ remittanceInformationUnstructured: message }),
+        },
+      );
+      assert.ok(answer.status < 500, `${answer.status} ${JSON.stringify(answer.body)}`);
+      if (answer.status >= 400) assert.ok(isDocumentedError(answer.body), JSON.stringify(answer.body));
+    }),
+    { numRuns: 200 },
+  );
+});
+
 test('token endpoint: random forms never give a 5xx, errors are RFC 6749', async () => {
   const parameter = fc.constantFrom(
     'grant_type',
@@ -126,7 +159,7 @@ test('token endpoint: random forms never give a 5xx, errors are RFC 6749', async
         fc.tuple(
           parameter,
           fc.oneof(
-            fc.string({ maxLength: 60 }),
+            anyString(60),
             fc.constantFrom('client_credentials', 'authorization_code', 'PIS', gateway.sandboxApp.clientId),
           ),
         ),
@@ -156,7 +189,7 @@ test('account information: random consent bodies, PSU-IDs and read queries never
   const created = await gateway.client.createConsent(ais);
   const psuToken = (await gateway.client.authorizeScope(`AIS:${created.body.consentId}`)).access_token;
   const queryValue = fc.oneof(
-    fc.string({ maxLength: 12 }),
+    anyString(12),
     fc.constantFrom('2026-01-01', '2026-02-30', 'true', 'false', '', '9999-12-31'),
   );
   await fc.assert(
@@ -164,13 +197,13 @@ test('account information: random consent bodies, PSU-IDs and read queries never
       fc.oneof(
         fc.record(
           {
-            access: fc.oneof(fc.constant('ALL_ACCOUNTS'), fc.jsonValue()),
-            validUntil: fc.oneof(queryValue, fc.jsonValue()),
-            frequencyPerDay: fc.oneof(fc.integer({ min: -2, max: 6 }), fc.jsonValue()),
+            access: fc.oneof(fc.constant('ALL_ACCOUNTS'), anyJson()),
+            validUntil: fc.oneof(queryValue, anyJson()),
+            frequencyPerDay: fc.oneof(fc.integer({ min: -2, max: 6 }), anyJson()),
           },
           { requiredKeys: [] },
         ),
-        fc.jsonValue(),
+        anyJson(),
       ),
       headerValue,
       fc.constantFrom(

@@ -19,7 +19,7 @@ import { seV1Routes } from './api/payments/se-v1-routes.ts';
 import { psuRoutes } from './api/psu/routes.ts';
 import { sandboxRoutes } from './api/sandbox/routes.ts';
 import type { Config } from './config.ts';
-import { registerErrorHandling, sendApiError } from './http/errors.ts';
+import { answerClientError, registerErrorHandling, sendApiError } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
 import { createLogger } from './http/logging.ts';
 import { registerTextGuard } from './http/text-guard.ts';
@@ -86,6 +86,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
     // Before routing: a malformed percent-encoding, or a path segment beyond maxParamLength.
+    clientErrorHandler: answerClientError,
     // No route, so no onSend hook: the headers every answer carries are set here.
     frameworkErrors: (error, request, reply) => {
       reply.header('X-Correlation-ID', request.id);

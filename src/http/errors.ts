@@ -2,7 +2,8 @@
 // API shape (httpCode, httpMessage, moreInformation, tppMessages) elsewhere. A 5xx carries nothing
 // internal, only a correlation id that the log has too.
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ApiErrorCode, OAuthError, type TppMessage } from '../domain/errors.ts';
 
 export interface ApiErrorBody {
@@ -105,6 +106,29 @@ function sendOAuthError(
     .code(status)
     .type('application/json; charset=utf-8')
     .send({ error, error_description: description });
+}
+
+/**
+ * What Node's HTTP parser refuses (a control character in a header, headers too large, a request
+ * that never finished) reaches no route: it is answered here, in the API shape, and the connection
+ * closed. Fastify's `clientErrorHandler`.
+ */
+export function answerClientError(error: ConnectionError, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, text]: [number, ApiErrorCode, string] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'FORMAT_ERROR', 'the request did not arrive in time']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'REQUEST_TOO_LARGE', 'the request headers are too large']
+        : [400, 'FORMAT_ERROR', 'the request is not valid HTTP'];
+  const body = JSON.stringify(apiErrorBody(status, [{ code, text }]));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

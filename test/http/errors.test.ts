@@ -1,6 +1,7 @@
 // The error shapes at the edges: unknown endpoints, oversized bodies, a failing bank system (5xx
 // without internals), the health check, and correlation ids.
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
 import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
@@ -114,6 +115,44 @@ test('a path the router cannot read: bad percent-encoding, an overlong segment',
     assert.deepEqual(statusAndBody(answer), BAD_REQUEST({ code: 'FORMAT_ERROR', text }));
     assert.match(String(answer.headers['x-correlation-id']), /^[0-9a-f-]{36}$/);
     assert.equal(answer.headers['tpp-request-id'], 'r-url');
+  }
+});
+
+/** Sends raw bytes to the gateway and answers everything it writes back before closing. */
+function rawExchange(request: string): Promise<string> {
+  const { hostname, port } = new URL(gateway.url);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString()));
+    socket.on('error', reject);
+  });
+}
+
+test('what the HTTP parser refuses is answered in the API shape too', async () => {
+  for (const [request, status, code, text] of [
+    [
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nTPP-Request-ID: a\u0000b\r\n\r\n',
+      '400 Bad Request',
+      'FORMAT_ERROR',
+      'the request is not valid HTTP',
+    ],
+    [
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Filler: ${'f'.repeat(20_000)}\r\n\r\n`,
+      '431 Request Header Fields Too Large',
+      'REQUEST_TOO_LARGE',
+      'the request headers are too large',
+    ],
+  ] as const) {
+    const answer = await rawExchange(request);
+    const [head, body] = answer.split('\r\n\r\n') as [string, string];
+    assert.equal(head.split('\r\n')[0], `HTTP/1.1 ${status}`);
+    assert.match(head, /\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    assert.deepEqual(
+      JSON.parse(body),
+      errorBody(Number(status.slice(0, 3)), status.slice(4), { code, text }),
+    );
   }
 });
 

@@ -5,16 +5,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError, OAuthError } from '../domain/errors.ts';
 import { isOAuthRoute } from './errors.ts';
 
-const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNPAIRED_SURROGATES = new RegExp(UNPAIRED_SURROGATE.source, 'g');
 
 function unstorable(text: string): boolean {
-  UNPAIRED_SURROGATE.lastIndex = 0;
   return text.includes('\u0000') || UNPAIRED_SURROGATE.test(text);
 }
 
 /** The text with what cannot be stored shown as U+FFFD. */
 function shown(text: string): string {
-  return text.replaceAll('\u0000', '\ufffd').replace(UNPAIRED_SURROGATE, '\ufffd');
+  return text.replaceAll('\u0000', '\ufffd').replace(UNPAIRED_SURROGATES, '\ufffd');
 }
 
 /** Where (a dotted path, as tppMessages name fields) the first unstorable string or key is, if any. */

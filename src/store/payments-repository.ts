@@ -110,9 +110,10 @@ const initiations = perHandle(
  * that two statements claiming the same ids lock them in the same order.
  */
 async function insertPaymentsAnswering(db: Db, items: readonly Initiation[]): Promise<boolean[]> {
-  const rows = [...items]
-    .sort((a, b) => compare(idempotencyKey(a), idempotencyKey(b)))
-    .map(({ payment, answer }) => ({
+  const rows = items
+    .map((item) => ({ key: idempotencyKey(item), item }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ item: { payment, answer } }) => ({
       ...paymentValues(payment),
       requestId: answer.key.requestId,
       fingerprint: answer.fingerprint,
@@ -149,8 +150,6 @@ async function insertPaymentsAnswering(db: Db, items: readonly Initiation[]): Pr
   const ids = new Set(stored.map((row) => row.paymentId));
   return items.map(({ payment }) => ids.has(payment.id));
 }
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A payment by id; concurrent reads share a statement (see coalescer.ts). */
 export function findPayment(db: Db, paymentId: string): Promise<Payment | undefined> {

@@ -19,11 +19,11 @@ import { seV1Routes } from './api/payments/se-v1-routes.ts';
 import { psuRoutes } from './api/psu/routes.ts';
 import { sandboxRoutes } from './api/sandbox/routes.ts';
 import type { Config } from './config.ts';
-import { answerClientError, registerErrorHandling, sendApiError } from './http/errors.ts';
+import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
 import { createLogger } from './http/logging.ts';
 import { registerTextGuard } from './http/text-guard.ts';
-import { echoTppHeaders } from './http/tpp-headers.ts';
+import { setAnswerHeaders } from './http/tpp-headers.ts';
 import type { CoreBanking } from './ports/core-banking.ts';
 import { type EidProvider, eidSimulator } from './ports/eid-provider.ts';
 import { ledgerCoreBanking } from './ports/ledger-core-banking.ts';
@@ -87,29 +87,11 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     return503OnClosing: true,
     // Before routing: a malformed percent-encoding, or a path segment beyond maxParamLength.
     clientErrorHandler: answerClientError,
-    // No route, so no onSend hook: the headers every answer carries are set here.
-    frameworkErrors: (error, request, reply) => {
-      reply.header('X-Correlation-ID', request.id);
-      echoTppHeaders(request, reply);
-      return sendApiError(reply, 400, [
-        {
-          code: 'FORMAT_ERROR',
-          text:
-            error.code === 'FST_ERR_BAD_URL'
-              ? 'the path is not a valid URL: it has a malformed percent-encoding'
-              : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-                ? `a segment of the path is longer than ${MAX_PARAM_LENGTH} characters`
-                : 'the path is malformed',
-        },
-      ]);
-    },
+    frameworkErrors: answerFrameworkError(MAX_PARAM_LENGTH),
   }) as unknown as FastifyInstance;
   app.decorateRequest('tpp', undefined);
   app.decorateRequest('grant', undefined);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('X-Correlation-ID', request.id);
-    echoTppHeaders(request, reply);
-  });
+  app.addHook('onSend', async (request, reply) => setAnswerHeaders(request, reply));
   registerErrorHandling(app);
   registerTextGuard(app);
   // JSON for the API, forms for the token endpoint; nothing else (Fastify also parses text/plain).

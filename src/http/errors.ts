@@ -5,6 +5,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ApiErrorCode, OAuthError, type TppMessage } from '../domain/errors.ts';
+import { setAnswerHeaders } from './tpp-headers.ts';
 
 export interface ApiErrorBody {
   readonly httpCode: string;
@@ -106,6 +107,24 @@ function sendOAuthError(
     .code(status)
     .type('application/json; charset=utf-8')
     .send({ error, error_description: description });
+}
+
+/**
+ * Fastify's `frameworkErrors`: what fails before routing (a malformed percent-encoding, a path
+ * segment beyond the router's maxParamLength). No route, so no onSend hook: the headers every answer
+ * carries are set here.
+ */
+export function answerFrameworkError(maxParamLength: number) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    setAnswerHeaders(request, reply);
+    const text =
+      error.code === 'FST_ERR_BAD_URL'
+        ? 'the path is not a valid URL: it has a malformed percent-encoding'
+        : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? `a segment of the path is longer than ${maxParamLength} characters`
+          : 'the path is malformed';
+    return sendApiError(reply, 400, [{ code: 'FORMAT_ERROR', text }]);
+  };
 }
 
 /**

@@ -143,7 +143,13 @@ const ECHO_NAMES = {
 } as const;
 
 /** Every response echoes TPP-Request-ID and TPP-Transaction-ID (API-NOTES), when they are well-formed. */
-export function echoTppHeaders(request: FastifyRequest, reply: FastifyReply): void {
+/** The headers every answer carries: the correlation id and the TPP's ids, echoed. */
+export function setAnswerHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('X-Correlation-ID', request.id);
+  echoTppHeaders(request, reply);
+}
+
+function echoTppHeaders(request: FastifyRequest, reply: FastifyReply): void {
   for (const name of ECHOED) {
     const value = request.headers[name];
     if (typeof value === 'string' && TPP_ID.test(value)) reply.header(ECHO_NAMES[name], value);

@@ -19,6 +19,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The body shape of this route's errors: RFC 6749 for the OAuth endpoints, the API shape elsewhere. */
     errorShape?: 'oauth' | 'api';
+    /** The route checks text a database cannot hold itself (see http/text-guard.ts). */
+    checksOwnText?: true;
   }
 }
 

@@ -5,6 +5,7 @@
 import { ApiError, apiError, OAuthError } from '../domain/errors.ts';
 import { parseResourceScope } from '../domain/scope.ts';
 import { hashSecret, newSecret } from '../domain/secrets.ts';
+import { isStorableText, UNSTORABLE_TEXT } from '../domain/text.ts';
 import type { App } from '../store/apps-repository.ts';
 import { insertCode } from '../store/tokens-repository.ts';
 import { appOf } from './apps.ts';
@@ -46,7 +47,8 @@ export async function authorize(context: ServiceContext, query: AuthorizeQuery):
   const clientId = single(query, 'client_id');
   const redirectUri = single(query, 'redirect_uri');
   if (clientId === undefined) throw apiError('FORMAT_ERROR', 'client_id is required', 'client_id');
-  const app = await appOf(context, clientId);
+  // Text no database holds is no registered client id: not asked for.
+  const app = isStorableText(clientId) ? await appOf(context, clientId) : undefined;
   if (app === undefined) {
     throw new ApiError(
       { code: 'CLIENT_UNKNOWN', path: 'client_id', text: 'client_id is not a registered app' },
@@ -78,7 +80,10 @@ async function checkRequest(
   state: string | undefined,
 ): Promise<AuthorizationRequest> {
   for (const name of PARAMETERS) {
-    if (Array.isArray(query[name])) throw new OAuthError('invalid_request', `${name} must be given once`);
+    const value = query[name];
+    if (Array.isArray(value)) throw new OAuthError('invalid_request', `${name} must be given once`);
+    if (value !== undefined && !isStorableText(value))
+      throw new OAuthError('invalid_request', `${name} ${UNSTORABLE_TEXT}`);
   }
   if (single(query, 'response_type') !== 'code') {
     throw new OAuthError('unsupported_response_type', 'response_type must be code');

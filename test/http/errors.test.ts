@@ -86,8 +86,32 @@ test('U+0000 or an unpaired surrogate anywhere is refused before it reaches the 
     { headers: { ...headers, country: 'SE' } },
   );
   assert.deepEqual(statusAndBody(status), refused('paymentId'));
+  // Authorize: such a client_id is no registered app (never a redirect); with a valid client and
+  // redirect URI, such text elsewhere goes back in the redirect (API-NOTES).
   const authorize = await call(gateway.app, 'GET', '/oauth2/authorize/1.0?client_id=a%00&redirect_uri=x');
-  assert.deepEqual(statusAndBody(authorize), refused('client_id'));
+  assert.deepEqual(
+    statusAndBody(authorize),
+    BAD_REQUEST({ code: 'CLIENT_UNKNOWN', path: 'client_id', text: 'client_id is not a registered app' }),
+  );
+  const app = gateway.sandboxApp;
+  for (const [query, name, state] of [
+    ['scope=PIS:x%00&state=s1', 'scope', 's1'],
+    ['scope=PIS:x&state=s%00', 'state', 's\u0000'],
+  ] as const) {
+    const redirected = await call(
+      gateway.app,
+      'GET',
+      `/oauth2/authorize/1.0?response_type=code&client_id=${app.clientId}&redirect_uri=${encodeURIComponent(app.redirectUri)}&${query}`,
+    );
+    assert.equal(redirected.status, 302);
+    const location = new URL(String(redirected.headers.location));
+    assert.equal(`${location.origin}${location.pathname}`, app.redirectUri);
+    assert.deepEqual(Object.fromEntries(location.searchParams), {
+      error: 'invalid_request',
+      error_description: `${name} contains a character that is not accepted (U+0000 or an unpaired surrogate)`,
+      state,
+    });
+  }
   // The token endpoint answers in RFC 6749's shape.
   const tokenAnswer = await call(gateway.app, 'POST', '/oauth2/token/1.0', {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -6,7 +6,8 @@ import { sendPsuAnswer } from '../psu/reply.ts';
 
 export function authorizeRoutes(app: FastifyInstance, context: ServiceContext): void {
   for (const path of ['/oauth2/authorize/1.0', '/redirect/oauth2/authorize/1.0']) {
-    app.get(path, async (request, reply) => {
+    // Errors with a valid client and redirect URI are redirects (API-NOTES), also for unstorable text.
+    app.get(path, { config: { checksOwnText: true } }, async (request, reply) => {
       const answer = await authorize(context, request.query as AuthorizeQuery);
       return sendPsuAnswer(context.config, request, reply, answer);
     });

@@ -1,12 +1,11 @@
 // DELETE of a payment (API-NOTES "Statuses": CANC, beyond the spec): a payment not yet executed, or
 // executed with a later date and waiting for it (ACCP), is cancelled; an executed one is not.
 import { apiError } from '../domain/errors.ts';
-import { fingerprint } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
 import { lockPayment, moveStatus } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
-import { checkPaymentOfApp, productOfPath, requireReader } from './payment-access.ts';
+import { checkPaymentOfApp, oncePerRequest, productOfPath, requireReader } from './payment-access.ts';
 import type { PaymentStatusResponse } from './status-body.ts';
 import type { TokenGrant } from './tokens.ts';
 
@@ -23,12 +22,7 @@ export async function cancelPayment(
   request: CancelRequest,
 ): Promise<Answer<PaymentStatusResponse>> {
   productOfPath(request.productName);
-  const key = { clientId: request.app.clientId, requestId: request.requestId };
-  const print = fingerprint({
-    operation: 'cancel',
-    product: request.productName,
-    paymentId: request.paymentId,
-  });
+  const { key, print } = oncePerRequest(request, 'cancel');
   return answerOnce(context.db, key, print, async (trx) => {
     const locked = await lockPayment(trx, request.paymentId);
     requireReader(request.grant, request.app.clientId, request.paymentId, locked);

@@ -3,7 +3,6 @@
 import { apiError, notYours } from '../domain/errors.ts';
 import { awaitsExecution, basketStatus, type TransactionStatus } from '../domain/payment.ts';
 import { formatResourceScope } from '../domain/scope.ts';
-import { fingerprint } from '../domain/secrets.ts';
 import type { App } from '../store/apps-repository.ts';
 import { type Basket, findBasket, lockBasketPayments } from '../store/baskets-repository.ts';
 import type { Db } from '../store/database.ts';
@@ -11,7 +10,7 @@ import { lockPayment } from '../store/payments-repository.ts';
 import { type ServiceContext, today } from './context.ts';
 import { recordResult } from './execution-result.ts';
 import { type Answer, answerOnce } from './idempotency.ts';
-import { checkPaymentOfApp, productOfPath } from './payment-access.ts';
+import { checkPaymentOfApp, oncePerRequest, productOfPath } from './payment-access.ts';
 import { type PaymentStatusResponse, statusBody } from './status-body.ts';
 import { requirePsuToken, type TokenGrant } from './tokens.ts';
 
@@ -49,12 +48,7 @@ async function executeBasket(
   if (request.grant.psuId !== basket.psuId)
     throw apiError('TOKEN_INVALID', 'The access token was issued by another PSU');
   const product = productOfPath(request.productName);
-  const key = { clientId: request.app.clientId, requestId: request.requestId };
-  const print = fingerprint({
-    operation: 'execute',
-    product: request.productName,
-    paymentId: request.paymentId,
-  });
+  const { key, print } = oncePerRequest(request, 'execute');
   const answer = (statuses: readonly TransactionStatus[]) => ({
     statusCode: 200,
     body: { signingBasketId: basket.basketId, transactionStatus: basketStatus(statuses) },
@@ -107,12 +101,7 @@ export async function executePayment(
   );
   const basket = await findBasket(context.db, request.paymentId);
   if (basket !== undefined) return executeBasket(context, request, basket);
-  const key = { clientId: request.app.clientId, requestId: request.requestId };
-  const print = fingerprint({
-    operation: 'execute',
-    product: request.productName,
-    paymentId: request.paymentId,
-  });
+  const { key, print } = oncePerRequest(request, 'execute');
   return answerOnce(context.db, key, print, async (trx) => {
     const locked = await lockPayment(trx, request.paymentId);
     const payment = checkPaymentOfApp(locked, request.paymentId, request.productName, request.app.clientId);

@@ -4,6 +4,7 @@ import { ApiError, apiError, notYours } from '../domain/errors.ts';
 import type { Payment } from '../domain/payment.ts';
 import { findProduct } from '../domain/products.ts';
 import { formatResourceScope } from '../domain/scope.ts';
+import { fingerprint } from '../domain/secrets.ts';
 import { requireClientToken, requirePsuToken, type TokenGrant } from './tokens.ts';
 
 export function productOfPath(name: string) {
@@ -46,4 +47,23 @@ export function requireReader(
   }
   const resourceId = payment?.basketId ?? paymentId;
   requirePsuToken(grant, clientId, formatResourceScope({ service: 'PIS', resourceId }));
+}
+
+/**
+ * What makes an execute or cancel call on the payment (or basket) of the path happen once: its
+ * TPP-Request-ID, and the fingerprint a repeat under that id must match.
+ */
+export function oncePerRequest(
+  request: {
+    readonly app: { readonly clientId: string };
+    readonly requestId: string;
+    readonly productName: string;
+    readonly paymentId: string;
+  },
+  operation: 'execute' | 'cancel',
+) {
+  return {
+    key: { clientId: request.app.clientId, requestId: request.requestId },
+    print: fingerprint({ operation, product: request.productName, paymentId: request.paymentId }),
+  };
 }

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { TppClient } from '../src/client/tpp-client.ts';
-import { scaMethods } from '../src/services/sca-methods.ts';
+import { scaMethods } from '../src/services/shared/sca-methods.ts';
 import { domestic } from '../test/helpers/payments.ts';
 import { measureAis, printAis } from './ais.ts';
 import { CONNECTIONS, gateway, listenRaw, load, SECONDS, type Target } from './common.ts';

@@ -9,7 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { createCa, issueQwac, issueServerCertificate } from '../src/certificates/issue.ts';
 import { configWith } from '../src/config.ts';
 import { seedTestCustomers } from '../src/sandbox/seed.ts';
-import { scaMethods } from '../src/services/sca-methods.ts';
+import { scaMethods } from '../src/services/shared/sca-methods.ts';
 import { openStore } from '../src/store/database.ts';
 import { domestic } from '../test/helpers/payments.ts';
 import { tlsRequest } from '../test/helpers/tls.ts';

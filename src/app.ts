@@ -2,22 +2,23 @@
 // listen on port 0; main.ts listens).
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { accountRoutes } from './api/accounts/routes.ts';
-import { cardAccountRoutes } from './api/card-accounts/routes.ts';
-import { consentRoutes } from './api/consents/routes.ts';
-import { shortTermConsentRoutes } from './api/consents/short-term-routes.ts';
-import { decoupledRoutes } from './api/decoupled/routes.ts';
-import { fundsRoutes } from './api/funds/route.ts';
-import { healthRoutes } from './api/health-route.ts';
-import { authorizeRoutes } from './api/oauth/authorize-route.ts';
-import { tokenRoutes } from './api/oauth/token-route.ts';
-import { subscriptionsRoutes } from './api/onboarding/subscriptions-route.ts';
-import { thirdPartiesRoutes } from './api/onboarding/third-parties-routes.ts';
-import { executeStatusRoutes } from './api/payments/execute-status-routes.ts';
-import { initiateRoutes } from './api/payments/initiate-routes.ts';
+import { ledgerCoreBanking } from './adapters/ledger-core-banking.ts';
+import { accountRoutes } from './api/accounts/account-routes.ts';
+import { cardAccountRoutes } from './api/card-accounts/card-account-routes.ts';
+import { consentRoutes } from './api/consents/consent-routes.ts';
+import { shortTermConsentRoutes } from './api/consents/short-term-consent-routes.ts';
+import { decoupledRoutes } from './api/decoupled/decoupled-routes.ts';
+import { fundsRoutes } from './api/funds/funds-routes.ts';
+import { healthRoutes } from './api/health/health-routes.ts';
+import { authorizeRoutes } from './api/oauth/authorize-routes.ts';
+import { tokenRoutes } from './api/oauth/token-routes.ts';
+import { subscriptionsRoutes } from './api/onboarding/subscription-routes.ts';
+import { thirdPartiesRoutes } from './api/onboarding/third-party-routes.ts';
+import { executeStatusRoutes } from './api/payments/execution-routes.ts';
+import { initiateRoutes } from './api/payments/initiation-routes.ts';
 import { seV1Routes } from './api/payments/se-v1-routes.ts';
-import { psuRoutes } from './api/psu/routes.ts';
-import { sandboxRoutes } from './api/sandbox/routes.ts';
+import { psuRoutes } from './api/psu/psu-routes.ts';
+import { sandboxRoutes } from './api/sandbox/sandbox-routes.ts';
 import type { Config } from './config.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
@@ -26,10 +27,10 @@ import { registerTextGuard } from './http/text-guard.ts';
 import { setAnswerHeaders } from './http/tpp-headers.ts';
 import type { CoreBanking } from './ports/core-banking.ts';
 import { type EidProvider, eidSimulator } from './ports/eid-provider.ts';
-import { ledgerCoreBanking } from './ports/ledger-core-banking.ts';
 import { resetSandbox } from './sandbox/seed.ts';
-import { type Clock, newCaches, type ServiceContext } from './services/context.ts';
-import { startScheduler } from './services/scheduler.ts';
+import { listTestData } from './sandbox/test-data-listing.ts';
+import { startScheduler } from './services/payments/due-payments.ts';
+import { type Clock, newCaches, type ServiceContext } from './services/shared/context.ts';
 import type { Store } from './store/database.ts';
 
 export interface AppDependencies {
@@ -122,6 +123,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       seV1Routes(api);
       if (config.mode === 'sandbox')
         sandboxRoutes(api, context, {
+          testData: () => listTestData(context.db),
           reset: async (day) => {
             await resetSandbox(context.db, day);
             // The reset deleted the payments and restored the accounts that this process remembers.

@@ -1,8 +1,8 @@
 // Resolves "Authorization: Bearer <token>" to what the token grants, before the body is read.
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { apiError } from '../domain/errors.ts';
-import type { ServiceContext } from '../services/context.ts';
-import { resolveToken } from '../services/tokens.ts';
+import { resolveToken } from '../services/access/tokens.ts';
+import type { ServiceContext } from '../services/shared/context.ts';
 import { peerIdentity } from './mtls.ts';
 
 const BEARER = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i;

@@ -1,6 +1,6 @@
 // What the cross-cutting hooks attach to a request.
 import type { Country } from '../domain/products.ts';
-import type { TokenGrant } from '../services/tokens.ts';
+import type { TokenGrant } from '../services/access/tokens.ts';
 import type { App } from '../store/apps-repository.ts';
 
 export interface TppContext {

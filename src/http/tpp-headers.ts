@@ -5,9 +5,9 @@ import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ApiError, type TppMessage } from '../domain/errors.ts';
 import { COUNTRIES, type Country, isCountry, looksLikeCountryCode } from '../domain/products.ts';
-import { appOf } from '../services/apps.ts';
-import type { ServiceContext } from '../services/context.ts';
-import { checkLiveAccess, type LiveAccessRule } from '../services/live-access.ts';
+import { appOf } from '../services/access/apps.ts';
+import { checkLiveAccess, type LiveAccessRule } from '../services/access/live-access.ts';
+import type { ServiceContext } from '../services/shared/context.ts';
 import { peerIdentity } from './mtls.ts';
 
 export const CLIENT_ID_HEADER = 'x-gateway-client-id';

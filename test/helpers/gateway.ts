@@ -5,15 +5,15 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
+import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
 import { buildApp } from '../../src/app.ts';
 import { TppClient } from '../../src/client/tpp-client.ts';
 import { type Config, configWith } from '../../src/config.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
 import { eidSimulator } from '../../src/ports/eid-provider.ts';
-import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
-import { type Clock, newCaches, type ServiceContext } from '../../src/services/context.ts';
+import { type Clock, newCaches, type ServiceContext } from '../../src/services/shared/context.ts';
 import { type App, insertApp } from '../../src/store/apps-repository.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 

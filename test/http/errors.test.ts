@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
+import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
-import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
 import { type Gateway, sibling, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, errorBody, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';

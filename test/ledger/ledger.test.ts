@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { TppClient } from '../../src/client/tpp-client.ts';
-import { issuePsuTokens } from '../../src/services/tokens.ts';
+import { issuePsuTokens } from '../../src/services/access/tokens.ts';
 import { bookedBalance, entriesSum, entryTotals } from '../../src/store/ledger-repository.ts';
 import {
   backends,

@@ -2,8 +2,8 @@
 // reused one revokes its family.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { ServiceContext } from '../../src/services/context.ts';
-import { issuePsuTokens, resolveToken } from '../../src/services/tokens.ts';
+import { issuePsuTokens, resolveToken } from '../../src/services/access/tokens.ts';
+import type { ServiceContext } from '../../src/services/shared/context.ts';
 import { type Gateway, manualClock, serviceContext, startGateway } from '../helpers/gateway.ts';
 import { call, statusAndBody } from '../helpers/http.ts';
 

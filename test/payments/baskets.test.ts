@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
+import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
 import { type Gateway, queryRows, sibling, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, FORBIDDEN, statusAndBody } from '../helpers/http.ts';

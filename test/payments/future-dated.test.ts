@@ -2,10 +2,10 @@
 // with two gateways on one PostgreSQL racing it and executions), DELETE cancels before the date.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
-import { ledgerCoreBanking } from '../../src/ports/ledger-core-banking.ts';
-import { bookDuePayments } from '../../src/services/scheduler.ts';
+import { bookDuePayments } from '../../src/services/payments/due-payments.ts';
 import {
   backends,
   type Gateway,

@@ -1,6 +1,6 @@
 // The PSU's pages: plain server-rendered HTML, one small inline stylesheet, no external assets,
 // usable on a phone. Every value is escaped.
-import type { Page, PaymentSummary } from '../../services/psu-authorization.ts';
+import type { Page, PaymentSummary } from '../../services/authorization/psu-login.ts';
 import { Html, html } from './html.ts';
 
 const STYLE = `

@@ -2,7 +2,7 @@
 // redirect back to the TPP.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { PsuAnswer } from '../../services/psu-authorization.ts';
+import type { PsuAnswer } from '../../services/authorization/psu-login.ts';
 import { renderPage } from './pages.ts';
 
 export const CSRF_COOKIE = 'psu_csrf';

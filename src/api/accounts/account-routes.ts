@@ -1,0 +1,139 @@
+// Accounts (spec row 16): GET /psd2/v1/accounts, /{accountId}?withBalance=true, /{accountId}/balances,
+// /{accountId}/transactions?dateFrom=&dateTo=; the same under /psd2/gb/v1 for British accounts.
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bearer } from '../../http/bearer.ts';
+import { grantOf, tppOf } from '../../http/request-context.ts';
+import { header, tppHeaders } from '../../http/tpp-headers.ts';
+import {
+  type AisCall,
+  listConsentedAccounts,
+  readAccountBalances,
+  readAccountTransactions,
+  readConsentedAccount,
+} from '../../services/account-information/accounts.ts';
+import type { AisApi } from '../../services/account-information/consents.ts';
+import type { ServiceContext } from '../../services/shared/context.ts';
+import { baseUrlOf } from '../base-url.ts';
+import { AIS_APIS } from '../consents/consent-routes.ts';
+import { AccountFields, Amount, Balances } from '../consents/schemas.ts';
+
+const Account = Type.Object({
+  ...AccountFields,
+  balances: Type.Optional(Balances),
+  _links: Type.Object({ transactions: Type.Object({ href: Type.String() }) }),
+});
+
+export const TransactionsResponse = Type.Object({
+  accountId: Type.String(),
+  transactions: Type.Array(
+    Type.Object({
+      amount: Amount,
+      bookingDate: Type.Optional(Type.String()),
+      ledgerDate: Type.Optional(Type.String()),
+      transactionDate: Type.String(),
+      valueDate: Type.String(),
+      creditDebit: Type.String(),
+      creditorName: Type.Optional(Type.String()),
+      debtorName: Type.Optional(Type.String()),
+      remittanceInformation: Type.Optional(Type.String()),
+      status: Type.String(),
+    }),
+  ),
+});
+
+export const TransactionsQuery = Type.Object(
+  {
+    dateFrom: Type.Optional(Type.String({ maxLength: 10 })),
+    dateTo: Type.Optional(Type.String({ maxLength: 10 })),
+  },
+  { additionalProperties: false },
+);
+
+const WithBalance = Type.Object(
+  { withBalance: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
+  { additionalProperties: false },
+);
+type WithBalanceQuery = { Querystring: { withBalance?: 'true' | 'false' } };
+const withBalance = (query: WithBalanceQuery['Querystring'], otherwise: boolean) =>
+  query.withBalance === undefined ? otherwise : query.withBalance === 'true';
+const AccountParams = Type.Object({ accountId: Type.String({ maxLength: 64 }) });
+type Params = { Params: { accountId: string } };
+
+/** An AIS read: the app, the PSU token, and for the daily count the resource and whether the PSU is present. */
+export function aisCall(context: ServiceContext, request: FastifyRequest, api: AisApi): AisCall {
+  const path = request.url.split('?')[0]!.slice(context.config.basePath.length);
+  return {
+    app: tppOf(request).app,
+    grant: grantOf(request),
+    read: { api, resource: path, psuPresent: header(request, 'psu-ip-address') !== undefined },
+    baseUrl: baseUrlOf(context.config, request),
+  };
+}
+
+export function accountRoutes(app: FastifyInstance, context: ServiceContext): void {
+  for (const { api, prefix, accounts } of AIS_APIS) {
+    const live = () => ({ role: 'AIS' as const, products: [accounts] });
+    const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
+
+    app.get<WithBalanceQuery>(
+      `${prefix}/accounts`,
+      {
+        onRequest: hooks,
+        schema: {
+          querystring: WithBalance,
+          response: { 200: Type.Object({ accounts: Type.Array(Account) }) },
+        },
+      },
+      // The list carries balances unless asked not to (as the real service's list).
+      (request) =>
+        listConsentedAccounts(context, aisCall(context, request, api), withBalance(request.query, true)),
+    );
+
+    app.get<Params & WithBalanceQuery>(
+      `${prefix}/accounts/:accountId`,
+      {
+        onRequest: hooks,
+        schema: { params: AccountParams, querystring: WithBalance, response: { 200: Account } },
+      },
+      (request) =>
+        readConsentedAccount(
+          context,
+          aisCall(context, request, api),
+          request.params.accountId,
+          withBalance(request.query, false),
+        ),
+    );
+
+    app.get<Params>(
+      `${prefix}/accounts/:accountId/balances`,
+      {
+        onRequest: hooks,
+        schema: {
+          params: AccountParams,
+          response: { 200: Type.Object({ accountId: Type.String(), balances: Balances }) },
+        },
+      },
+      (request) => readAccountBalances(context, aisCall(context, request, api), request.params.accountId),
+    );
+
+    app.get<Params & { Querystring: { dateFrom?: string; dateTo?: string } }>(
+      `${prefix}/accounts/:accountId/transactions`,
+      {
+        onRequest: hooks,
+        schema: {
+          params: AccountParams,
+          querystring: TransactionsQuery,
+          response: { 200: TransactionsResponse },
+        },
+      },
+      (request) =>
+        readAccountTransactions(
+          context,
+          aisCall(context, request, api),
+          request.params.accountId,
+          request.query,
+        ),
+    );
+  }
+}

@@ -1,0 +1,12 @@
+// The registered apps, as every API call needs them.
+import { type App, findApp } from '../../store/apps-repository.ts';
+import type { ServiceContext } from '../shared/context.ts';
+
+/** The app of a client id; recently seen apps come from memory (apps change only through onboarding). */
+export async function appOf(context: ServiceContext, clientId: string): Promise<App | undefined> {
+  const cached = context.caches.apps.get(clientId);
+  if (cached !== undefined) return cached;
+  const app = await findApp(context.db, clientId);
+  if (app !== undefined) context.caches.apps.set(clientId, app);
+  return app;
+}

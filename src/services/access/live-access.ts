@@ -1,0 +1,86 @@
+// Live mode, on every AIS/PIS call (issue 4): the app belongs to the TPP of the certificate presented
+// in TLS, the certificate carries the role of the interface, and the app is subscribed to the product
+// of the path.
+import type { PeerIdentity } from '../../certificates/qwac.ts';
+import { ApiError, apiError } from '../../domain/errors.ts';
+import type { TppScope } from '../../domain/psp-roles.ts';
+import type { App } from '../../store/apps-repository.ts';
+import { findCertificate, listSubscriptions } from '../../store/tpps-repository.ts';
+import { requireQwac } from '../onboarding/third-parties.ts';
+import type { ServiceContext } from '../shared/context.ts';
+
+export interface LiveAccessRule {
+  /** The role the certificate must carry. */
+  readonly role: TppScope;
+  /** The products of the path; a subscription to any one of them is enough. */
+  readonly products: readonly string[];
+}
+
+/** The connection's certificate as registered for a TPP (enrolled or added with PUT), if it is. */
+export async function registeredCertificate(
+  context: ServiceContext,
+  peer: PeerIdentity,
+): Promise<{ readonly tppId: string; readonly thumbprint: string } | undefined> {
+  if (peer.kind !== 'qwac') return undefined;
+  const thumbprint = peer.qwac.thumbprint;
+  const cached = context.caches.certificates.get(thumbprint);
+  if (cached !== undefined) return cached;
+  const row = await findCertificate(context.db, thumbprint);
+  if (row === undefined) return undefined;
+  const certificate = { tppId: row.tppId, thumbprint };
+  context.caches.certificates.set(thumbprint, certificate);
+  return certificate;
+}
+
+/** An app's product subscriptions. */
+export async function subscriptionsOf(context: ServiceContext, clientId: string): Promise<readonly string[]> {
+  const cached = context.caches.subscriptions.get(clientId);
+  if (cached !== undefined) return cached;
+  const products = await listSubscriptions(context.db, clientId);
+  context.caches.subscriptions.set(clientId, products);
+  return products;
+}
+
+/** The certificate's TPP, when the certificate is registered (enrolled or added with PUT). */
+export async function tppOfCertificate(context: ServiceContext, peer: PeerIdentity): Promise<string> {
+  requireQwac(peer);
+  const certificate = await registeredCertificate(context, peer);
+  if (certificate === undefined) {
+    throw apiError(
+      'CERTIFICATE_INVALID',
+      'The certificate is not registered: enroll with POST /psd2/v1/third-parties',
+    );
+  }
+  return certificate.tppId;
+}
+
+export async function checkLiveAccess(
+  context: ServiceContext,
+  peer: PeerIdentity,
+  app: App,
+  rule: LiveAccessRule,
+): Promise<void> {
+  const tppId = await tppOfCertificate(context, peer);
+  if (app.tppId !== tppId)
+    throw apiError('CERTIFICATE_INVALID', 'The certificate does not belong to the TPP of this app');
+  const qwac = requireQwac(peer);
+  const allowed = qwac.scopes.includes(rule.role);
+  if (!allowed)
+    throw apiError('ROLE_INVALID', `This interface needs the ${rule.role} role in the certificate`);
+  const subscribed = await subscriptionsOf(context, app.clientId);
+  if (!rule.products.some((product) => subscribed.includes(product))) {
+    throw new ApiError({
+      code: 'PRODUCT_INVALID',
+      text: `The app is not subscribed to ${rule.products.join(' or ')}`,
+    });
+  }
+}
+
+/** Every payment product name (execute, status and cancel act on payments of any of them). */
+export const PAYMENT_PRODUCTS_ALL = [
+  'payments',
+  'payments-gb',
+  'payments-lu',
+  'payments-se-private',
+  'payments-se-corporate',
+] as const;

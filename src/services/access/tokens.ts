@@ -1,0 +1,165 @@
+// Bearer tokens: issued as random secrets, stored as hashes, resolved to what they grant.
+import { apiError } from '../../domain/errors.ts';
+import { type ClientScope, grantsRefreshToken } from '../../domain/scope.ts';
+import { hashSecret, newId, newSecret } from '../../domain/secrets.ts';
+import type { Db } from '../../store/database.ts';
+import { findToken, insertRefreshToken, insertToken } from '../../store/tokens-repository.ts';
+import { LIFETIMES, type ServiceContext } from '../shared/context.ts';
+
+export type TokenKind = 'client_credentials' | 'authorization_code' | 'decoupled' | 'refresh_token';
+
+/** What a presented bearer token grants. */
+export interface TokenGrant {
+  readonly kind: TokenKind;
+  readonly clientId: string;
+  readonly scope: string;
+  /** The PSU who authorized; null for client-credentials tokens. */
+  readonly psuId: string | null;
+}
+
+export interface TokenResponse {
+  readonly access_token: string;
+  readonly expires_in: number;
+  readonly token_type: 'Bearer';
+  /** Account access only. */
+  readonly refresh_token?: string;
+}
+
+export interface NewToken {
+  readonly kind: TokenKind;
+  readonly clientId: string;
+  readonly scope: string;
+  readonly psuId: string | null;
+  readonly codeHash: string | null;
+  /** What the answer reports. */
+  readonly expiresIn: number;
+  /** Whether the lifetime is enforced (sandbox PSU tokens never expire in practice). */
+  readonly enforceExpiry: boolean;
+  /** Binds the token to the TLS client certificate it was issued over (RFC 8705). */
+  readonly certThumbprint?: string | null;
+}
+
+export async function issueToken(db: Db, context: ServiceContext, token: NewToken): Promise<TokenResponse> {
+  const secret = newSecret();
+  const now = context.clock();
+  await insertToken(db, {
+    tokenHash: hashSecret(secret),
+    kind: token.kind,
+    clientId: token.clientId,
+    scope: token.scope,
+    psuId: token.psuId,
+    codeHash: token.codeHash,
+    expiresAt: token.enforceExpiry ? new Date(now.getTime() + token.expiresIn * 1000) : null,
+    createdAt: now,
+    certThumbprint: token.certThumbprint ?? null,
+  });
+  return { access_token: secret, expires_in: token.expiresIn, token_type: 'Bearer' };
+}
+
+export interface PsuGrant {
+  readonly kind: Exclude<TokenKind, 'client_credentials'>;
+  readonly clientId: string;
+  readonly scope: string;
+  readonly psuId: string;
+  readonly codeHash: string | null;
+  /** The certificate the tokens are bound to, under mutual TLS (RFC 8705). */
+  readonly certThumbprint?: string | null;
+  /** When a refresh rotates: the family and the end of the consent it belongs to. */
+  readonly refresh?: { readonly familyId: string; readonly expiresAt: Date };
+}
+
+/** A PSU's access token (900 s; enforced live), and for account access a refresh token. */
+export async function issuePsuTokens(
+  db: Db,
+  context: ServiceContext,
+  grant: PsuGrant,
+): Promise<TokenResponse> {
+  const access = await issueToken(db, context, {
+    kind: grant.kind,
+    clientId: grant.clientId,
+    scope: grant.scope,
+    psuId: grant.psuId,
+    codeHash: grant.codeHash,
+    expiresIn: LIFETIMES.psuToken,
+    enforceExpiry: context.config.mode === 'live',
+    certThumbprint: grant.certThumbprint ?? null,
+  });
+  if (!grantsRefreshToken(grant.scope)) return access;
+  const refreshToken = newSecret();
+  const now = context.clock();
+  await insertRefreshToken(db, {
+    tokenHash: hashSecret(refreshToken),
+    familyId: grant.refresh?.familyId ?? newId(),
+    clientId: grant.clientId,
+    scope: grant.scope,
+    psuId: grant.psuId,
+    expiresAt: grant.refresh?.expiresAt ?? new Date(now.getTime() + LIFETIMES.refreshToken * 1000),
+    createdAt: now,
+  });
+  return { ...access, refresh_token: refreshToken };
+}
+
+/**
+ * What a bearer token grants. A token issued over mutual TLS is valid only with the same certificate
+ * (`thumbprint` is the presenting connection's, or null without one).
+ */
+export async function resolveToken(
+  context: ServiceContext,
+  secret: string,
+  thumbprint: string | null = null,
+): Promise<TokenGrant> {
+  const tokenHash = hashSecret(secret);
+  const now = context.clock().getTime();
+  const cached = context.caches.clientTokens.get(tokenHash);
+  if (cached !== undefined) {
+    if (cached.expiresAt <= now) throw apiError('TOKEN_EXPIRED', 'The access token has expired');
+    checkBinding(cached.certThumbprint, thumbprint);
+    return { kind: cached.kind, clientId: cached.clientId, scope: cached.scope, psuId: null };
+  }
+  const row = await findToken(context.db, tokenHash);
+  if (row === undefined) throw apiError('TOKEN_UNKNOWN', 'The access token is not known');
+  if (row.revokedAt !== null) throw apiError('TOKEN_INVALID', 'The access token has been revoked');
+  if (row.expiresAt !== null && row.expiresAt.getTime() <= now) {
+    throw apiError('TOKEN_EXPIRED', 'The access token has expired');
+  }
+  checkBinding(row.certThumbprint, thumbprint);
+  if (row.kind === 'client_credentials' && row.expiresAt !== null) {
+    context.caches.clientTokens.set(tokenHash, {
+      kind: row.kind,
+      clientId: row.clientId,
+      scope: row.scope,
+      expiresAt: row.expiresAt.getTime(),
+      certThumbprint: row.certThumbprint,
+    });
+  }
+  return { kind: row.kind, clientId: row.clientId, scope: row.scope, psuId: row.psuId };
+}
+
+function checkBinding(bound: string | null, presented: string | null): void {
+  if (bound !== null && bound !== presented) {
+    throw apiError('TOKEN_INVALID', 'The access token is bound to another certificate');
+  }
+}
+
+/** The token must have been issued to the app named in X-Gateway-Client-Id. */
+export function requireSameApp(grant: TokenGrant, clientId: string): void {
+  if (grant.clientId !== clientId)
+    throw apiError('TOKEN_INVALID', 'The access token was not issued to this app');
+}
+
+/** A client-credentials token with scope PIS (spec step 1), or AIS for account consents. */
+export function requireClientToken(grant: TokenGrant, clientId: string, scope: ClientScope = 'PIS'): void {
+  requireSameApp(grant, clientId);
+  if (grant.kind !== 'client_credentials' || grant.scope !== scope) {
+    throw apiError('TOKEN_INVALID', `This call needs a client-credentials token with scope ${scope}`);
+  }
+}
+
+/** A PSU token for exactly this resource (scope PIS:<id>). */
+export function requirePsuToken(grant: TokenGrant, clientId: string, scope: string): void {
+  requireSameApp(grant, clientId);
+  if (grant.kind === 'client_credentials') {
+    throw apiError('TOKEN_INVALID', 'This call needs the PSU access token of the authorization');
+  }
+  if (grant.scope !== scope) throw apiError('TOKEN_INVALID', `The access token is not valid for ${scope}`);
+}

@@ -1,0 +1,259 @@
+// Account consents (AIS): the TPP asks with a client-credentials token (scope AIS), the PSU authorizes
+// scope AIS:<consentId> through the redirect or decoupled flow, and the TPP then reads accounts, card
+// accounts, balances and transactions with the PSU's token until the consent's date, at most
+// `frequencyPerDay` times a day per resource without the PSU present (PSD2 RTS art. 36(5)).
+import { addDays, isIsoDate } from '../../domain/dates.ts';
+import { ApiError, apiError } from '../../domain/errors.ts';
+import { parseResourceScope } from '../../domain/scope.ts';
+import { fingerprint, newId } from '../../domain/secrets.ts';
+import type { App } from '../../store/apps-repository.ts';
+import {
+  type ConsentRow,
+  countConsentRead,
+  findConsent,
+  insertConsent,
+  terminateConsent,
+} from '../../store/consents-repository.ts';
+import { findPsu } from '../../store/customers-repository.ts';
+import type { Db } from '../../store/database.ts';
+import type { ConsentKind } from '../../store/schema.ts';
+import { requireClientToken, requireSameApp, type TokenGrant } from '../access/tokens.ts';
+import { type ServiceContext, today } from '../shared/context.ts';
+import { type Answer, answerOnce } from '../shared/idempotency.ts';
+import { type ScaMethod, scaMethods } from '../shared/sca-methods.ts';
+
+/** The longest validity a consent may ask for, in days (PSD2 RTS art. 10a: 180 days). */
+export const MAX_VALIDITY_DAYS = 180;
+/** Reads a day per resource without the PSU present (PSD2 RTS art. 36(5)). */
+export const MAX_FREQUENCY_PER_DAY = 4;
+
+/** The two account-information APIs: the general one, and Great Britain's (accounts-gb). */
+export type AisApi = 'general' | 'gb';
+const KIND_OF: Record<AisApi, ConsentKind> = { general: 'accounts', gb: 'accounts-gb' };
+
+export interface ConsentRequest {
+  readonly access: 'ALL_ACCOUNTS';
+  readonly validUntil?: string;
+  readonly frequencyPerDay?: number;
+}
+
+export interface ConsentCreated {
+  readonly consentId: string;
+  readonly consentStatus: 'received';
+  readonly scaMethods: readonly ScaMethod[];
+}
+
+export interface ConsentView {
+  readonly consentId: string;
+  readonly consentStatus: string;
+  readonly access: 'ALL_ACCOUNTS';
+  readonly validUntil: string;
+  readonly frequencyPerDay: number;
+}
+
+export async function createAccountConsent(
+  context: ServiceContext,
+  request: {
+    app: App;
+    grant: TokenGrant;
+    requestId: string;
+    api: AisApi;
+    body: ConsentRequest;
+    psuId: string | undefined;
+    baseUrl: string;
+  },
+): Promise<Answer<ConsentCreated>> {
+  requireClientToken(request.grant, request.app.clientId, 'AIS');
+  const day = today(context);
+  if (request.body.validUntil !== undefined && !isIsoDate(request.body.validUntil)) {
+    throw apiError('FORMAT_ERROR', 'validUntil must be an ISO date (YYYY-MM-DD)', 'validUntil');
+  }
+  const validUntil = request.body.validUntil ?? addDays(day, MAX_VALIDITY_DAYS);
+  if (validUntil < day || validUntil > addDays(day, MAX_VALIDITY_DAYS)) {
+    throw apiError(
+      'FORMAT_ERROR',
+      `validUntil must be a date from today to ${MAX_VALIDITY_DAYS} days ahead`,
+      'validUntil',
+    );
+  }
+  if (request.psuId !== undefined && (await findPsu(context.db, request.psuId)) === undefined) {
+    throw apiError('FORMAT_ERROR', 'PSU-ID names no customer of the bank', 'PSU-ID');
+  }
+  const frequencyPerDay = request.body.frequencyPerDay ?? MAX_FREQUENCY_PER_DAY;
+  const consentId = newId();
+  return answerOnce(
+    context.db,
+    { clientId: request.app.clientId, requestId: request.requestId },
+    fingerprint({ operation: `consent-${request.api}`, ...request.body, psuId: request.psuId ?? null }),
+    async (trx) => {
+      await insertConsent(trx, {
+        consentId,
+        clientId: request.app.clientId,
+        kind: KIND_OF[request.api],
+        access: 'ALL_ACCOUNTS',
+        status: 'received',
+        // The end of the last valid day (UTC).
+        validUntil: new Date(`${addDays(validUntil, 1)}T00:00:00Z`),
+        frequencyPerDay,
+        requestedPsuId: request.psuId ?? null,
+        createdAt: context.clock(),
+      });
+      return {
+        statusCode: 200,
+        body: {
+          consentId,
+          consentStatus: 'received',
+          scaMethods: scaMethods(request.baseUrl, request.api === 'gb' ? 'GB' : 'SE'),
+        },
+      };
+    },
+  );
+}
+
+/**
+ * A consent of this app and API, to the client-credentials token (scope AIS) or to the PSU token of the
+ * consent. Unknown and others' consents are alike: CONSENT_UNKNOWN.
+ */
+async function consentOfApp(
+  context: ServiceContext,
+  app: App,
+  grant: TokenGrant,
+  api: AisApi,
+  consentId: string,
+): Promise<ConsentRow> {
+  if (grant.kind === 'client_credentials') requireClientToken(grant, app.clientId, 'AIS');
+  else {
+    requireSameApp(grant, app.clientId);
+    if (grant.scope !== `AIS:${consentId}`) {
+      throw apiError('TOKEN_INVALID', `The access token is not valid for AIS:${consentId}`);
+    }
+  }
+  const consent = await findConsent(context.db, consentId);
+  if (consent === undefined || consent.clientId !== app.clientId || consent.kind !== KIND_OF[api]) {
+    throw apiError('CONSENT_UNKNOWN', 'The consent is not one of this app');
+  }
+  return consent;
+}
+
+/** The status a TPP reads: a valid consent past its date has expired. */
+function statusNow(consent: ConsentRow, now: Date): string {
+  if (consent.status === 'valid' && consent.validUntil !== null && consent.validUntil <= now)
+    return 'expired';
+  return consent.status;
+}
+
+export async function readConsent(
+  context: ServiceContext,
+  app: App,
+  grant: TokenGrant,
+  api: AisApi,
+  consentId: string,
+): Promise<ConsentView> {
+  const consent = await consentOfApp(context, app, grant, api, consentId);
+  return {
+    consentId,
+    consentStatus: statusNow(consent, context.clock()),
+    access: 'ALL_ACCOUNTS',
+    validUntil: addDays(consent.validUntil!.toISOString().slice(0, 10), -1),
+    frequencyPerDay: consent.frequencyPerDay!,
+  };
+}
+
+export async function readConsentStatus(
+  context: ServiceContext,
+  app: App,
+  grant: TokenGrant,
+  api: AisApi,
+  consentId: string,
+): Promise<{ consentStatus: string }> {
+  const consent = await consentOfApp(context, app, grant, api, consentId);
+  return { consentStatus: statusNow(consent, context.clock()) };
+}
+
+/** DELETE: the TPP ends the consent; its tokens and refresh tokens read nothing more. Idempotent. */
+export async function deleteConsent(
+  context: ServiceContext,
+  app: App,
+  grant: TokenGrant,
+  api: AisApi,
+  consentId: string,
+): Promise<void> {
+  await consentOfApp(context, app, grant, api, consentId);
+  await terminateConsent(context.db, consentId, context.clock());
+}
+
+/** Why a consent grants no access now, or undefined when it does. */
+function consentRefusal(consent: ConsentRow, now: Date): ApiError | undefined {
+  if (consent.status === 'terminatedByTpp') {
+    return apiError('CONSENT_INVALID', 'The consent was ended by the TPP');
+  }
+  if (consent.status !== 'valid') return apiError('CONSENT_INVALID', 'The consent is not valid');
+  if (consent.validUntil === null || consent.validUntil <= now) {
+    return apiError('CONSENT_EXPIRED', 'The consent has expired');
+  }
+  return undefined;
+}
+
+/** The refresh grant of an account-access token: refused once its consent grants nothing. */
+export async function consentStillGrants(db: Db, scope: string, now: Date): Promise<boolean> {
+  const parsed = parseResourceScope(scope);
+  if (parsed?.service !== 'AIS') return true;
+  const consentId = parsed.resourceId;
+  const consent = await findConsent(db, consentId);
+  return consent !== undefined && consentRefusal(consent, now) === undefined;
+}
+
+/** What a read of account information is: the API, the resource (for the daily count), PSU present or not. */
+export interface AisRead {
+  readonly api: AisApi;
+  readonly resource: string;
+  readonly psuPresent: boolean;
+}
+
+/**
+ * The consent behind an account-information read with a PSU token (scope AIS:<consentId>): it must be
+ * this app's, of this API, valid and unexpired; a read without the PSU present counts against the
+ * day's frequency (429 ACCESS_EXCEEDED beyond it). Answers the consenting PSU.
+ */
+export async function consentedPsu(
+  context: ServiceContext,
+  app: App,
+  grant: TokenGrant,
+  read: AisRead,
+): Promise<string> {
+  requireSameApp(grant, app.clientId);
+  const parsed = parseResourceScope(grant.scope);
+  if (grant.kind === 'client_credentials' || parsed?.service !== 'AIS') {
+    throw apiError('TOKEN_INVALID', 'This call needs the PSU access token of an account consent');
+  }
+  const consentId = parsed.resourceId;
+  const consent = await findConsent(context.db, consentId);
+  if (consent === undefined || consent.clientId !== app.clientId || consent.psuId !== grant.psuId) {
+    throw apiError('CONSENT_UNKNOWN', 'The access token belongs to no consent of this app');
+  }
+  if (consent.kind !== KIND_OF[read.api]) {
+    throw apiError(
+      'CONSENT_INVALID',
+      read.api === 'gb'
+        ? 'The consent was given for the general accounts API, not the GB one'
+        : 'The consent was given for the GB accounts API',
+    );
+  }
+  const refusal = consentRefusal(consent, context.clock());
+  if (refusal !== undefined) throw refusal;
+  if (!read.psuPresent) {
+    const counted = await countConsentRead(context.db, {
+      consentId,
+      day: today(context),
+      resource: read.resource,
+      limit: consent.frequencyPerDay ?? MAX_FREQUENCY_PER_DAY,
+    });
+    if (!counted) {
+      throw new ApiError({
+        code: 'ACCESS_EXCEEDED',
+        text: `The consent allows ${consent.frequencyPerDay} reads a day of this resource without the PSU (send PSU-IP-Address when the PSU is present)`,
+      });
+    }
+  }
+  return consent.psuId!;
+}

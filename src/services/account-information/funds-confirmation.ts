@@ -1,0 +1,80 @@
+// Confirmation of funds (spec row 16, API-NOTES): is the amount available on the account now? The
+// answer is true or false; the account is named by IBAN or by card number.
+import { parseIban } from '../../domain/account-identifiers.ts';
+import { ApiError, apiError } from '../../domain/errors.ts';
+import { isKnownCurrency, parseAmount } from '../../domain/money.ts';
+import { convert, sandboxExchange } from '../../ports/exchange-rates.ts';
+import type { App } from '../../store/apps-repository.ts';
+import {
+  type AccountRecord,
+  findAccountByIban,
+  findAccountOfCard,
+  findCardAccountOfCard,
+} from '../../store/customers-repository.ts';
+import { bookedBalance, entriesSum } from '../../store/ledger-repository.ts';
+import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
+import { type ServiceContext, today } from '../shared/context.ts';
+
+export interface FundsRequest {
+  readonly account?: { readonly iban: string };
+  readonly cardNumber?: string;
+  readonly payee?: string;
+  readonly instructedAmount: { readonly currency: string; readonly amount: string | number };
+}
+
+export async function confirmFunds(
+  context: ServiceContext,
+  app: App,
+  grant: TokenGrant,
+  body: FundsRequest,
+): Promise<{ fundsAvailable: boolean }> {
+  requireClientToken(grant, app.clientId);
+  if ((body.account === undefined) === (body.cardNumber === undefined)) {
+    throw apiError('FORMAT_ERROR', 'name the account by account.iban or by cardNumber, one of them');
+  }
+  const currency = body.instructedAmount.currency;
+  if (!isKnownCurrency(currency)) {
+    throw apiError('FORMAT_ERROR', `currency "${currency}" is not supported`, 'instructedAmount.currency');
+  }
+  const parsed = parseAmount(body.instructedAmount.amount, currency);
+  if (!parsed.ok)
+    throw apiError('FORMAT_ERROR', `instructedAmount.amount ${parsed.reason}`, 'instructedAmount.amount');
+  const source = await fundsSource(context, body);
+  if (source === undefined) {
+    throw new ApiError({ code: 'RESOURCE_UNKNOWN', text: 'The account or card is not one of the bank' }, 404);
+  }
+  const needed =
+    source.currency === currency
+      ? parsed.money
+      : convert(parsed.money, sandboxExchange(source.currency, currency, today(context)));
+  return { fundsAvailable: needed.minor <= source.availableMinor };
+}
+
+/**
+ * What the amount is checked against: an account's balance (by IBAN, or by a debit card drawing on
+ * it), or for a credit card what is left of its credit limit.
+ */
+async function fundsSource(
+  context: ServiceContext,
+  body: FundsRequest,
+): Promise<{ currency: string; availableMinor: number } | undefined> {
+  let account: AccountRecord | undefined;
+  if (body.account !== undefined) {
+    const iban = parseIban(body.account.iban);
+    if (!iban.ok) throw apiError('FORMAT_ERROR', `account.iban ${iban.reason}`, 'account.iban');
+    account = await findAccountByIban(context.db, iban.value.iban);
+  } else {
+    account = await findAccountOfCard(context.db, body.cardNumber!);
+    if (account === undefined) {
+      const cardAccount = await findCardAccountOfCard(context.db, body.cardNumber!);
+      if (cardAccount === undefined) return undefined;
+      const owed = cardAccount.balanceMinor + (await entriesSum(context.db, cardAccount.cardAccountId));
+      return { currency: cardAccount.currency, availableMinor: cardAccount.creditLimitMinor + owed };
+    }
+  }
+  if (account === undefined) return undefined;
+  return {
+    currency: account.currency,
+    availableMinor: (await bookedBalance(context.db, account.accountId)) ?? 0,
+  };
+}

@@ -1,0 +1,155 @@
+// The Swedish short-term consent (spec rows 14 and 15): an individual PSU lets the TPP read the account
+// list, balances and cards a few times within a short validity, authorized with a PIS scope.
+import { ApiError, apiError } from '../../domain/errors.ts';
+import { fingerprint, newId } from '../../domain/secrets.ts';
+import type { App } from '../../store/apps-repository.ts';
+import {
+  type ConsentRow,
+  findConsent,
+  insertConsent,
+  useConsentRead,
+  validateConsent,
+} from '../../store/consents-repository.ts';
+import { listCardsOfAccounts } from '../../store/customers-repository.ts';
+import type { Db } from '../../store/database.ts';
+import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
+import type { CorporateHeaders } from '../payments/initiation.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { type Answer, answerOnce } from '../shared/idempotency.ts';
+import { type ScaMethod, scaMethods } from '../shared/sca-methods.ts';
+import {
+  type AccountBase,
+  accountBalances,
+  accountBase,
+  accountsWithBalances,
+  type Balance,
+} from './accounts.ts';
+
+/** Reads a short-term consent allows, and for how long after the PSU's approval. */
+export const SHORT_TERM_READS = 4;
+export const SHORT_TERM_VALIDITY_MS = 20 * 60_000;
+/** Who approves a consent in the sandbox, where no PSU logs in: the first private test PSU. */
+export const SANDBOX_CONSENT_PSU = '191212121212';
+/** Who approves a GB account consent in the sandbox: the British test PSU. */
+export const SANDBOX_GB_CONSENT_PSU = 'gb-3001';
+
+export interface ConsentResponse {
+  readonly consentId: string;
+  readonly consentStatus: string;
+  readonly scaMethods: readonly ScaMethod[];
+}
+
+export async function createShortTermConsent(
+  context: ServiceContext,
+  request: {
+    app: App;
+    grant: TokenGrant;
+    requestId: string;
+    access: string;
+    corporate: CorporateHeaders;
+    baseUrl: string;
+  },
+): Promise<Answer<ConsentResponse>> {
+  requireClientToken(request.grant, request.app.clientId);
+  if (request.corporate.id !== undefined || request.corporate.type !== undefined) {
+    throw apiError('PRODUCT_INVALID', 'short-term consents are for individual customers only');
+  }
+  const consentId = newId();
+  const key = { clientId: request.app.clientId, requestId: request.requestId };
+  return answerOnce(
+    context.db,
+    key,
+    fingerprint({ operation: 'short-term-consent', access: request.access }),
+    async (trx) => {
+      await insertConsent(trx, {
+        consentId,
+        clientId: request.app.clientId,
+        kind: 'short-term',
+        access: 'ALL_ACCOUNTS',
+        status: 'received',
+        readsLeft: SHORT_TERM_READS,
+        createdAt: context.clock(),
+      });
+      return {
+        statusCode: 200,
+        body: { consentId, consentStatus: 'received', scaMethods: scaMethods(request.baseUrl, 'SE') },
+      };
+    },
+  );
+}
+
+/**
+ * The PSU approved: a short-term consent is valid for SHORT_TERM_VALIDITY_MS from now, an account
+ * consent until the date it was asked for.
+ */
+export async function approveConsent(
+  db: Db,
+  context: ServiceContext,
+  consent: ConsentRow,
+  psuId: string,
+): Promise<void> {
+  const until =
+    consent.kind === 'short-term' || consent.validUntil === null
+      ? new Date(context.clock().getTime() + SHORT_TERM_VALIDITY_MS)
+      : consent.validUntil;
+  if (!(await validateConsent(db, consent.consentId, psuId, until))) {
+    throw new Error(`consent ${consent.consentId} was not awaiting approval`);
+  }
+}
+
+export interface AccountView extends AccountBase {
+  readonly balances: readonly Balance[];
+  readonly cards: readonly { maskedPan: string; name: string }[];
+}
+
+/** GET /psd2/se/v2/payments/private/accounts with the PSU token of a valid short-term consent. */
+export async function readConsentedAccounts(
+  context: ServiceContext,
+  app: App,
+  grant: TokenGrant,
+): Promise<{ accounts: AccountView[] }> {
+  const consentId = /^PIS:(.+)$/.exec(grant.scope)?.[1];
+  if (grant.kind === 'client_credentials' || grant.clientId !== app.clientId || consentId === undefined) {
+    throw apiError('TOKEN_INVALID', 'This call needs the PSU access token of a short-term consent');
+  }
+  const consent = await findConsent(context.db, consentId);
+  if (
+    consent === undefined ||
+    consent.kind !== 'short-term' ||
+    consent.clientId !== app.clientId ||
+    consent.psuId !== grant.psuId
+  ) {
+    throw apiError('CONSENT_UNKNOWN', 'The access token belongs to no short-term consent of this app');
+  }
+  const now = context.clock();
+  const used = await useConsentRead(context.db, consentId, now);
+  if (used === undefined) {
+    if (consent.validUntil !== null && consent.validUntil.getTime() <= now.getTime()) {
+      throw apiError(
+        'CONSENT_EXPIRED',
+        `The short-term consent expired at ${consent.validUntil.toISOString()}`,
+      );
+    }
+    if (consent.status === 'valid') {
+      throw new ApiError({
+        code: 'ACCESS_EXCEEDED',
+        text: `The short-term consent allows ${SHORT_TERM_READS} reads`,
+      });
+    }
+    throw apiError('CONSENT_INVALID', 'The short-term consent is not valid');
+  }
+  const accounts = await accountsWithBalances(context, consent.psuId!);
+  const cards = await listCardsOfAccounts(
+    context.db,
+    accounts.map((account) => account.accountId),
+  );
+  return {
+    accounts: accounts.map((account) => ({
+      ...accountBase(account),
+      balances: accountBalances(account.currency, account.balanceMinor),
+      cards: cards
+        .filter((card) => card.accountId === account.accountId)
+        .map(({ maskedPan, name }) => ({ maskedPan, name })),
+    })),
+  };
+}

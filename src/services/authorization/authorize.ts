@@ -1,0 +1,154 @@
+// GET /oauth2/authorize/1.0 (spec row 8). With a valid client and its registered redirect URI, the
+// answer ends in a redirect there: a code, or error and error_description. Otherwise it never
+// redirects. In the sandbox the PSU who owns the debtor account approves at once (spec: "the code is
+// returned at once"); live, the PSU logs in and approves on our pages (psu-authorization.ts).
+import { ApiError, apiError, OAuthError } from '../../domain/errors.ts';
+import { parseResourceScope } from '../../domain/scope.ts';
+import { hashSecret, newSecret } from '../../domain/secrets.ts';
+import { isStorableText, UNSTORABLE_TEXT } from '../../domain/text.ts';
+import type { App } from '../../store/apps-repository.ts';
+import { insertCode } from '../../store/tokens-repository.ts';
+import { appOf } from '../access/apps.ts';
+import {
+  authorizingPsu,
+  findScopeResource,
+  notAuthorizable,
+  type PisResource,
+  recordApproval,
+} from '../shared/authorizables.ts';
+import { LIFETIMES, type ServiceContext } from '../shared/context.ts';
+import { type PsuAnswer, startPsuLogin } from './psu-login.ts';
+
+export type AuthorizeQuery = Readonly<Record<string, string | string[] | undefined>>;
+
+const PARAMETERS = [
+  'response_type',
+  'scope',
+  'client_id',
+  'state',
+  'redirect_uri',
+  'code_challenge',
+  'code_challenge_method',
+];
+
+/** A checked authorization request: what the PSU is asked to approve, and for whom. */
+export interface AuthorizationRequest {
+  readonly app: App;
+  readonly redirectUri: string;
+  readonly state: string;
+  readonly scope: string;
+  /** The payment or signing basket the scope names. */
+  readonly resource: PisResource;
+  readonly codeChallenge: string | null;
+}
+
+/** Throws ApiError (400) when no redirect is allowed; otherwise answers a redirect or a PSU page. */
+export async function authorize(context: ServiceContext, query: AuthorizeQuery): Promise<PsuAnswer> {
+  const clientId = single(query, 'client_id');
+  const redirectUri = single(query, 'redirect_uri');
+  if (clientId === undefined) throw apiError('FORMAT_ERROR', 'client_id is required', 'client_id');
+  // Text no database holds is no registered client id: not asked for.
+  const app = isStorableText(clientId) ? await appOf(context, clientId) : undefined;
+  if (app === undefined) {
+    throw new ApiError(
+      { code: 'CLIENT_UNKNOWN', path: 'client_id', text: 'client_id is not a registered app' },
+      400,
+    );
+  }
+  if (redirectUri === undefined || redirectUri !== app.redirectUri) {
+    throw apiError('FORMAT_ERROR', "redirect_uri is not the app's registered redirect URI", 'redirect_uri');
+  }
+  const state = single(query, 'state') || undefined;
+  try {
+    const request = await checkRequest(context, query, app, redirectUri, state);
+    if (context.config.mode === 'live') return startPsuLogin(context, request);
+    const psuId = authorizingPsu(context, request.resource)!;
+    await recordApproval(context.db, context, request.resource.id, psuId);
+    const code = await issueCode(context, request, psuId);
+    return redirectTo(redirectUri, { code, state });
+  } catch (error) {
+    if (!(error instanceof OAuthError)) throw error;
+    return redirectTo(redirectUri, { error: error.error, error_description: error.description, state });
+  }
+}
+
+async function checkRequest(
+  context: ServiceContext,
+  query: AuthorizeQuery,
+  app: App,
+  redirectUri: string,
+  state: string | undefined,
+): Promise<AuthorizationRequest> {
+  for (const name of PARAMETERS) {
+    const value = query[name];
+    if (Array.isArray(value)) throw new OAuthError('invalid_request', `${name} must be given once`);
+    if (value !== undefined && !isStorableText(value))
+      throw new OAuthError('invalid_request', `${name} ${UNSTORABLE_TEXT}`);
+  }
+  if (single(query, 'response_type') !== 'code') {
+    throw new OAuthError('unsupported_response_type', 'response_type must be code');
+  }
+  if (state === undefined) throw new OAuthError('invalid_request', 'state is required');
+  const codeChallenge = pkce(query);
+  const scope = single(query, 'scope') ?? '';
+  const parsed = parseResourceScope(scope);
+  if (parsed === undefined)
+    throw new OAuthError('invalid_scope', 'scope must be PIS:<paymentId> or AIS:<consentId>');
+  const resource = await findScopeResource(context.db, parsed);
+  if (resource === undefined || resource.clientId !== app.clientId) {
+    throw new OAuthError('invalid_scope', 'scope names no payment or consent of this app');
+  }
+  const refusal = notAuthorizable(resource);
+  if (refusal !== undefined) throw new OAuthError('invalid_scope', refusal);
+  return { app, redirectUri, state, scope, resource, codeChallenge };
+}
+
+/** An authorization code for the PSU's approval: single-use, short-lived, bound to all it was asked with. */
+export async function issueCode(
+  context: ServiceContext,
+  request: AuthorizationRequest,
+  psuId: string,
+): Promise<string> {
+  const code = newSecret();
+  const now = context.clock();
+  await insertCode(context.db, {
+    codeHash: hashSecret(code),
+    clientId: request.app.clientId,
+    redirectUri: request.redirectUri,
+    scope: request.scope,
+    psuId,
+    codeChallenge: request.codeChallenge,
+    expiresAt: new Date(now.getTime() + LIFETIMES.code[context.config.mode] * 1000),
+    createdAt: now,
+  });
+  return code;
+}
+
+/** PKCE (RFC 7636): S256 only; the challenge is then enforced at the token endpoint. */
+function pkce(query: AuthorizeQuery): string | null {
+  const challenge = single(query, 'code_challenge');
+  const method = single(query, 'code_challenge_method');
+  if (challenge === undefined) {
+    if (method !== undefined)
+      throw new OAuthError('invalid_request', 'code_challenge_method without code_challenge');
+    return null;
+  }
+  if (method !== 'S256') throw new OAuthError('invalid_request', 'code_challenge_method must be S256');
+  if (!/^[A-Za-z0-9_-]{43}$/.test(challenge)) {
+    throw new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256 digest');
+  }
+  return challenge;
+}
+
+function single(query: AuthorizeQuery, name: string): string | undefined {
+  const value = query[name];
+  return Array.isArray(value) ? undefined : value;
+}
+
+export function redirectTo(uri: string, parameters: Record<string, string | undefined>): PsuAnswer {
+  const url = new URL(uri);
+  for (const [name, value] of Object.entries(parameters)) {
+    if (value !== undefined) url.searchParams.set(name, value);
+  }
+  return { kind: 'redirect', location: url.toString() };
+}

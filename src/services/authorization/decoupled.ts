@@ -1,0 +1,260 @@
+// The Swedish decoupled authorization (spec rows 9-11, API-NOTES "Decoupled"): the TPP starts an
+// e-ID order for a payment, polls the token URL no sooner than sleep_time apart, and gets the PSU
+// token when the PSU has identified in the e-ID app; or cancels.
+import { isIP } from 'node:net';
+import type { PeerIdentity } from '../../certificates/qwac.ts';
+import { MAX_EARLY_POLLS, MAX_POLLS, pollOutcome, SLEEP_TIME_MS } from '../../domain/eid.ts';
+import { OAuthError } from '../../domain/errors.ts';
+import { parseResourceScope } from '../../domain/scope.ts';
+import { hashSecret, newSecret } from '../../domain/secrets.ts';
+import type { Db } from '../../store/database.ts';
+import {
+  insertSession,
+  lockSession,
+  type SessionRow,
+  updateSession,
+} from '../../store/decoupled-repository.ts';
+import { appOf } from '../access/apps.ts';
+import { registeredCertificate } from '../access/live-access.ts';
+import { issuePsuTokens } from '../access/tokens.ts';
+import {
+  authorizingPsu,
+  findScopeResource,
+  notAuthorizable,
+  type PisResource,
+  recordApproval,
+  visibleText,
+} from '../shared/authorizables.ts';
+import type { ServiceContext } from '../shared/context.ts';
+
+export interface InitRequest {
+  readonly client_id: string;
+  readonly scope: string;
+  readonly psu_client_ip: string;
+  readonly bisa_same_device: boolean;
+}
+
+interface Link {
+  readonly href: string;
+  readonly hints: { readonly allow: readonly ['POST'] };
+}
+
+export interface InitResponse {
+  readonly auto_start_token?: string;
+  readonly qr_code?: string;
+  readonly sleep_time: number;
+  readonly _links: { readonly token: Link; readonly cancel: Link };
+}
+
+export async function initAuthorization(
+  context: ServiceContext,
+  request: InitRequest,
+  baseUrl: string,
+  peer: PeerIdentity = { kind: 'none' },
+): Promise<InitResponse> {
+  const app = await appOf(context, request.client_id);
+  if (app === undefined) throw new OAuthError('unauthorized_client', 'client_id is not a registered app');
+  const thumbprint = await certificateOfApp(context, app.tppId ?? null, peer);
+  if (isIP(request.psu_client_ip) === 0) {
+    throw new OAuthError('invalid_request', 'psu_client_ip must be an IPv4 or IPv6 address');
+  }
+  const resource = await resourceInScope(context, request.scope, app.clientId);
+  const psuId = authorizingPsu(context, resource);
+  if (psuId === null) {
+    throw new OAuthError(
+      'invalid_request',
+      'a short-term consent is authorized through the redirect flow in live mode',
+    );
+  }
+  const now = context.clock();
+  const order = await context.eid.start(
+    context.db,
+    { personalNumber: psuId, endUserIp: request.psu_client_ip, visibleText: visibleText(resource) },
+    now,
+  );
+  const sessionId = newSecret();
+  await insertSession(context.db, {
+    sessionHash: hashSecret(sessionId),
+    clientId: app.clientId,
+    scope: request.scope,
+    psuId,
+    psuClientIp: request.psu_client_ip,
+    sameDevice: request.bisa_same_device,
+    orderRef: order.orderRef,
+    sleepMs: SLEEP_TIME_MS,
+    state: 'active',
+    certThumbprint: thumbprint,
+    createdAt: now,
+  });
+  const query = `sessionId=${encodeURIComponent(sessionId)}`;
+  const link = (action: string): Link => ({
+    href: `${baseUrl}/decoupled/eid/${action}/2.0?${query}`,
+    hints: { allow: ['POST'] },
+  });
+  const start = request.bisa_same_device
+    ? { auto_start_token: order.autoStartToken }
+    : { qr_code: (await context.eid.collect(context.db, order.orderRef, now)).qrCode };
+  return { ...start, sleep_time: SLEEP_TIME_MS, _links: { token: link('token'), cancel: link('cancel') } };
+}
+
+/** Under mutual TLS: the presented certificate must be registered for the app's TPP; answers its thumbprint. */
+async function certificateOfApp(
+  context: ServiceContext,
+  tppId: string | null,
+  peer: PeerIdentity,
+): Promise<string | null> {
+  if (!context.mtls) return null;
+  const certificate = await registeredCertificate(context, peer);
+  if (certificate === undefined || certificate.tppId !== tppId) {
+    throw new OAuthError('unauthorized_client', 'the certificate does not belong to the TPP of client_id');
+  }
+  return certificate.thumbprint;
+}
+
+async function resourceInScope(
+  context: ServiceContext,
+  scope: string,
+  clientId: string,
+): Promise<PisResource> {
+  const parsed = parseResourceScope(scope);
+  if (parsed === undefined)
+    throw new OAuthError('invalid_request', 'scope must be PIS:<paymentId> or AIS:<consentId>');
+  const resource = await findScopeResource(context.db, parsed);
+  if (resource === undefined || resource.clientId !== clientId) {
+    throw new OAuthError('invalid_request', 'scope names no payment or consent of this app');
+  }
+  const refusal = notAuthorizable(resource);
+  if (refusal !== undefined) throw new OAuthError('invalid_request', refusal);
+  if (resource.country !== 'SE') {
+    throw new OAuthError('invalid_request', 'decoupled authorization is offered for Swedish payments only');
+  }
+  return resource;
+}
+
+export type TokenPollResponse =
+  | { readonly result: 'IN_PROGRESS'; readonly sleep_time: number; readonly qr_code?: string }
+  | { readonly result: 'USER_CANCEL' }
+  | {
+      readonly result: 'COMPLETE';
+      readonly access_token: string;
+      readonly token_type: 'Bearer';
+      readonly expires_in: number;
+    };
+
+type PollAnswer = { readonly answer: TokenPollResponse } | { readonly error: OAuthError };
+
+export async function pollToken(
+  context: ServiceContext,
+  sessionId: string | undefined,
+  peer: PeerIdentity = { kind: 'none' },
+): Promise<TokenPollResponse> {
+  if (sessionId === undefined || sessionId === '')
+    throw new OAuthError('invalid_request', 'sessionId is required');
+  const presented = peer.kind === 'qwac' ? peer.qwac.thumbprint : null;
+  // Errors that end the session are returned, not thrown, so that the session's end commits.
+  const outcome = await context.db.transaction((trx) => poll(context, trx, hashSecret(sessionId), presented));
+  if ('error' in outcome) throw outcome.error;
+  return outcome.answer;
+}
+
+async function poll(
+  context: ServiceContext,
+  trx: Db,
+  sessionHash: string,
+  presented: string | null,
+): Promise<PollAnswer> {
+  const session = await lockSession(trx, sessionHash);
+  if (session === undefined) return { error: new OAuthError('invalid_request', 'sessionId is not known') };
+  if (session.certThumbprint !== null && session.certThumbprint !== presented) {
+    return {
+      error: new OAuthError('unauthorized_client', 'the session was started with another certificate'),
+    };
+  }
+  if (session.state !== 'active')
+    return { error: new OAuthError('invalid_request', 'the session has ended') };
+  const now = context.clock();
+  if (context.config.mode === 'live') {
+    const paced = await pace(context, trx, session, now);
+    if (paced !== undefined) return paced;
+  }
+  const collected = await context.eid.collect(trx, session.orderRef, now);
+  const outcome = pollOutcome(collected.state);
+  if (outcome.kind === 'result' && outcome.result === 'IN_PROGRESS') {
+    return {
+      answer: {
+        result: 'IN_PROGRESS',
+        sleep_time: session.sleepMs,
+        ...(session.sameDevice ? {} : { qr_code: collected.qrCode }),
+      },
+    };
+  }
+  if (outcome.kind === 'complete') {
+    if (collected.state.status !== 'complete' || collected.state.personalNumber !== session.psuId) {
+      await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
+      return { error: new OAuthError('mbid_error', 'the identification was made by another person') };
+    }
+    await updateSession(trx, sessionHash, { state: 'complete', endedAt: now });
+    await recordApproval(trx, context, parseResourceScope(session.scope)!.resourceId, session.psuId);
+    const token = await issuePsuTokens(trx, context, {
+      kind: 'decoupled',
+      clientId: session.clientId,
+      scope: session.scope,
+      psuId: session.psuId,
+      codeHash: null,
+      certThumbprint: session.certThumbprint,
+    });
+    return { answer: { result: 'COMPLETE', ...token } };
+  }
+  await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
+  if (outcome.kind === 'result') return { answer: { result: 'USER_CANCEL' } };
+  return { error: new OAuthError(outcome.error, outcome.description) };
+}
+
+/** Live: polls sooner than sleep_time apart are counted; too many early or in all end the session. */
+async function pace(
+  context: ServiceContext,
+  trx: Db,
+  session: SessionRow,
+  now: Date,
+): Promise<PollAnswer | undefined> {
+  const early = session.lastPollAt !== null && now.getTime() - session.lastPollAt.getTime() < session.sleepMs;
+  const polls = session.polls + 1;
+  const earlyPolls = session.earlyPolls + (early ? 1 : 0);
+  if (polls > MAX_POLLS || earlyPolls > MAX_EARLY_POLLS) {
+    await updateSession(trx, session.sessionHash, {
+      state: 'failed',
+      endedAt: now,
+      polls,
+      earlyPolls,
+      lastPollAt: now,
+    });
+    await context.eid.cancel(trx, session.orderRef, now);
+    return {
+      error: new OAuthError(
+        'mbid_max_polling',
+        `polled too often: wait sleep_time (${session.sleepMs} ms) between polls`,
+      ),
+    };
+  }
+  await updateSession(trx, session.sessionHash, { polls, earlyPolls, lastPollAt: now });
+  return undefined;
+}
+
+/** Cancels the ongoing authorization; in the sandbox callable but without effect (spec row 11). */
+export async function cancelAuthorization(
+  context: ServiceContext,
+  sessionId: string | undefined,
+): Promise<void> {
+  if (sessionId === undefined || sessionId === '')
+    throw new OAuthError('invalid_request', 'sessionId is required');
+  const outcome = await context.db.transaction(async (trx): Promise<OAuthError | undefined> => {
+    const session = await lockSession(trx, hashSecret(sessionId));
+    if (session === undefined) return new OAuthError('invalid_request', 'sessionId is not known');
+    if (context.config.mode === 'sandbox' || session.state !== 'active') return undefined;
+    const now = context.clock();
+    await updateSession(trx, session.sessionHash, { state: 'cancelled', endedAt: now });
+    await context.eid.cancel(trx, session.orderRef, now);
+    return undefined;
+  });
+  if (outcome !== undefined) throw outcome;
+}

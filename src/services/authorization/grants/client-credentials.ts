@@ -1,0 +1,70 @@
+// grant_type=client_credentials (spec row 1): a token for endpoints that touch no PSU data: scope PIS
+// for an app, or scope PSD2-ADMIN for an enrolled TPP's onboarding (live: over TLS with one of its
+// certificates, and bound to that certificate).
+
+import type { PeerIdentity } from '../../../certificates/qwac.ts';
+import { OAuthError } from '../../../domain/errors.ts';
+import { isClientScope } from '../../../domain/scope.ts';
+import { findTpp } from '../../../store/tpps-repository.ts';
+import { registeredCertificate } from '../../access/live-access.ts';
+import { issueToken, type TokenResponse } from '../../access/tokens.ts';
+import { LIFETIMES, type ServiceContext } from '../../shared/context.ts';
+import { authenticateClient, required, type TokenParameters } from './parameters.ts';
+
+export const grantType = 'client_credentials';
+
+export const ADMIN_SCOPE = 'PSD2-ADMIN';
+
+export async function handler(
+  context: ServiceContext,
+  parameters: TokenParameters,
+  peer: PeerIdentity,
+): Promise<TokenResponse> {
+  const scope = required(parameters, 'scope');
+  if (scope === ADMIN_SCOPE) return adminToken(context, parameters, peer);
+  const { app, thumbprint } = await authenticateClient(context, parameters, peer);
+  if (!isClientScope(scope)) {
+    throw new OAuthError(
+      'invalid_scope',
+      `scope "${scope}" is not available with client credentials; use PIS or AIS`,
+    );
+  }
+  return issueToken(context.db, context, {
+    kind: 'client_credentials',
+    clientId: app.clientId,
+    scope,
+    psuId: null,
+    codeHash: null,
+    expiresIn: LIFETIMES.clientCredentials,
+    enforceExpiry: true,
+    certThumbprint: thumbprint,
+  });
+}
+
+async function adminToken(
+  context: ServiceContext,
+  parameters: TokenParameters,
+  peer: PeerIdentity,
+): Promise<TokenResponse> {
+  const tppId = required(parameters, 'client_id');
+  const tpp = await findTpp(context.db, tppId);
+  if (tpp === undefined) throw new OAuthError('invalid_client', 'client authentication failed');
+  let thumbprint: string | null = null;
+  if (context.mtls || peer.kind !== 'none') {
+    const certificate = await registeredCertificate(context, peer);
+    if (certificate === undefined || certificate.tppId !== tpp.tppId) {
+      throw new OAuthError('invalid_client', 'client authentication failed');
+    }
+    thumbprint = certificate.thumbprint;
+  }
+  return issueToken(context.db, context, {
+    kind: 'client_credentials',
+    clientId: tpp.tppId,
+    scope: ADMIN_SCOPE,
+    psuId: null,
+    codeHash: null,
+    expiresIn: LIFETIMES.adminToken,
+    enforceExpiry: true,
+    certThumbprint: thumbprint,
+  });
+}

@@ -1,0 +1,110 @@
+// Onboarding of TPPs (spec rows 2 and 3): enrollment from the certificate presented in TLS, and
+// further certificates. In the sandbox the same endpoints work without a certificate.
+import { randomInt } from 'node:crypto';
+import { type PeerIdentity, type Qwac, readQwac } from '../../certificates/qwac.ts';
+import { ApiError, apiError } from '../../domain/errors.ts';
+import { addCertificate, enrollTpp, findTppByOrganization } from '../../store/tpps-repository.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import type { Answer } from '../shared/idempotency.ts';
+
+export interface ThirdPartyResponse {
+  readonly clientId: string;
+}
+
+/** The TPP's certificate, or the refusal that its absence or fault calls for. */
+export function requireQwac(peer: PeerIdentity): Qwac {
+  if (peer.kind === 'qwac') return peer.qwac;
+  if (peer.kind === 'refused') throw apiError(peer.code, peer.text);
+  throw apiError('CERTIFICATE_MISSING', 'A qualified certificate (QWAC or OBWAC) must be presented in TLS');
+}
+
+function requireRole(qwac: Qwac): void {
+  if (qwac.scopes.length === 0) {
+    throw apiError('ROLE_INVALID', 'The certificate carries none of the roles PSP_PI, PSP_AI, PSP_IC');
+  }
+}
+
+async function register(context: ServiceContext, qwac: Qwac): Promise<{ tppId: string; created: boolean }> {
+  const now = context.clock();
+  return context.db.transaction(async (trx) => {
+    const { tpp, created } = await enrollTpp(trx, {
+      tppId: qwac.tppId,
+      organizationIdentifier: qwac.organizationIdentifier,
+      name: qwac.organizationName,
+      createdAt: now,
+    });
+    await addCertificate(trx, {
+      thumbprint: qwac.thumbprint,
+      tppId: tpp.tppId,
+      scopes: qwac.scopes.join(' '),
+      notAfter: qwac.notAfter,
+      addedAt: now,
+    });
+    return { tppId: tpp.tppId, created };
+  });
+}
+
+/** POST /psd2/v1/third-parties: 201 for a new TPP, 200 with the existing id when enrolled already. */
+export async function enrollThirdParty(
+  context: ServiceContext,
+  peer: PeerIdentity,
+): Promise<Answer<ThirdPartyResponse>> {
+  if (context.config.mode === 'sandbox' && peer.kind === 'none') {
+    // Rehearsing onboarding in the sandbox: a sandbox TPP id of the documented shape.
+    const number = String(randomInt(10_000_000, 100_000_000));
+    const { tppId } = await context.db.transaction(async (trx) =>
+      enrollTpp(trx, {
+        tppId: `XX-SANDBOX-${number}`,
+        organizationIdentifier: `PSDXX-SANDBOX-${number}`,
+        name: 'Sandbox TPP',
+        createdAt: context.clock(),
+      }).then((enrolled) => enrolled.tpp),
+    );
+    return { statusCode: 201, body: { clientId: tppId } };
+  }
+  const qwac = requireQwac(peer);
+  requireRole(qwac);
+  const { tppId, created } = await register(context, qwac);
+  return { statusCode: created ? 201 : 200, body: { clientId: tppId } };
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** PUT /psd2/v1/third-parties: adds the certificate used in TLS, given in the body too. */
+export async function addThirdPartyCertificate(
+  context: ServiceContext,
+  peer: PeerIdentity,
+  clientCertificate: string,
+): Promise<Answer<ThirdPartyResponse>> {
+  if (!BASE64.test(clientCertificate)) {
+    throw apiError(
+      'FORMAT_ERROR',
+      'clientCertificate must be the base64 DER certificate, with no line breaks or white space',
+      'clientCertificate',
+    );
+  }
+  const read = readQwac(Buffer.from(clientCertificate, 'base64'));
+  if (!read.ok)
+    throw apiError('CERTIFICATE_INVALID', `clientCertificate ${read.reason}`, 'clientCertificate');
+  const presented = context.config.mode === 'sandbox' && peer.kind === 'none' ? read.qwac : requireQwac(peer);
+  if (presented.base64 !== read.qwac.base64) {
+    throw apiError(
+      'CERTIFICATE_INVALID',
+      'clientCertificate must be the certificate used in TLS',
+      'clientCertificate',
+    );
+  }
+  requireRole(presented);
+  const enrolled = await findTppByOrganization(context.db, presented.organizationIdentifier);
+  if (enrolled === undefined) {
+    throw new ApiError(
+      {
+        code: 'RESOURCE_UNKNOWN',
+        text: `${presented.organizationIdentifier} is not enrolled: POST /psd2/v1/third-parties first`,
+      },
+      404,
+    );
+  }
+  await register(context, presented);
+  return { statusCode: 200, body: { clientId: enrolled.tppId } };
+}

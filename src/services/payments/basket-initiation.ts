@@ -1,0 +1,177 @@
+// Swedish signing baskets (issue 5): POST /psd2/se/v2/payments/private/signing-basket. The basket is
+// validated as a whole: one bad payment refuses it, naming the payment by index and reference, and
+// nothing is stored. One PSU signs a basket, so all debtor accounts are that PSU's.
+import { ApiError, type TppMessage } from '../../domain/errors.ts';
+import {
+  checkDebtorAccount,
+  type PaymentBody,
+  type PaymentInstruction,
+  validatePaymentBody,
+} from '../../domain/payment-rules.ts';
+import { fingerprint, newId } from '../../domain/secrets.ts';
+import type { App } from '../../store/apps-repository.ts';
+import { insertBasket } from '../../store/baskets-repository.ts';
+import type { BankAccount } from '../../store/customers-repository.ts';
+import type { NewPayment } from '../../store/payments-repository.ts';
+import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
+import { type ServiceContext, today } from '../shared/context.ts';
+import { type Answer, answerOnce } from '../shared/idempotency.ts';
+import { debtorAccountOf } from './debtor-accounts.ts';
+import { type CorporateHeaders, checkPayer, initiationProduct } from './initiation.ts';
+
+export interface BasketItem extends PaymentBody {
+  readonly paymentProduct: string;
+  readonly tppPaymentReference: string;
+}
+
+export interface BasketRequest {
+  readonly app: App;
+  readonly grant: TokenGrant;
+  readonly requestId: string;
+  readonly payments: readonly BasketItem[];
+  readonly corporate: CorporateHeaders;
+}
+
+export interface BasketResponse {
+  readonly payments: readonly { readonly paymentId: string; readonly tppPaymentReference: string }[];
+  /** Spelled so in the initiation answer (spec "Payment initiation response"). */
+  readonly signingBaskedId: string;
+}
+
+/** Payments one basket may hold. */
+export const MAX_BASKET_PAYMENTS = 50;
+
+const CHANNEL = { api: 'se-v2', customerType: 'private' } as const;
+
+export async function initiateBasket(
+  context: ServiceContext,
+  request: BasketRequest,
+): Promise<Answer<BasketResponse>> {
+  requireClientToken(request.grant, request.app.clientId);
+  const date = today(context);
+  const messages: TppMessage[] = [];
+  const instructions: (PaymentInstruction | undefined)[] = request.payments.map((item, index) => {
+    const problems = (found: readonly TppMessage[]) =>
+      messages.push(...found.map((message) => within(index, item, message)));
+    let product: ReturnType<typeof initiationProduct>;
+    try {
+      product = initiationProduct(item.paymentProduct);
+    } catch (error) {
+      problems((error as ApiError).messages);
+      return undefined;
+    }
+    if (!product.basket || !product.seV2Customers.includes('private')) {
+      problems([
+        {
+          code: 'PRODUCT_INVALID',
+          path: 'paymentProduct',
+          text: `${product.id} cannot be part of a signing basket`,
+        },
+      ]);
+      return undefined;
+    }
+    const validated = validatePaymentBody(product, item, { country: 'SE', today: date });
+    if (!validated.ok) problems(validated.messages);
+    return validated.ok ? validated.value : undefined;
+  });
+  const references = request.payments.map((item) => item.tppPaymentReference);
+  references.forEach((reference, index) => {
+    if (references.indexOf(reference) !== index) {
+      messages.push(
+        within(index, request.payments[index]!, {
+          code: 'FORMAT_ERROR',
+          path: 'tppPaymentReference',
+          text: 'tppPaymentReference must be unique within the basket',
+        }),
+      );
+    }
+  });
+  if (messages.length > 0) throw new ApiError(messages);
+
+  // A basket is mostly paid from one or two accounts: each distinct account is looked up once, all at once.
+  const lookups = new Map<string, Promise<BankAccount | undefined>>();
+  const found = (instructions as PaymentInstruction[]).map((instruction) => {
+    const key = JSON.stringify(instruction.debtor);
+    if (!lookups.has(key)) lookups.set(key, debtorAccountOf(context, instruction.debtor));
+    return lookups.get(key)!;
+  });
+  const debtorAccounts = await Promise.all(found);
+  const accounts: BankAccount[] = [];
+  for (const [index, instruction] of (instructions as PaymentInstruction[]).entries()) {
+    const item = request.payments[index]!;
+    const account = debtorAccounts[index];
+    if (account === undefined) {
+      messages.push(
+        within(index, item, {
+          code: 'PAYMENT_FAILED',
+          path: 'debtorAccount.value',
+          text: 'the debtor account is not an account at the bank',
+        }),
+      );
+      continue;
+    }
+    try {
+      checkPayer({ channel: CHANNEL, corporate: request.corporate }, account);
+    } catch (error) {
+      messages.push(...(error as ApiError).messages.map((message) => within(index, item, message)));
+      continue;
+    }
+    const facts = {
+      country: account.country,
+      currency: account.currency,
+      accountType: account.accountType,
+      ownerType: account.ownerType,
+    };
+    messages.push(
+      ...checkDebtorAccount(instruction, item, facts).map((message) => within(index, item, message)),
+    );
+    if (accounts[0] !== undefined && account.psuId !== accounts[0].psuId) {
+      messages.push(
+        within(index, item, {
+          code: 'PAYMENT_FAILED',
+          path: 'debtorAccount.value',
+          text: "every payment of a basket is paid from the same PSU's accounts",
+        }),
+      );
+    }
+    accounts.push(account);
+  }
+  if (messages.length > 0) throw new ApiError(messages);
+
+  const basketId = newId();
+  const members = (instructions as PaymentInstruction[]).map((instruction, index) => ({
+    id: newId(),
+    clientId: request.app.clientId,
+    customerType: 'private' as const,
+    psuId: accounts[index]!.psuId,
+    corporateId: null,
+    debtorAccountId: accounts[index]!.accountId,
+    debtorCurrency: accounts[index]!.currency,
+    instruction,
+    tppPaymentReference: request.payments[index]!.tppPaymentReference,
+  })) satisfies (NewPayment & { tppPaymentReference: string })[];
+  const key = { clientId: request.app.clientId, requestId: request.requestId };
+  const print = fingerprint({ operation: 'basket', payments: request.payments });
+  return answerOnce(context.db, key, print, async (trx) => {
+    await insertBasket(trx, { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId }, members);
+    return {
+      statusCode: 200,
+      body: {
+        payments: members.map((member) => ({
+          paymentId: member.id,
+          tppPaymentReference: member.tppPaymentReference,
+        })),
+        signingBaskedId: basketId,
+      },
+    };
+  });
+}
+
+/** A basket payment's problem, named by its index and reference. */
+function within(index: number, item: BasketItem, message: TppMessage): TppMessage {
+  return {
+    code: message.code,
+    path: `payments[${index}]${message.path === undefined ? '' : `.${message.path}`}`,
+    text: `payment ${index} (${item.tppPaymentReference}): ${message.text}`,
+  };
+}

@@ -1,0 +1,53 @@
+// DELETE of a payment (API-NOTES "Statuses": CANC, beyond the spec): a payment not yet executed, or
+// executed with a later date and waiting for it (ACCP), is cancelled; an executed one is not.
+import { apiError } from '../../domain/errors.ts';
+import type { App } from '../../store/apps-repository.ts';
+import { lockPayment, moveStatus } from '../../store/payments-repository.ts';
+import type { TokenGrant } from '../access/tokens.ts';
+import { type ServiceContext, today } from '../shared/context.ts';
+import { type Answer, answerOnce } from '../shared/idempotency.ts';
+import { checkPaymentOfApp, oncePerRequest, productOfPath, requireReader } from './payment-access.ts';
+import type { PaymentStatusResponse } from './status-body.ts';
+
+export interface CancelRequest {
+  readonly app: App;
+  readonly grant: TokenGrant;
+  readonly requestId: string;
+  readonly productName: string;
+  readonly paymentId: string;
+}
+
+export async function cancelPayment(
+  context: ServiceContext,
+  request: CancelRequest,
+): Promise<Answer<PaymentStatusResponse>> {
+  productOfPath(request.productName);
+  const { key, print } = oncePerRequest(request, 'cancel');
+  return answerOnce(context.db, key, print, async (trx) => {
+    const locked = await lockPayment(trx, request.paymentId);
+    requireReader(request.grant, request.app.clientId, request.paymentId, locked);
+    const payment = checkPaymentOfApp(locked, request.paymentId, request.productName, request.app.clientId);
+    if (payment.basketId !== null) {
+      throw apiError(
+        'CANCELLATION_INVALID',
+        `payment ${payment.id} is part of signing basket ${payment.basketId}`,
+      );
+    }
+    const cancellable =
+      payment.status === 'ACTC' ||
+      (payment.status === 'ACCP' &&
+        payment.requestedExecutionDate !== null &&
+        payment.requestedExecutionDate > today(context));
+    if (cancellable) {
+      if (!(await moveStatus(trx, payment.id, payment.status, 'CANC', context.clock()))) {
+        throw new Error(`payment ${payment.id} changed while locked`);
+      }
+    } else if (payment.status !== 'CANC') {
+      throw apiError(
+        'CANCELLATION_INVALID',
+        `payment ${payment.id} is ${payment.status} and can no longer be cancelled`,
+      );
+    }
+    return { statusCode: 200, body: { paymentId: payment.id, transactionStatus: 'CANC' } };
+  });
+}

@@ -1,0 +1,212 @@
+// Payment initiation (spec rows 6 and 7): the general API with a Country header and the Swedish v2
+// single-payment API. Validates the body by the product's rules, finds the debtor's account, checks
+// who may pay from it, stores the payment in ACTC and answers its id and SCA methods.
+import { ApiError, apiError, type TppMessage } from '../../domain/errors.ts';
+import { checkDebtorAccount, type PaymentBody, validatePaymentBody } from '../../domain/payment-rules.ts';
+import {
+  type Country,
+  type CustomerType,
+  findProduct,
+  type ProductDefinition,
+} from '../../domain/products.ts';
+import { fingerprint, newId } from '../../domain/secrets.ts';
+import type { App } from '../../store/apps-repository.ts';
+import type { BankAccount } from '../../store/customers-repository.ts';
+import { insertPaymentAnswering } from '../../store/payments-repository.ts';
+import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
+import { type ServiceContext, today } from '../shared/context.ts';
+import { type Answer, replayAnswer } from '../shared/idempotency.ts';
+import { type ScaMethod, scaMethods } from '../shared/sca-methods.ts';
+import { debtorAccountOf } from './debtor-accounts.ts';
+
+/** Which API the payment came through. */
+export type Channel =
+  | { readonly api: 'general'; readonly country: Country }
+  | { readonly api: 'country'; readonly country: 'GB' | 'LU' }
+  | { readonly api: 'se-v2'; readonly customerType: CustomerType };
+
+export interface CorporateHeaders {
+  readonly id: string | undefined;
+  readonly type: string | undefined;
+}
+
+export interface InitiationRequest {
+  readonly app: App;
+  readonly grant: TokenGrant;
+  readonly requestId: string;
+  readonly channel: Channel;
+  readonly productName: string;
+  readonly body: PaymentBody;
+  readonly corporate: CorporateHeaders;
+  /** Origin and base path for the links we hand out. */
+  readonly baseUrl: string;
+}
+
+export interface InitiationResponse {
+  readonly paymentId: string;
+  readonly scaMethods: readonly ScaMethod[];
+  readonly transactionStatus: 'ACTC';
+}
+
+export async function initiatePayment(
+  context: ServiceContext,
+  request: InitiationRequest,
+): Promise<Answer<InitiationResponse>> {
+  requireClientToken(request.grant, request.app.clientId);
+  const product = initiationProduct(request.productName);
+  const country = request.channel.api === 'se-v2' ? 'SE' : request.channel.country;
+  checkProductAllowed(product, request.channel, country);
+  checkCorporateHeaders(
+    request.corporate,
+    request.channel.api === 'se-v2' && request.channel.customerType === 'corporate',
+  );
+  const validated = validatePaymentBody(product, request.body, { country, today: today(context) });
+  if (!validated.ok) throw new ApiError(validated.messages);
+  const instruction = validated.value;
+  const key = { clientId: request.app.clientId, requestId: request.requestId };
+  const print = fingerprint({
+    operation: 'initiate',
+    channel: request.channel,
+    product: product.id,
+    body: request.body,
+    corporate: request.corporate,
+  });
+  // No transaction: the lookups only read, and the payment and its answer are stored in one statement.
+  // A repeated request runs the checks again and then finds its id taken: it answers the first answer.
+  const account = await debtorAccountOf(context, instruction.debtor);
+  if (account === undefined) {
+    throw apiError(
+      'PAYMENT_FAILED',
+      'the debtor account is not an account at the bank',
+      'debtorAccount.value',
+    );
+  }
+  const customerType = checkPayer(request, account);
+  const problems = checkDebtorAccount(instruction, request.body, {
+    country: account.country,
+    currency: account.currency,
+    accountType: account.accountType,
+    ownerType: customerType,
+  });
+  if (problems.length > 0) throw new ApiError(problems);
+  const paymentId = newId();
+  const answer: Answer<InitiationResponse> = {
+    statusCode: 200,
+    body: { paymentId, scaMethods: scaMethods(request.baseUrl, country), transactionStatus: 'ACTC' },
+  };
+  const payment = {
+    id: paymentId,
+    clientId: request.app.clientId,
+    customerType,
+    psuId: account.psuId,
+    corporateId: customerType === 'corporate' ? (request.corporate.id ?? null) : null,
+    debtorAccountId: account.accountId,
+    debtorCurrency: account.currency,
+    instruction,
+  };
+  const stored = await insertPaymentAnswering(context.db, payment, { key, fingerprint: print, ...answer });
+  return stored ? answer : replayAnswer(context.db, key, print);
+}
+
+/** Initiation takes the product name exactly as the contract spells it for initiation. */
+export function initiationProduct(name: string): ProductDefinition {
+  const product = findProduct(name);
+  if (product === undefined || product.id !== name) {
+    const hint = product === undefined ? '' : `; initiation spells it ${product.id}`;
+    throw apiError('PRODUCT_UNKNOWN', `There is no payment product "${name}"${hint}`);
+  }
+  return product;
+}
+
+function checkProductAllowed(product: ProductDefinition, channel: Channel, country: Country): void {
+  if (!product.countries.includes(country)) {
+    throw apiError('PRODUCT_INVALID', `${product.id} is not offered in ${country}`);
+  }
+  if (!product.single) {
+    throw apiError('PRODUCT_INVALID', `${product.id} is available only in a signing basket`);
+  }
+  if (channel.api === 'se-v2' && !product.seV2Customers.includes(channel.customerType)) {
+    throw apiError('PRODUCT_INVALID', `${product.id} is not offered to ${channel.customerType} customers`);
+  }
+}
+
+const CORPORATE_ID = /^\d{10}$/;
+
+/** PSU-Corporate-ID (10-digit organisation number) and PSU-Corporate-ID-Type (BANK) go together. */
+export function checkCorporateHeaders(corporate: CorporateHeaders, required: boolean): void {
+  const messages: TppMessage[] = [];
+  if (required || corporate.id !== undefined || corporate.type !== undefined) {
+    if (corporate.id === undefined) {
+      messages.push({
+        code: 'FORMAT_ERROR',
+        path: 'PSU-Corporate-ID',
+        text: 'header PSU-Corporate-ID is required',
+      });
+    } else if (!CORPORATE_ID.test(corporate.id)) {
+      messages.push({
+        code: 'FORMAT_ERROR',
+        path: 'PSU-Corporate-ID',
+        text: 'PSU-Corporate-ID must be a 10-digit organisation number',
+      });
+    }
+    if (corporate.type === undefined) {
+      messages.push({
+        code: 'FORMAT_ERROR',
+        path: 'PSU-Corporate-ID-Type',
+        text: 'header PSU-Corporate-ID-Type is required',
+      });
+    } else if (corporate.type !== 'BANK') {
+      messages.push({
+        code: 'FORMAT_ERROR',
+        path: 'PSU-Corporate-ID-Type',
+        text: 'PSU-Corporate-ID-Type must be BANK',
+      });
+    }
+  }
+  if (messages.length > 0) throw new ApiError(messages);
+}
+
+/** The owner of the debtor account must be the kind of customer the path is for, and the corporate named. */
+export function checkPayer(
+  request: Pick<InitiationRequest, 'channel' | 'corporate'>,
+  account: BankAccount,
+): CustomerType {
+  const owner = { customerType: account.ownerType, corporateId: account.ownerCorporateId };
+  const { channel, corporate } = request;
+  if (channel.api === 'se-v2' && channel.customerType !== owner.customerType) {
+    throw apiError(
+      'PRODUCT_INVALID',
+      `the debtor account belongs to a ${owner.customerType} customer: use /psd2/se/v2/payments/${owner.customerType}/`,
+    );
+  }
+  if (owner.customerType === 'corporate') {
+    if (corporate.id === undefined) {
+      throw new ApiError([
+        {
+          code: 'FORMAT_ERROR',
+          path: 'PSU-Corporate-ID',
+          text: "header PSU-Corporate-ID is required for a corporate customer's account",
+        },
+        {
+          code: 'FORMAT_ERROR',
+          path: 'PSU-Corporate-ID-Type',
+          text: "header PSU-Corporate-ID-Type is required for a corporate customer's account",
+        },
+      ]);
+    }
+    if (corporate.id !== owner.corporateId) {
+      throw apiError(
+        'CORPORATE_ID_INVALID',
+        'the debtor account does not belong to this corporate',
+        'PSU-Corporate-ID',
+      );
+    }
+  } else if (corporate.id !== undefined) {
+    throw apiError(
+      'CORPORATE_ID_INVALID',
+      'the debtor account belongs to a private customer',
+      'PSU-Corporate-ID',
+    );
+  }
+  return owner.customerType;
+}

@@ -1,0 +1,69 @@
+// Finding a payment for an execute or status call: the product in the path must be the payment's
+// (either spelling of other-bank), the payment must be this app's.
+import { ApiError, apiError, notYours } from '../../domain/errors.ts';
+import type { Payment } from '../../domain/payment.ts';
+import { findProduct } from '../../domain/products.ts';
+import { formatResourceScope } from '../../domain/scope.ts';
+import { fingerprint } from '../../domain/secrets.ts';
+import { requireClientToken, requirePsuToken, type TokenGrant } from '../access/tokens.ts';
+
+export function productOfPath(name: string) {
+  const product = findProduct(name);
+  if (product === undefined) throw apiError('PRODUCT_UNKNOWN', `There is no payment product "${name}"`);
+  return product;
+}
+
+export function checkPaymentOfApp(
+  payment: Payment | undefined,
+  paymentId: string,
+  productName: string,
+  clientId: string,
+): Payment {
+  const product = productOfPath(productName);
+  if (payment === undefined) throw apiError('RESOURCE_UNKNOWN', `There is no payment ${paymentId}`);
+  if (payment.clientId !== clientId) throw notYours(`Payment ${paymentId} was not initiated by this app`);
+  if (payment.product !== product.id) {
+    throw new ApiError({
+      code: 'PRODUCT_INVALID',
+      text: `Payment ${paymentId} was initiated as ${payment.product}`,
+    });
+  }
+  return payment;
+}
+
+/**
+ * Status and cancel take the app's client-credentials token, or the PSU token of the payment, or of
+ * the signing basket the payment belongs to.
+ */
+export function requireReader(
+  grant: TokenGrant,
+  clientId: string,
+  paymentId: string,
+  payment: Payment | undefined,
+): void {
+  if (grant.kind === 'client_credentials') {
+    requireClientToken(grant, clientId);
+    return;
+  }
+  const resourceId = payment?.basketId ?? paymentId;
+  requirePsuToken(grant, clientId, formatResourceScope({ service: 'PIS', resourceId }));
+}
+
+/**
+ * What makes an execute or cancel call on the payment (or basket) of the path happen once: its
+ * TPP-Request-ID, and the fingerprint a repeat under that id must match.
+ */
+export function oncePerRequest(
+  request: {
+    readonly app: { readonly clientId: string };
+    readonly requestId: string;
+    readonly productName: string;
+    readonly paymentId: string;
+  },
+  operation: 'execute' | 'cancel',
+) {
+  return {
+    key: { clientId: request.app.clientId, requestId: request.requestId },
+    print: fingerprint({ operation, product: request.productName, paymentId: request.paymentId }),
+  };
+}

@@ -1,0 +1,61 @@
+// A repeated TPP-Request-ID from the same app: with the same request the first answer comes back and
+// nothing happens twice; with another request it is refused (API-NOTES "Headers").
+import { apiError } from '../../domain/errors.ts';
+import type { Db } from '../../store/database.ts';
+import { findAnswer, type RequestKey, recordAnswer } from '../../store/idempotency-repository.ts';
+
+export interface Answer<T> {
+  readonly statusCode: number;
+  readonly body: T;
+}
+
+/** Thrown inside the transaction to roll back work whose request id turned out to be taken. */
+class RequestIdTaken extends Error {}
+
+/**
+ * Runs work in a transaction that also records its answer under the request id, so the work and its
+ * record commit together or not at all. A known id answers the recorded answer without doing the
+ * work; an id taken while the work ran rolls the work back and answers the winner's answer. An error
+ * from work rolls everything back: a refused request may be retried under the same id.
+ */
+export async function answerOnce<T>(
+  db: Db,
+  key: RequestKey,
+  fingerprint: string,
+  work: (trx: Db) => Promise<Answer<T>>,
+): Promise<Answer<T>> {
+  const earlier = await findAnswer(db, key);
+  if (earlier !== undefined) return replay(earlier, fingerprint);
+  try {
+    return await db.transaction(async (trx) => {
+      const answer = await work(trx);
+      if (!(await recordAnswer(trx, key, fingerprint, answer.statusCode, answer.body)))
+        throw new RequestIdTaken();
+      return answer;
+    });
+  } catch (error) {
+    if (!(error instanceof RequestIdTaken)) throw error;
+    return replayAnswer(db, key, fingerprint);
+  }
+}
+
+/** The answer recorded under a request id that turned out to be taken. */
+export async function replayAnswer<T>(db: Db, key: RequestKey, fingerprint: string): Promise<Answer<T>> {
+  const winner = await findAnswer(db, key);
+  if (winner === undefined) throw new Error('request id taken but no answer recorded');
+  return replay(winner, fingerprint);
+}
+
+function replay<T>(
+  earlier: { fingerprint: string; statusCode: number; body: unknown },
+  fingerprint: string,
+): Answer<T> {
+  if (earlier.fingerprint !== fingerprint) {
+    throw apiError(
+      'REQUEST_ID_REUSED',
+      'TPP-Request-ID was already used for another request: send a new one for every request',
+      'TPP-Request-ID',
+    );
+  }
+  return { statusCode: earlier.statusCode, body: earlier.body as T };
+}

@@ -2,7 +2,7 @@
 // listen on port 0; main.ts listens).
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { ledgerCoreBanking } from './adapters/ledger-core-banking.ts';
+import { type BankSystems, builtInSystems } from './adapters/built-in-systems.ts';
 import { accountRoutes } from './api/accounts/account-routes.ts';
 import { cardAccountRoutes } from './api/card-accounts/card-account-routes.ts';
 import { consentRoutes } from './api/consents/consent-routes.ts';
@@ -25,21 +25,23 @@ import { registerFormBody } from './http/form-body.ts';
 import { createLogger } from './http/logging.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { setAnswerHeaders } from './http/tpp-headers.ts';
-import type { CoreBanking } from './ports/core-banking.ts';
-import { type EidProvider, eidSimulator } from './ports/eid-provider.ts';
 import { resetSandbox } from './sandbox/seed.ts';
 import { listTestData } from './sandbox/test-data-listing.ts';
+import { consentAuthorizables } from './services/account-information/authorizables.ts';
+import { paymentAuthorizables } from './services/payments/authorizables.ts';
 import { startScheduler } from './services/payments/due-payments.ts';
-import { type Clock, newCaches, type ServiceContext } from './services/shared/context.ts';
+import { AuthorizableRegistry } from './services/shared/authorizables.ts';
+import { newCaches } from './services/shared/caches.ts';
+import type { Clock, ServiceContext } from './services/shared/context.ts';
+import { policyFor } from './services/shared/policy.ts';
 import type { Store } from './store/database.ts';
 
 export interface AppDependencies {
   readonly config: Config;
   readonly store: Store;
   readonly clock?: Clock;
-  readonly coreBanking?: CoreBanking;
-  /** The e-ID provider; by default the built-in simulator (instant in the sandbox). */
-  readonly eid?: EidProvider;
+  /** The bank's systems (ports); each one not given is the built-in one (src/adapters/built-in-systems.ts). */
+  readonly systems?: Partial<BankSystems>;
   /**
    * Serve HTTPS and ask for the TPP's certificate (live mode). The handshake succeeds without one or
    * with a bad one, so that the API answers with its own codes (CERTIFICATE_MISSING, …).
@@ -53,16 +55,8 @@ export interface AppDependencies {
 const MAX_PARAM_LENGTH = 200;
 
 export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
-  const { config, store } = dependencies;
-  const context: ServiceContext = {
-    config,
-    db: store.db,
-    clock: dependencies.clock ?? (() => new Date()),
-    coreBanking: dependencies.coreBanking ?? ledgerCoreBanking({ enforceFunds: config.mode === 'live' }),
-    eid: dependencies.eid ?? eidSimulator({ instant: config.mode === 'sandbox' }),
-    caches: newCaches(),
-    mtls: dependencies.tls !== undefined,
-  };
+  const { config } = dependencies;
+  const context = serviceContext(dependencies);
   const https =
     dependencies.tls === undefined
       ? {}
@@ -121,7 +115,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       subscriptionsRoutes(api, context);
       fundsRoutes(api, context);
       seV1Routes(api);
-      if (config.mode === 'sandbox')
+      if (context.policy.sandboxTools)
         sandboxRoutes(api, context, {
           testData: () => listTestData(context.db),
           reset: async (day) => {
@@ -135,4 +129,33 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     { prefix: config.basePath },
   );
   return app;
+}
+
+/**
+ * The composition root: the policy of the mode, the bank's systems (the ones given, else the
+ * built-in ones), and the registry where each feature says what a PSU can authorize.
+ */
+export function serviceContext(dependencies: AppDependencies): ServiceContext {
+  const { config, store } = dependencies;
+  const policy = policyFor(config.mode);
+  const clock = dependencies.clock ?? (() => new Date());
+  const builtIn = builtInSystems(store.db, {
+    clock,
+    enforceFunds: policy.enforceFunds,
+    instantEid: policy.instantEid,
+  });
+  const context: ServiceContext = {
+    config,
+    policy,
+    db: store.db,
+    clock,
+    ...builtIn,
+    ...dependencies.systems,
+    caches: newCaches(),
+    authorizables: new AuthorizableRegistry(),
+    mtls: dependencies.tls !== undefined,
+  };
+  // Payments first: a PIS scope names a payment or basket far more often than a short-term consent.
+  context.authorizables.register(...paymentAuthorizables(context), ...consentAuthorizables(context));
+  return context;
 }

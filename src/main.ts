@@ -6,6 +6,7 @@ import { type Config, ConfigError, loadConfig, type TlsFiles } from './config.ts
 import { dateIn } from './domain/dates.ts';
 import { createLogger } from './http/logging.ts';
 import { ensureSandboxApp, seedTestCustomers } from './sandbox/seed.ts';
+import { policyFor } from './services/shared/policy.ts';
 import { openStore } from './store/database.ts';
 
 export async function start(config: Config): Promise<{ close: () => Promise<void>; url: string }> {
@@ -28,7 +29,7 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
     const url = (config.publicUrl ?? `${listening.protocol}//localhost:${listening.port}`) + config.basePath;
     const database = store.kind === 'postgres' ? 'PostgreSQL' : `PGlite (${config.dataDir ?? 'in memory'})`;
     logger.info({ url, mode: config.mode, database }, `psd2-gateway listening at ${url}`);
-    if (config.mode === 'sandbox') {
+    if (policyFor(config.mode).sandboxTools) {
       const sandboxApp = await ensureSandboxApp(store.db, {
         ...config,
         port: Number(listening.port),

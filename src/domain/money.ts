@@ -74,3 +74,22 @@ export function formatAmount(money: Money): string {
   const text = String(Math.abs(money.minor)).padStart(digits + 1, '0');
   return `${sign}${text.slice(0, -digits)}.${text.slice(-digits)}`;
 }
+
+/** An exchange between two currencies, as the status of a cross-currency payment shows it. */
+export interface CurrencyExchange {
+  readonly sourceCurrency: string;
+  readonly targetCurrency: string;
+  /** Units of the source currency for one unit of the target currency, as a decimal string. */
+  readonly exchangeRate: string;
+  readonly quotationDate: string;
+}
+
+/** An amount converted at a rate, rounded half up to the minor units of the source currency. */
+export function convert(amount: Money, exchange: CurrencyExchange): Money {
+  const major = amount.minor / 10 ** minorUnits(amount.currency);
+  const converted = major * Number(exchange.exchangeRate);
+  return {
+    currency: exchange.sourceCurrency,
+    minor: Math.round(converted * 10 ** minorUnits(exchange.sourceCurrency)),
+  };
+}

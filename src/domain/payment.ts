@@ -1,4 +1,6 @@
-// The payment as a state machine. transactionStatus changes only when the TPP executes (API-NOTES).
+// The payment as a state machine: transactionStatus changes only when the TPP executes or cancels it,
+// or when a future-dated payment is booked on its date (API-NOTES "Statuses"); TRANSITIONS is every
+// move there is, and the store refuses any other.
 import type { Money } from './money.ts';
 import type { Country, CustomerType, PaymentProduct, SettlementStatus } from './products.ts';
 
@@ -29,6 +31,27 @@ export interface Payment {
   /** Why the bank rejected it (RJCT only): an ISO 20022 reason code and a text. */
   readonly reasonCode: string | null;
   readonly reason: string | null;
+  /** The message to the payee (unstructured remittance information). */
+  readonly remittance: string | null;
+  /**
+   * A booking asked of the core banking system and not yet answered: the order's idempotency key (the
+   * payment's id, or its basket's) and when it was asked. Cleared when the outcome is recorded.
+   */
+  readonly booking: { readonly key: string; readonly startedAt: Date } | null;
+}
+
+/** Every move of transactionStatus there is: execution, booking on the date, rejection, cancellation. */
+export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> = {
+  ACTC: ['ACCP', 'ACSC', 'ACCC', 'RJCT', 'CANC'],
+  ACCP: ['ACSC', 'ACCC', 'RJCT', 'CANC'],
+  ACSC: [],
+  ACCC: [],
+  RJCT: [],
+  CANC: [],
+};
+
+export function canMove(from: TransactionStatus, to: TransactionStatus): boolean {
+  return TRANSITIONS[from].includes(to);
 }
 
 /** What executing a payment in ACTC leads to, when the bank accepts it. */
@@ -43,7 +66,7 @@ export function statusAfterExecution(
 
 /** Statuses a payment never leaves: settled, rejected or cancelled. */
 export function isFinal(status: TransactionStatus): boolean {
-  return status === 'ACCC' || status === 'ACSC' || status === 'RJCT' || status === 'CANC';
+  return TRANSITIONS[status].length === 0;
 }
 
 /** A payment waits for execution only in ACTC; any other status is final or already executed. */
@@ -52,10 +75,19 @@ export function awaitsExecution(payment: Pick<Payment, 'status'>): boolean {
 }
 
 /**
- * The status a basket answers after execution: the least advanced of its payments' statuses, so a
- * TPP never reads a basket as settled while one of its payments waits for its date.
+ * Whether the TPP may still cancel the payment (API-NOTES "Statuses": CANC, beyond the spec): not yet
+ * executed, or executed with a later date and waiting for it, and no booking under way. A payment of
+ * a basket is cancelled only with its basket (never: baskets have no cancellation).
  */
-export function basketStatus(statuses: readonly TransactionStatus[]): TransactionStatus {
-  const order: readonly TransactionStatus[] = ['RJCT', 'CANC', 'ACTC', 'ACCP', 'ACSC', 'ACCC'];
-  return order.find((status) => statuses.includes(status)) ?? 'ACTC';
+export function cancellable(
+  payment: Pick<Payment, 'status' | 'requestedExecutionDate' | 'booking'>,
+  today: string,
+): boolean {
+  if (payment.booking !== null) return false;
+  if (payment.status === 'ACTC') return true;
+  return (
+    payment.status === 'ACCP' &&
+    payment.requestedExecutionDate !== null &&
+    payment.requestedExecutionDate > today
+  );
 }

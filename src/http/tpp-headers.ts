@@ -113,7 +113,8 @@ export function tppHeaders(context: ServiceContext, options: TppHeaderOptions): 
     const requestId = requireId(request, 'TPP-Request-ID', messages);
     const transactionId = requireId(request, 'TPP-Transaction-ID', messages);
     const country = options.country === 'header' ? countryOf(request, messages) : undefined;
-    if (options.psuPresent === true && context.config.mode === 'live') checkPsuIpAddress(request, messages);
+    if (options.psuPresent === true && context.policy.requirePsuIpAddress)
+      checkPsuIpAddress(request, messages);
     if (messages.length > 0) throw new ApiError(messages);
     const app = await appOf(context, clientId!);
     if (app === undefined) {

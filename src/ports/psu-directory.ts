@@ -1,13 +1,7 @@
-// The port to the bank's PSU directory: who the PSU is. The built-in directory keeps scrypt hashes of
-// the test PSUs' passwords and locks a PSU for a while after too many failed logins.
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
-import type { Db } from '../store/database.ts';
-import {
-  lockCredential,
-  updateCredential,
-  upsertCredentialIfMissing,
-} from '../store/psu-login-repository.ts';
+// The port to the bank's PSU directory: who a PSU is, whether the credentials are right, and the
+// accounts and cards the PSU may use. The built-in directory (src/adapters/built-in-psu-directory.ts)
+// keeps scrypt hashes of the test PSUs' passwords; a bank plugs in its own.
+import type { AccountRecord, Card, CardAccountRecord, Psu } from '../domain/accounts.ts';
 
 export type LoginResult =
   | { readonly ok: true }
@@ -15,58 +9,12 @@ export type LoginResult =
 
 export interface PsuDirectory {
   /** Checks a PSU's credentials. Answers the same for an unknown PSU as for a wrong password. */
-  authenticate(db: Db, psuId: string, password: string, now: Date): Promise<LoginResult>;
-}
-
-/** Failed logins before a PSU is locked, and for how long (API-NOTES "OAuth hygiene"). */
-export const MAX_FAILED_LOGINS = 5;
-export const LOCK_MS = 15 * 60_000;
-
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
-
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, 32);
-  return `scrypt$${salt.toString('hex')}$${key.toString('hex')}`;
-}
-
-async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, saltHex, keyHex] = stored.split('$');
-  if (scheme !== 'scrypt' || saltHex === undefined || keyHex === undefined) return false;
-  const key = await scryptAsync(password, Buffer.from(saltHex, 'hex'), 32);
-  const expected = Buffer.from(keyHex, 'hex');
-  return expected.length === key.length && timingSafeEqual(key, expected);
-}
-
-/** A hash no password matches: unknown PSUs cost the same time as known ones. */
-const DUMMY_HASH = `scrypt$${'00'.repeat(16)}$${'00'.repeat(32)}`;
-
-export const builtInPsuDirectory: PsuDirectory = {
-  async authenticate(db, psuId, password, now) {
-    return db.transaction(async (trx): Promise<LoginResult> => {
-      const credential = await lockCredential(trx, psuId);
-      const matches = await verifyPassword(password, credential?.passwordHash ?? DUMMY_HASH);
-      if (credential === undefined) return { ok: false, reason: 'invalid' };
-      if (credential.lockedUntil !== null && credential.lockedUntil.getTime() > now.getTime()) {
-        return { ok: false, reason: 'locked' };
-      }
-      if (matches) {
-        await updateCredential(trx, psuId, { failedAttempts: 0, lockedUntil: null });
-        return { ok: true };
-      }
-      const failedAttempts = credential.failedAttempts + 1;
-      const locked = failedAttempts >= MAX_FAILED_LOGINS;
-      await updateCredential(trx, psuId, {
-        failedAttempts: locked ? 0 : failedAttempts,
-        lockedUntil: locked ? new Date(now.getTime() + LOCK_MS) : credential.lockedUntil,
-      });
-      return { ok: false, reason: locked ? 'locked' : 'invalid' };
-    });
-  },
-};
-
-/** Gives PSUs a password in the built-in directory, unless they have one. */
-export async function seedCredentials(db: Db, psuIds: readonly string[], password: string): Promise<void> {
-  const hash = await hashPassword(password);
-  for (const psuId of psuIds) await upsertCredentialIfMissing(db, psuId, hash);
+  authenticate(psuId: string, password: string, now: Date): Promise<LoginResult>;
+  findPsu(psuId: string): Promise<Psu | undefined>;
+  /** The accounts the PSU holds, in the order the bank shows them. */
+  accountsOf(psuId: string): Promise<AccountRecord[]>;
+  /** The credit card accounts the PSU holds, in the order the bank shows them. */
+  cardAccountsOf(psuId: string): Promise<CardAccountRecord[]>;
+  /** The cards that draw on these accounts or card accounts. */
+  cardsOf(accountIds: readonly string[]): Promise<Card[]>;
 }

@@ -2,8 +2,9 @@
 // card account, ending the day before `today`. Deterministic for a given day (a seeded generator per
 // account), balanced like every booking (the other side is the bank's clearing account, or for a
 // transfer between two test accounts the other account), so the ledger's invariants hold from the start.
+
 import { createHash } from 'node:crypto';
-import type { CardAccountRecord } from '../store/customers-repository.ts';
+import type { SeedCardAccount } from '../store/customers-repository.ts';
 import type { Entry } from '../store/ledger-repository.ts';
 import { type SeedAccount, TEST_ACCOUNTS, TEST_CARD_ACCOUNTS } from './test-data.ts';
 
@@ -328,7 +329,7 @@ export function historyTotals(history: readonly HistoryBooking[]): Map<string, n
  */
 export function withOpeningBalances(history: readonly HistoryBooking[]): {
   accounts: SeedAccount[];
-  cardAccounts: CardAccountRecord[];
+  cardAccounts: SeedCardAccount[];
 } {
   const totals = historyTotals(history);
   const opening = (id: string, balance: number) => balance - (totals.get(id) ?? 0);

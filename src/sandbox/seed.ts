@@ -1,11 +1,13 @@
 // Seeds the sandbox: the static test customers and the sandbox app (SANDBOX_CLIENT_ID and
 // SANDBOX_REDIRECT_URI, or generated ones that are then kept in the database).
+
+import { seedCredentials } from '../adapters/built-in-psu-directory.ts';
 import type { Config } from '../config.ts';
+import type { App } from '../domain/apps.ts';
 import { newSandboxClientId } from '../domain/secrets.ts';
-import { seedCredentials } from '../ports/psu-directory.ts';
-import { type App, findApp, findSeededApp, insertApp, updateRedirectUri } from '../store/apps-repository.ts';
+import { findApp, findSeededApp, insertApp, updateRedirectUri } from '../store/apps-repository.ts';
 import { insertCustomers } from '../store/customers-repository.ts';
-import type { Db } from '../store/database.ts';
+import type { Db, StoreDb } from '../store/database.ts';
 import { hasHistory, insertHistory } from '../store/ledger-repository.ts';
 import { clearSandboxActivity, restoreAccounts } from '../store/sandbox-repository.ts';
 import { sandboxHistory, withOpeningBalances } from './history.ts';
@@ -68,7 +70,7 @@ export function defaultRedirectUri(config: Config): string {
   return `${origin}${config.basePath}/sandbox/callback`;
 }
 
-export async function ensureSandboxApp(db: Db, config: Config): Promise<App> {
+export async function ensureSandboxApp(db: StoreDb, config: Config): Promise<App> {
   const redirectUri = config.sandboxRedirectUri ?? defaultRedirectUri(config);
   const wanted = config.sandboxClientId;
   const existing = wanted === undefined ? await findSeededApp(db) : await findApp(db, wanted);

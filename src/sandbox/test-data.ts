@@ -1,10 +1,12 @@
 // The sandbox's static test data: PSUs, their accounts at the bank and their cards. Seeded on first
 // start; README lists the same data. Account numbers pass the real check-digit rules.
+
 import { composeIBAN } from 'ibantools';
 import { OWN_IBAN_BANK_CODES } from '../domain/account-identifiers.ts';
-import type { AccountRecord, Card, CardAccountRecord, Psu } from '../store/customers-repository.ts';
+import type { Card, Psu } from '../domain/accounts.ts';
+import type { SeedAccount, SeedCardAccount } from '../store/customers-repository.ts';
 
-export type SeedAccount = AccountRecord & { readonly position: number; readonly balanceMinor: number };
+export type { SeedAccount } from '../store/customers-repository.ts';
 
 export const TEST_PSUS: readonly Psu[] = [
   { psuId: '191212121212', name: 'Tolvan Tolvansson', customerType: 'private', corporateId: null },
@@ -178,7 +180,7 @@ export const TEST_ACCOUNTS: readonly SeedAccount[] = [
 ];
 
 /** Credit card accounts: each a ledger account of its own with a credit limit (minor units). */
-export const TEST_CARD_ACCOUNTS: readonly CardAccountRecord[] = [
+export const TEST_CARD_ACCOUNTS: readonly SeedCardAccount[] = [
   {
     cardAccountId: 'b7c8d9e0-0000-4000-8000-000000000001',
     psuId: '191212121212',

@@ -1,16 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { type Db, runStatement } from './database.ts';
+import type { App } from '../domain/apps.ts';
+import { type Db, runStatement, type StoreDb } from './database.ts';
 import { apps } from './schema.ts';
-
-export interface App {
-  readonly clientId: string;
-  readonly name: string;
-  readonly description: string;
-  readonly redirectUri: string;
-  readonly seeded: boolean;
-  /** The TPP that registered the app (onboarding); none for seeded sandbox apps. */
-  readonly tppId?: string | null;
-}
 
 function toApp(row: typeof apps.$inferSelect): App {
   return {
@@ -19,10 +10,11 @@ function toApp(row: typeof apps.$inferSelect): App {
     description: row.description,
     redirectUri: row.redirectUri,
     seeded: row.seeded,
+    tppId: row.tppId,
   };
 }
 
-export async function findApp(db: Db, clientId: string): Promise<App | undefined> {
+export async function findApp(db: StoreDb, clientId: string): Promise<App | undefined> {
   const rows = await runStatement<App>(
     db,
     'find_app',

@@ -1,15 +1,10 @@
 // Signing baskets and their payments.
 import { asc, eq } from 'drizzle-orm';
+import type { Basket } from '../domain/baskets.ts';
 import type { Payment } from '../domain/payment.ts';
 import type { Db } from './database.ts';
-import { type NewPayment, paymentValues, toPayment } from './payments-repository.ts';
+import { type NewPayment, paymentColumns, paymentValues, toPayment } from './payments-repository.ts';
 import { payments, signingBaskets } from './schema.ts';
-
-export interface Basket {
-  readonly basketId: string;
-  readonly clientId: string;
-  readonly psuId: string;
-}
 
 export async function findBasket(db: Db, basketId: string): Promise<Basket | undefined> {
   const rows = await db
@@ -42,7 +37,7 @@ export async function insertBasket(
 
 export async function listBasketPayments(db: Db, basketId: string): Promise<Payment[]> {
   const rows = await db
-    .select()
+    .select(paymentColumns)
     .from(payments)
     .where(eq(payments.basketId, basketId))
     .orderBy(asc(payments.createdAt), asc(payments.paymentId));
@@ -52,7 +47,7 @@ export async function listBasketPayments(db: Db, basketId: string): Promise<Paym
 /** The basket's payments, locked until the transaction ends (in one order, so lockers never deadlock). */
 export async function lockBasketPayments(trx: Db, basketId: string): Promise<Payment[]> {
   const rows = await trx
-    .select()
+    .select(paymentColumns)
     .from(payments)
     .where(eq(payments.basketId, basketId))
     .orderBy(asc(payments.paymentId))

@@ -1,18 +1,34 @@
 // Consents: short-term consents of Swedish individual PSUs (PIS-scoped, a few reads) and account
 // consents (AIS-scoped, valid until a date, a daily frequency of reads without the PSU).
 import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Consent } from '../domain/consents.ts';
 import type { Db } from './database.ts';
 import { consents, consentUsage } from './schema.ts';
 
-export type ConsentRow = typeof consents.$inferSelect;
+function toConsent(row: typeof consents.$inferSelect): Consent {
+  return {
+    consentId: row.consentId,
+    clientId: row.clientId,
+    kind: row.kind,
+    access: row.access,
+    status: row.status,
+    psuId: row.psuId,
+    validUntil: row.validUntil,
+    readsLeft: row.readsLeft,
+    createdAt: row.createdAt,
+    frequencyPerDay: row.frequencyPerDay,
+    requestedPsuId: row.requestedPsuId,
+    terminatedAt: row.terminatedAt,
+  };
+}
 
 export async function insertConsent(db: Db, consent: typeof consents.$inferInsert): Promise<void> {
   await db.insert(consents).values(consent);
 }
 
-export async function findConsent(db: Db, consentId: string): Promise<ConsentRow | undefined> {
+export async function findConsent(db: Db, consentId: string): Promise<Consent | undefined> {
   const rows = await db.select().from(consents).where(eq(consents.consentId, consentId)).limit(1);
-  return rows[0];
+  return rows[0] === undefined ? undefined : toConsent(rows[0]);
 }
 
 /** The PSU's approval: the consent becomes valid for that PSU; answers false when it was not awaiting it. */
@@ -31,7 +47,7 @@ export async function validateConsent(
 }
 
 /** Uses one read of a valid, unexpired short-term consent; answers the consent after the read, or undefined. */
-export async function useConsentRead(db: Db, consentId: string, now: Date): Promise<ConsentRow | undefined> {
+export async function useConsentRead(db: Db, consentId: string, now: Date): Promise<Consent | undefined> {
   const rows = await db
     .update(consents)
     .set({ readsLeft: sql`${consents.readsLeft} - 1` })
@@ -44,7 +60,7 @@ export async function useConsentRead(db: Db, consentId: string, now: Date): Prom
       ),
     )
     .returning();
-  return rows[0];
+  return rows[0] === undefined ? undefined : toConsent(rows[0]);
 }
 
 /** The TPP ends a consent (DELETE): whatever its status, it grants nothing any more. */

@@ -1,84 +1,59 @@
 // PSUs, their accounts and cards: the bank's customer data (seeded sandbox data by default).
-import { asc, eq, inArray } from 'drizzle-orm';
-import { type Db, runStatement } from './database.ts';
+import { asc, eq, inArray, or } from 'drizzle-orm';
+import {
+  type AccountRecord,
+  type BankAccount,
+  type Card,
+  type CardAccountRecord,
+  maskPan,
+  type Psu,
+} from '../domain/accounts.ts';
+import { type Db, runStatement, type StoreDb } from './database.ts';
 import { accounts, cardAccounts, cards, psus } from './schema.ts';
 
-export interface Psu {
-  readonly psuId: string;
-  readonly name: string;
-  readonly customerType: 'private' | 'corporate';
-  readonly corporateId: string | null;
-}
-
-/** An account as stored. */
-export interface AccountRecord {
-  readonly accountId: string;
-  readonly psuId: string;
-  readonly country: string;
-  readonly currency: string;
-  readonly iban: string | null;
-  readonly bban: string | null;
-  readonly clearingNumber: string | null;
-  readonly bic: string | null;
-  readonly accountType: string;
-  readonly name: string;
-  readonly ownerName: string;
-}
-
-/** An account with what the payment rules need to know of its owner. */
-export interface BankAccount extends AccountRecord {
-  readonly ownerType: 'private' | 'corporate';
-  readonly ownerCorporateId: string | null;
-}
-
-/** A card draws on an account (debit card) or on a card account (credit card), never both. */
-export interface Card {
-  readonly cardId: string;
-  readonly accountId: string | null;
-  readonly cardAccountId: string | null;
-  readonly maskedPan: string;
-  readonly name: string;
-}
-
-/** A credit card account: a ledger account of its own, with a credit limit. */
-export interface CardAccountRecord {
-  readonly cardAccountId: string;
-  readonly psuId: string;
-  readonly currency: string;
-  readonly product: string;
-  readonly ownerName: string;
-  readonly creditLimitMinor: number;
-  /** The opening balance (negative: owed to the bank); the balance adds the ledger's entries. */
-  readonly balanceMinor: number;
+/** An account as seeded: its display position and opening balance come with it. */
+export type SeedAccount = AccountRecord & { readonly position: number; readonly balanceMinor: number };
+/** A card account as seeded, with its display position and opening balance (negative: owed). */
+export type SeedCardAccount = CardAccountRecord & {
   readonly position: number;
-}
-
-function toRecord(row: typeof accounts.$inferSelect): AccountRecord {
-  const { position: _position, balanceMinor: _balance, ...account } = row;
-  return account;
-}
-
-/** An account with its balance in minor units of its currency. */
-export interface AccountWithBalance extends AccountRecord {
   readonly balanceMinor: number;
+};
+
+/** An account row as the bank's customer data; position, opening balance, blocks and limits are the ledger's. */
+function toRecord(row: typeof accounts.$inferSelect): AccountRecord {
+  return {
+    accountId: row.accountId,
+    psuId: row.psuId,
+    country: row.country,
+    currency: row.currency,
+    iban: row.iban,
+    bban: row.bban,
+    clearingNumber: row.clearingNumber,
+    bic: row.bic,
+    accountType: row.accountType,
+    name: row.name,
+    ownerName: row.ownerName,
+  };
 }
 
-/** A PSU's accounts in their display order, with balances. */
-export async function listAccountsOfPsu(db: Db, psuId: string): Promise<AccountWithBalance[]> {
+/** A PSU's accounts in their display order. */
+export async function listAccountsOfPsu(db: Db, psuId: string): Promise<AccountRecord[]> {
   const rows = await db
     .select()
     .from(accounts)
     .where(eq(accounts.psuId, psuId))
     .orderBy(asc(accounts.position));
-  return rows.map((row) => ({ ...toRecord(row), balanceMinor: row.balanceMinor }));
+  return rows.map(toRecord);
 }
 
-export async function listCardsOfAccounts(db: Db, accountIds: readonly string[]): Promise<Card[]> {
+/** The cards drawing on these accounts or card accounts. */
+export async function listCardsOf(db: Db, accountIds: readonly string[]): Promise<Card[]> {
   if (accountIds.length === 0) return [];
+  const ids = [...accountIds];
   return db
     .select()
     .from(cards)
-    .where(inArray(cards.accountId, [...accountIds]))
+    .where(or(inArray(cards.accountId, ids), inArray(cards.cardAccountId, ids)))
     .orderBy(asc(cards.cardId));
 }
 
@@ -97,7 +72,18 @@ const ACCOUNT_WITH_OWNER = `
          a.owner_name AS "ownerName", p.customer_type AS "ownerType", p.corporate_id AS "ownerCorporateId"
     FROM accounts a JOIN psus p ON p.psu_id = a.psu_id`;
 
-export async function findAccountByIban(db: Db, iban: string): Promise<BankAccount | undefined> {
+/** An account with its owner, by its id. */
+export async function findAccountById(db: StoreDb, accountId: string): Promise<BankAccount | undefined> {
+  const rows = await runStatement<BankAccount>(
+    db,
+    'account_by_id',
+    `${ACCOUNT_WITH_OWNER} WHERE a.account_id = $1`,
+    [accountId],
+  );
+  return rows[0];
+}
+
+export async function findAccountByIban(db: StoreDb, iban: string): Promise<BankAccount | undefined> {
   const rows = await runStatement<BankAccount>(
     db,
     'account_by_iban',
@@ -108,7 +94,7 @@ export async function findAccountByIban(db: Db, iban: string): Promise<BankAccou
 }
 
 export async function findAccountByBban(
-  db: Db,
+  db: StoreDb,
   country: string,
   bban: string,
 ): Promise<BankAccount | undefined> {
@@ -126,9 +112,9 @@ export async function insertCustomers(
   db: Db,
   data: {
     psus: readonly Psu[];
-    accounts: readonly (AccountRecord & { position: number; balanceMinor: number })[];
+    accounts: readonly SeedAccount[];
     cards: readonly Card[];
-    cardAccounts?: readonly CardAccountRecord[];
+    cardAccounts?: readonly SeedCardAccount[];
   },
 ): Promise<void> {
   if (data.psus.length > 0)
@@ -153,21 +139,9 @@ export async function insertCustomers(
       .onConflictDoNothing();
 }
 
-export async function findAccountById(db: Db, accountId: string): Promise<AccountRecord | undefined> {
-  const rows = await db.select().from(accounts).where(eq(accounts.accountId, accountId)).limit(1);
-  return rows[0] === undefined ? undefined : toRecord(rows[0]);
-}
-
 export async function findPsu(db: Db, psuId: string): Promise<Psu | undefined> {
   const rows = await db.select().from(psus).where(eq(psus.psuId, psuId)).limit(1);
   return rows[0];
-}
-
-/** A card number as the bank keeps it: first six and last four digits; undefined when it is no card number. */
-function maskPan(cardNumber: string): string | undefined {
-  const digits = cardNumber.replace(/[\s-]/g, '');
-  if (!/^\d{12,19}$/.test(digits)) return undefined;
-  return `${digits.slice(0, 6)}******${digits.slice(-4)}`;
 }
 
 /** The account of a card, by the card number's first six and last four digits (only masked PANs are kept). */
@@ -183,23 +157,25 @@ export async function findAccountOfCard(db: Db, cardNumber: string): Promise<Acc
   return rows[0] === undefined ? undefined : toRecord(rows[0].account);
 }
 
+function toCardAccount(row: typeof cardAccounts.$inferSelect): CardAccountRecord {
+  return {
+    cardAccountId: row.cardAccountId,
+    psuId: row.psuId,
+    currency: row.currency,
+    product: row.product,
+    ownerName: row.ownerName,
+    creditLimitMinor: row.creditLimitMinor,
+  };
+}
+
 /** A PSU's card accounts in their display order. */
 export async function listCardAccountsOfPsu(db: Db, psuId: string): Promise<CardAccountRecord[]> {
-  return db
+  const rows = await db
     .select()
     .from(cardAccounts)
     .where(eq(cardAccounts.psuId, psuId))
     .orderBy(asc(cardAccounts.position));
-}
-
-/** The cards of card accounts. */
-export async function listCardsOfCardAccounts(db: Db, cardAccountIds: readonly string[]): Promise<Card[]> {
-  if (cardAccountIds.length === 0) return [];
-  return db
-    .select()
-    .from(cards)
-    .where(inArray(cards.cardAccountId, [...cardAccountIds]))
-    .orderBy(asc(cards.cardId));
+  return rows.map(toCardAccount);
 }
 
 /** The card account of a credit card, by its number's first six and last four digits. */
@@ -215,14 +191,14 @@ export async function findCardAccountOfCard(
     .innerJoin(cardAccounts, eq(cardAccounts.cardAccountId, cards.cardAccountId))
     .where(eq(cards.maskedPan, masked))
     .limit(1);
-  return rows[0]?.cardAccount;
+  return rows[0] === undefined ? undefined : toCardAccount(rows[0].cardAccount);
 }
 
-export async function cardAccountExists(db: Db, cardAccountId: string): Promise<boolean> {
+export async function findCardAccount(db: Db, cardAccountId: string): Promise<CardAccountRecord | undefined> {
   const rows = await db
-    .select({ id: cardAccounts.cardAccountId })
+    .select()
     .from(cardAccounts)
     .where(eq(cardAccounts.cardAccountId, cardAccountId))
     .limit(1);
-  return rows.length === 1;
+  return rows[0] === undefined ? undefined : toCardAccount(rows[0]);
 }

@@ -12,8 +12,15 @@ export type Schema = typeof schema;
 /** A database handle or an open transaction: repositories take either. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+declare const storeHandle: unique symbol;
+/**
+ * The store's own handle (the pool, or PGlite), never a transaction: what a statement that bypasses
+ * Drizzle needs (runStatement), and what each adapter of ours runs its own transactions on.
+ */
+export type StoreDb = Db & { readonly [storeHandle]: true };
+
 export interface Store {
-  readonly db: Db;
+  readonly db: StoreDb;
   readonly kind: 'pglite' | 'postgres';
   /**
    * Runs fn on one connection while holding a database-wide lock (a PostgreSQL advisory lock; PGlite
@@ -49,10 +56,10 @@ const statementRunners = new WeakMap<Db, StatementRunner>();
  * The hottest statements (a few per request) bypass Drizzle's query building and row mapping, which
  * cost about as much CPU as the round trip itself: the same SQL on both drivers, written so that both
  * return the same JavaScript types (text, float8, boolean, timestamptz as Date). Only on the handle a
- * store opened, not inside a transaction.
+ * store opened: its type (StoreDb) keeps a transaction from being passed.
  */
 export function runStatement<T>(
-  db: Db,
+  db: StoreDb,
   name: string,
   text: string,
   values: readonly unknown[],
@@ -70,7 +77,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 
 async function openPglite(options: StoreOptions): Promise<Store> {
   const client = await PGlite.create(options.dataDir);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client, { schema }) as unknown as StoreDb;
   statementRunners.set(
     db,
     async (_name, text, values) => (await client.query(text, [...values])).rows as Record<string, unknown>[],
@@ -100,7 +107,7 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
   });
   // A broken idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  const db = drizzleNodePg(pool, { schema }) as unknown as StoreDb;
   statementRunners.set(
     db,
     async (name, text, values) => (await pool.query({ name, text, values: [...values] })).rows,

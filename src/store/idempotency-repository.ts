@@ -1,5 +1,5 @@
 // The answers to state-changing requests, by app and TPP-Request-ID.
-import { type Db, runStatement } from './database.ts';
+import { type Db, runStatement, type StoreDb } from './database.ts';
 import { idempotencyKeys } from './schema.ts';
 
 export interface RequestKey {
@@ -41,7 +41,7 @@ export async function recordAnswer(
   return rows.length === 1;
 }
 
-export async function findAnswer(db: Db, key: RequestKey): Promise<StoredAnswer | undefined> {
+export async function findAnswer(db: StoreDb, key: RequestKey): Promise<StoredAnswer | undefined> {
   const rows = await runStatement<StoredAnswer>(
     db,
     'find_answer',

@@ -1,8 +1,8 @@
 // The ledger of the built-in core banking system: bookings and their entries, account balances.
-import { and, desc, eq, gte, inArray, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Db } from './database.ts';
-import { accounts, bookings, ledgerEntries } from './schema.ts';
+import { accounts, bookings, cardAccounts, ledgerEntries, ledgerOrders } from './schema.ts';
 
 export interface LedgerAccount {
   readonly accountId: string;
@@ -77,13 +77,6 @@ export async function findLedgerAccountByNumber(
   return rows[0];
 }
 
-/** A payment's message to the payee, read inside the booking's insert (no extra round trip). */
-export function remittanceOfPayment(paymentId: string): SQL<string | null> {
-  return sql<
-    string | null
-  >`(SELECT instruction->>'remittance' FROM payments WHERE payment_id = ${paymentId})`;
-}
-
 /** Books a payment once: answers false when it is booked already. Entries must sum to zero per currency. */
 export async function insertBooking(
   trx: Db,
@@ -116,15 +109,70 @@ export async function entryTotals(db: Db): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.currency, Number(row.sum)]));
 }
 
+/**
+ * Booked balances now of accounts and card accounts: each one's opening balance and every entry
+ * (minor units), in one round trip. Ids the bank does not have are left out.
+ */
+export async function bookedBalances(db: Db, ids: readonly string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const wanted = [...ids];
+  const openings = db
+    .select({ id: accounts.accountId, opening: accounts.balanceMinor })
+    .from(accounts)
+    .where(inArray(accounts.accountId, wanted))
+    .unionAll(
+      db
+        .select({ id: cardAccounts.cardAccountId, opening: cardAccounts.balanceMinor })
+        .from(cardAccounts)
+        .where(inArray(cardAccounts.cardAccountId, wanted)),
+    )
+    .as('openings');
+  const rows = await db
+    .select({
+      id: openings.id,
+      balance: sql<string>`(${openings.opening} + coalesce((SELECT sum(e.amount_minor) FROM ledger_entries e WHERE e.ledger_account = ${openings.id}), 0))::text`,
+    })
+    .from(openings);
+  return new Map(rows.map((row) => [row.id, Number(row.balance)]));
+}
+
 /** An account's booked balance now: its opening balance and every entry (minor units). */
 export async function bookedBalance(db: Db, accountId: string): Promise<number | undefined> {
-  const rows = await db
-    .select({ opening: accounts.balanceMinor })
-    .from(accounts)
-    .where(eq(accounts.accountId, accountId))
-    .limit(1);
-  if (rows[0] === undefined) return undefined;
-  return rows[0].opening + (await entriesSum(db, accountId));
+  return (await bookedBalances(db, [accountId])).get(accountId);
+}
+
+/** What the ledger answered to a booking order: booked, or rejected with a reason. */
+export type OrderOutcome =
+  | { readonly booked: true }
+  | { readonly booked: false; readonly reasonCode: string; readonly reason: string };
+
+/** The outcome recorded under an order's idempotency key, if the ledger has answered it. */
+export async function findOrderOutcome(db: Db, orderKey: string): Promise<OrderOutcome | undefined> {
+  const rows = await db.select().from(ledgerOrders).where(eq(ledgerOrders.orderKey, orderKey)).limit(1);
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return row.booked ? { booked: true } : { booked: false, reasonCode: row.reasonCode!, reason: row.reason! };
+}
+
+/** Records an order's outcome under its key; answers false, recording nothing, when the key has one. */
+export async function recordOrderOutcome(
+  trx: Db,
+  orderKey: string,
+  outcome: OrderOutcome,
+  at: Date,
+): Promise<boolean> {
+  const rows = await trx
+    .insert(ledgerOrders)
+    .values({
+      orderKey,
+      booked: outcome.booked,
+      reasonCode: outcome.booked ? null : outcome.reasonCode,
+      reason: outcome.booked ? null : outcome.reason,
+      createdAt: at,
+    })
+    .onConflictDoNothing()
+    .returning({ orderKey: ledgerOrders.orderKey });
+  return rows.length === 1;
 }
 
 /** One entry of an account with what its booking says: a line of the account's statement. */

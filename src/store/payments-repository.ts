@@ -1,14 +1,34 @@
-import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
-import type { Payment, TransactionStatus } from '../domain/payment.ts';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  lte,
+  sql,
+} from 'drizzle-orm';
+import { canMove, type Payment, type TransactionStatus } from '../domain/payment.ts';
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
 import { Coalescer, perHandle } from './coalescer.ts';
-import { type Db, runStatement } from './database.ts';
+import { type Db, runStatement, type StoreDb } from './database.ts';
 import type { RecordedAnswer } from './idempotency-repository.ts';
 import { payments } from './schema.ts';
 
-/** A payment row without its instruction (which the reads here do not need). */
-type Row = Omit<typeof payments.$inferSelect, 'instruction'>;
+/** A payment row with its message instead of the whole instruction (which the reads here do not need). */
+type Row = Omit<typeof payments.$inferSelect, 'instruction'> & { readonly remittance: string | null };
+
+/** The columns a payment is read with: every one but the instruction, of which only the message. */
+const { instruction: _instruction, ...plainColumns } = getTableColumns(payments);
+export const paymentColumns = {
+  ...plainColumns,
+  remittance: sql<string | null>`${payments.instruction}->>'remittance'`,
+};
 
 export function toPayment(row: Row): Payment {
   return {
@@ -32,6 +52,11 @@ export function toPayment(row: Row): Payment {
     tppPaymentReference: row.tppPaymentReference,
     reasonCode: row.reasonCode,
     reason: row.reason,
+    remittance: row.remittance,
+    booking:
+      row.bookingKey === null || row.bookingStartedAt === null
+        ? null
+        : { key: row.bookingKey, startedAt: row.bookingStartedAt },
   };
 }
 
@@ -77,7 +102,7 @@ export function paymentValues(payment: NewPayment) {
  * payment's app's: `answer.key.clientId` is `payment.clientId`.
  */
 export function insertPaymentAnswering(
-  db: Db,
+  db: StoreDb,
   payment: NewPayment,
   answer: RecordedAnswer,
 ): Promise<boolean> {
@@ -97,7 +122,7 @@ interface Initiation {
 const BATCH_LIMITS = { maxInFlight: 1, maxBatch: 64 };
 const idempotencyKey = ({ answer }: Initiation) => `${answer.key.clientId} ${answer.key.requestId}`;
 const initiations = perHandle(
-  (db: Db) =>
+  (db: StoreDb) =>
     new Coalescer((items: readonly Initiation[]) => insertPaymentsAnswering(db, items), {
       ...BATCH_LIMITS,
       key: idempotencyKey,
@@ -109,7 +134,7 @@ const initiations = perHandle(
  * array (cheaper to send than a parameter per column); they go in the order of their request ids, so
  * that two statements claiming the same ids lock them in the same order.
  */
-async function insertPaymentsAnswering(db: Db, items: readonly Initiation[]): Promise<boolean[]> {
+async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]): Promise<boolean[]> {
   const rows = items
     .map((item) => ({ key: idempotencyKey(item), item }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
@@ -152,15 +177,15 @@ async function insertPaymentsAnswering(db: Db, items: readonly Initiation[]): Pr
 }
 
 /** A payment by id; concurrent reads share a statement (see coalescer.ts). */
-export function findPayment(db: Db, paymentId: string): Promise<Payment | undefined> {
+export function findPayment(db: StoreDb, paymentId: string): Promise<Payment | undefined> {
   return paymentReads(db).submit(paymentId);
 }
 
 const paymentReads = perHandle(
-  (db: Db) => new Coalescer((ids: readonly string[]) => findPayments(db, ids), BATCH_LIMITS),
+  (db: StoreDb) => new Coalescer((ids: readonly string[]) => findPayments(db, ids), BATCH_LIMITS),
 );
 
-async function findPayments(db: Db, paymentIds: readonly string[]): Promise<(Payment | undefined)[]> {
+async function findPayments(db: StoreDb, paymentIds: readonly string[]): Promise<(Payment | undefined)[]> {
   const rows = await runStatement<Row>(
     db,
     'find_payments',
@@ -170,7 +195,8 @@ async function findPayments(db: Db, paymentIds: readonly string[]): Promise<(Pay
             creditor_account AS "creditorAccount", requested_execution_date::text AS "requestedExecutionDate",
             status, created_at AS "createdAt", executed_at AS "executedAt", basket_id AS "basketId",
             tpp_payment_reference AS "tppPaymentReference", debtor_currency AS "debtorCurrency",
-            reason_code AS "reasonCode", reason
+            reason_code AS "reasonCode", reason, instruction->>'remittance' AS remittance,
+            booking_key AS "bookingKey", booking_started_at AS "bookingStartedAt"
        FROM unnest($1::text[]) AS wanted (id),
             LATERAL (SELECT * FROM payments WHERE payment_id = wanted.id LIMIT 1) AS payment`,
     [paymentIds],
@@ -182,7 +208,7 @@ async function findPayments(db: Db, paymentIds: readonly string[]): Promise<(Pay
 /** Reads a payment and locks its row until the transaction ends (SELECT ... FOR UPDATE). */
 export async function lockPayment(trx: Db, paymentId: string): Promise<Payment | undefined> {
   const rows = await trx
-    .select()
+    .select(paymentColumns)
     .from(payments)
     .where(eq(payments.paymentId, paymentId))
     .limit(1)
@@ -190,48 +216,103 @@ export async function lockPayment(trx: Db, paymentId: string): Promise<Payment |
   return rows[0] === undefined ? undefined : toPayment(rows[0]);
 }
 
+/** Reads payments and locks their rows until the transaction ends, in id order (lockers never deadlock). */
+export async function lockPayments(trx: Db, paymentIds: readonly string[]): Promise<Payment[]> {
+  if (paymentIds.length === 0) return [];
+  const rows = await trx
+    .select(paymentColumns)
+    .from(payments)
+    .where(inArray(payments.paymentId, [...paymentIds]))
+    .orderBy(asc(payments.paymentId))
+    .for('update');
+  return rows.map((row) => toPayment(row));
+}
+
 /**
- * Due future-dated payments, locked for this transaction; rows another process has locked are skipped,
- * so several schedulers share the work and never book a payment twice.
+ * Due future-dated payments with no booking under way, locked for this transaction; rows another
+ * process has locked are skipped, so several schedulers share the work and ask each booking once.
  */
 export async function lockDuePayments(trx: Db, today: string, limit: number): Promise<Payment[]> {
   const rows = await trx
-    .select()
+    .select(paymentColumns)
     .from(payments)
-    .where(and(eq(payments.status, 'ACCP'), lte(payments.requestedExecutionDate, today)))
+    .where(
+      and(
+        eq(payments.status, 'ACCP'),
+        lte(payments.requestedExecutionDate, today),
+        isNull(payments.bookingKey),
+      ),
+    )
     .orderBy(asc(payments.requestedExecutionDate), asc(payments.paymentId))
     .limit(limit)
     .for('update', { skipLocked: true });
-  return rows.map(toPayment);
+  return rows.map((row) => toPayment(row));
 }
 
-/** Moves a payment from one status to another; answers false when it was no longer in `from`. */
+/** Marks payments as waiting for the core banking system's answer to the order `key`. */
+export async function markBooking(
+  trx: Db,
+  paymentIds: readonly string[],
+  key: string,
+  at: Date,
+): Promise<void> {
+  await trx
+    .update(payments)
+    .set({ bookingKey: key, bookingStartedAt: at })
+    .where(inArray(payments.paymentId, [...paymentIds]));
+}
+
+/**
+ * The keys of booking orders asked before `startedBefore` and never answered (the process asking
+ * died, or the answer was lost), oldest first.
+ */
+export async function unansweredBookings(trx: Db, startedBefore: Date, limit: number): Promise<string[]> {
+  const rows = await trx
+    .selectDistinct({ key: payments.bookingKey, startedAt: payments.bookingStartedAt })
+    .from(payments)
+    .where(and(isNotNull(payments.bookingKey), lt(payments.bookingStartedAt, startedBefore)))
+    .orderBy(asc(payments.bookingStartedAt))
+    .limit(limit);
+  return rows.map((row) => row.key!);
+}
+
+/** The payments waiting for the answer to the order `key`, locked until the transaction ends. */
+export async function lockPaymentsOfBooking(trx: Db, key: string): Promise<Payment[]> {
+  const rows = await trx
+    .select(paymentColumns)
+    .from(payments)
+    .where(eq(payments.bookingKey, key))
+    .orderBy(asc(payments.paymentId))
+    .for('update');
+  return rows.map((row) => toPayment(row));
+}
+
+/**
+ * Moves a locked payment along the state machine (domain/payment.ts TRANSITIONS): RJCT with its
+ * reason; any move ends a booking under way. Throws on a move the table does not have; answers false
+ * when the payment was no longer in `from`.
+ */
 export async function moveStatus(
   trx: Db,
   paymentId: string,
   from: TransactionStatus,
   to: TransactionStatus,
   at: Date,
+  rejection?: { readonly reasonCode: string; readonly reason: string },
 ): Promise<boolean> {
+  if (!canMove(from, to)) throw new Error(`payment ${paymentId} cannot move from ${from} to ${to}`);
+  if ((to === 'RJCT') !== (rejection !== undefined))
+    throw new Error('a rejection, and only it, has a reason');
   const rows = await trx
     .update(payments)
-    .set({ status: to, executedAt: at })
-    .where(and(eq(payments.paymentId, paymentId), eq(payments.status, from)))
-    .returning({ paymentId: payments.paymentId });
-  return rows.length === 1;
-}
-
-/** The bank rejected the payment at execution: RJCT with its reason. */
-export async function rejectPayment(
-  trx: Db,
-  paymentId: string,
-  from: TransactionStatus,
-  rejection: { reasonCode: string; reason: string },
-  at: Date,
-): Promise<boolean> {
-  const rows = await trx
-    .update(payments)
-    .set({ status: 'RJCT', executedAt: at, reasonCode: rejection.reasonCode, reason: rejection.reason })
+    .set({
+      status: to,
+      executedAt: at,
+      reasonCode: rejection?.reasonCode ?? null,
+      reason: rejection?.reason ?? null,
+      bookingKey: null,
+      bookingStartedAt: null,
+    })
     .where(and(eq(payments.paymentId, paymentId), eq(payments.status, from)))
     .returning({ paymentId: payments.paymentId });
   return rows.length === 1;

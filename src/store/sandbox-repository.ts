@@ -15,6 +15,7 @@ import {
   eidOrders,
   idempotencyKeys,
   ledgerEntries,
+  ledgerOrders,
   payments,
   psuCredentials,
   refreshTokens,
@@ -22,7 +23,7 @@ import {
 } from './schema.ts';
 
 /**
- * Deletes every payment, basket, booking, consent and PSU authorization (codes, PSU tokens, refresh
+ * Deletes every payment, basket, booking (and the ledger's answers to orders), consent and PSU authorization (codes, PSU tokens, refresh
  * tokens, login and e-ID sessions), every recorded answer to a TPP-Request-ID, and the cards and card
  * accounts; unlocks PSU logins. Apps and client-credentials tokens stay: a TPP's setup survives.
  */
@@ -30,6 +31,7 @@ export async function clearSandboxActivity(trx: Db): Promise<void> {
   // Children before parents: the foreign keys hold throughout.
   await trx.delete(ledgerEntries);
   await trx.delete(bookings);
+  await trx.delete(ledgerOrders);
   await trx.delete(consentUsage);
   await trx.delete(consents);
   await trx.delete(idempotencyKeys);

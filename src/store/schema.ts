@@ -11,6 +11,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import type { ConsentKind, ConsentStatus } from '../domain/consents.ts';
 
 const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -80,6 +81,8 @@ export const payments = pgTable('payments', {
   debtorCurrency: text('debtor_currency').notNull(),
   reasonCode: text('reason_code'),
   reason: text('reason'),
+  bookingKey: text('booking_key'),
+  bookingStartedAt: instant('booking_started_at'),
 });
 
 export const signingBaskets = pgTable('signing_baskets', {
@@ -197,9 +200,6 @@ export const refreshTokens = pgTable('refresh_tokens', {
   createdAt: instant('created_at').notNull(),
 });
 
-export type ConsentKind = 'short-term' | 'accounts' | 'accounts-gb';
-export type ConsentStatus = 'received' | 'valid' | 'rejected' | 'expired' | 'terminatedByTpp';
-
 export const consents = pgTable('consents', {
   consentId: text('consent_id').primaryKey(),
   clientId: text('client_id').notNull(),
@@ -276,4 +276,12 @@ export const ledgerEntries = pgTable('ledger_entries', {
   ledgerAccount: text('ledger_account').notNull(),
   currency: text('currency').notNull(),
   amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+});
+
+export const ledgerOrders = pgTable('ledger_orders', {
+  orderKey: text('order_key').primaryKey(),
+  booked: boolean('booked').notNull(),
+  reasonCode: text('reason_code'),
+  reason: text('reason'),
+  createdAt: instant('created_at').notNull(),
 });

@@ -1,6 +1,6 @@
 // Access tokens and authorization codes, stored only as SHA-256 hashes of the secrets.
 import { and, eq, isNull } from 'drizzle-orm';
-import { type Db, runStatement } from './database.ts';
+import { type Db, runStatement, type StoreDb } from './database.ts';
 import { accessTokens, authCodes, refreshTokens } from './schema.ts';
 
 export type TokenRow = typeof accessTokens.$inferSelect;
@@ -10,7 +10,7 @@ export async function insertToken(db: Db, token: typeof accessTokens.$inferInser
   await db.insert(accessTokens).values(token);
 }
 
-export async function findToken(db: Db, tokenHash: string): Promise<TokenRow | undefined> {
+export async function findToken(db: StoreDb, tokenHash: string): Promise<TokenRow | undefined> {
   const rows = await runStatement<TokenRow>(
     db,
     'find_token',

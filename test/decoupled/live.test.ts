@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { eidApp } from '../../src/ports/eid-provider.ts';
+import { eidSimulator } from '../../src/adapters/eid-simulator.ts';
+import type { SimulatedEidApp } from '../../src/ports/eid-provider.ts';
 import { findOrder, findPendingOrders } from '../../src/store/decoupled-repository.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
 import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
@@ -13,9 +14,12 @@ import { domestic } from '../helpers/payments.ts';
 const time = manualClock();
 let gateway: Gateway;
 let token: string;
+/** The PSU's pretend e-ID app of the simulator on the gateway's database. */
+let eidApp: SimulatedEidApp;
 before(async () => {
   gateway = await startGateway({ clock: time.clock, config: { mode: 'live' } });
   token = await gateway.client.clientCredentialsToken();
+  eidApp = eidSimulator({ db: gateway.store.db, instant: false }).simulatedApp!;
 });
 after(() => gateway.close());
 
@@ -63,12 +67,12 @@ test('IN_PROGRESS until the PSU approves in the app, then COMPLETE with a 900 s 
   const order = await pendingOrder();
   assert.equal(order.visibleText, 'Pay 125.50 SEK to Sven Svensson (50001234501)');
   assert.equal(order.autoStartToken, init.auto_start_token);
-  assert.equal(await eidApp.open(gateway.store.db, order.orderRef, time.clock()), true);
+  assert.equal(await eidApp.open(order.orderRef, time.clock()), true);
   assert.deepEqual(statusAndBody(await poll(init)), {
     status: 200,
     body: { result: 'IN_PROGRESS', sleep_time: 2000 },
   });
-  assert.equal(await eidApp.approve(gateway.store.db, order.orderRef, time.clock()), true);
+  assert.equal(await eidApp.approve(order.orderRef, time.clock()), true);
   const complete = await poll(init);
   const body = complete.body as { access_token: string };
   assert.deepEqual(statusAndBody(complete), {
@@ -86,8 +90,8 @@ test('IN_PROGRESS until the PSU approves in the app, then COMPLETE with a 900 s 
 test('live PSU tokens expire after 900 s', async () => {
   const { paymentId, init } = await startSession();
   const order = await pendingOrder();
-  await eidApp.open(gateway.store.db, order.orderRef, time.clock());
-  await eidApp.approve(gateway.store.db, order.orderRef, time.clock());
+  await eidApp.open(order.orderRef, time.clock());
+  await eidApp.approve(order.orderRef, time.clock());
   const psuToken = ((await poll(init)).body as { access_token: string }).access_token;
   time.advance(900_000);
   const executed = await gateway.client.execute('other-bank-domestic-credit-transfer', paymentId, psuToken);
@@ -100,8 +104,8 @@ test('live PSU tokens expire after 900 s', async () => {
 test('the PSU declines: USER_CANCEL, and the session is over', async () => {
   const { init } = await startSession();
   const order = await pendingOrder();
-  await eidApp.open(gateway.store.db, order.orderRef, time.clock());
-  await eidApp.decline(gateway.store.db, order.orderRef, time.clock());
+  await eidApp.open(order.orderRef, time.clock());
+  await eidApp.decline(order.orderRef, time.clock());
   assert.deepEqual(statusAndBody(await poll(init)), { status: 200, body: { result: 'USER_CANCEL' } });
   assert.deepEqual(statusAndBody(await poll(init)), {
     status: 400,
@@ -128,7 +132,7 @@ test('not started within 30 s: intent_expired', async () => {
 
 test('started but not finished in 3 minutes: intent_expired', async () => {
   const { init } = await startSession();
-  await eidApp.open(gateway.store.db, (await pendingOrder()).orderRef, time.clock());
+  await eidApp.open((await pendingOrder()).orderRef, time.clock());
   time.advance(178_000);
   assert.deepEqual(statusAndBody(await poll(init)), {
     status: 400,
@@ -180,8 +184,8 @@ test('an identification by another person than the debtor account holder: mbid_e
   await gateway.store.db.execute(
     sql`UPDATE eid_orders SET personal_number = '198112289874' WHERE order_ref = ${orderRef}`,
   );
-  await eidApp.open(gateway.store.db, orderRef, time.clock());
-  await eidApp.approve(gateway.store.db, orderRef, time.clock());
+  await eidApp.open(orderRef, time.clock());
+  await eidApp.approve(orderRef, time.clock());
   assert.deepEqual(statusAndBody(await poll(init)), {
     status: 400,
     body: { error: 'mbid_error', error_description: 'the identification was made by another person' },

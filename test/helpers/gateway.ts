@@ -1,20 +1,22 @@
 // Test harness: a gateway on PGlite (always) or PostgreSQL (when TEST_DATABASE_URL is set), each test
 // file with its own database (a fresh PGlite, or its own PostgreSQL schema), listening on port 0.
+
 import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
-import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
-import { buildApp } from '../../src/app.ts';
+import { builtInSystems } from '../../src/adapters/built-in-systems.ts';
+import { buildApp, serviceContext as contextOf } from '../../src/app.ts';
 import { TppClient } from '../../src/client/tpp-client.ts';
 import { type Config, configWith } from '../../src/config.ts';
+import type { App } from '../../src/domain/apps.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
-import { eidSimulator } from '../../src/ports/eid-provider.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
-import { type Clock, newCaches, type ServiceContext } from '../../src/services/shared/context.ts';
-import { type App, insertApp } from '../../src/store/apps-repository.ts';
+import type { Clock, ServiceContext } from '../../src/services/shared/context.ts';
+import { policyFor } from '../../src/services/shared/policy.ts';
+import { insertApp } from '../../src/store/apps-repository.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 
 export type Backend = 'pglite' | 'postgres';
@@ -67,7 +69,8 @@ export interface GatewayOptions {
   readonly backend?: Backend;
   readonly store?: TestStore;
   readonly clock?: Clock;
-  readonly coreBanking?: CoreBanking;
+  /** The core banking system: a fake through the port, given the built-in one to wrap or replace. */
+  readonly coreBanking?: (builtIn: CoreBanking) => CoreBanking;
   readonly config?: Partial<Config>;
   /** Serve HTTPS asking for client certificates (live onboarding tests). */
   readonly tls?: { key: string; cert: string; ca: string; crl?: string };
@@ -94,7 +97,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     store,
     logger: pino({ level: 'silent' }),
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.coreBanking === undefined ? {} : { coreBanking: options.coreBanking }),
+    ...(options.coreBanking === undefined
+      ? {}
+      : { systems: { coreBanking: options.coreBanking(builtInLedger(store, config, options.clock)) } }),
     ...(options.tls === undefined ? {} : { tls: options.tls }),
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -159,18 +164,24 @@ export function manualClock(start = Date.now()) {
   };
 }
 
+/** The built-in ledger of a gateway's database, as its mode runs it. */
+export function builtInLedger(store: Store, config: Config, clock: Clock = () => new Date()): CoreBanking {
+  const policy = policyFor(config.mode);
+  return builtInSystems(store.db, { clock, enforceFunds: policy.enforceFunds, instantEid: policy.instantEid })
+    .coreBanking;
+}
+
 /** A service context on a gateway's database, for driving use cases (the scheduler) directly. */
-export function serviceContext(gateway: Gateway, overrides: Partial<ServiceContext> = {}): ServiceContext {
-  return {
+export function serviceContext(
+  gateway: Gateway,
+  overrides: { clock?: Clock; coreBanking?: CoreBanking } = {},
+): ServiceContext {
+  return contextOf({
     config: gateway.config,
-    db: gateway.store.db,
-    clock: () => new Date(),
-    coreBanking: ledgerCoreBanking({ enforceFunds: gateway.config.mode === 'live' }),
-    eid: eidSimulator({ instant: gateway.config.mode === 'sandbox' }),
-    caches: newCaches(),
-    mtls: false,
-    ...overrides,
-  };
+    store: gateway.store,
+    ...(overrides.clock === undefined ? {} : { clock: overrides.clock }),
+    ...(overrides.coreBanking === undefined ? {} : { systems: { coreBanking: overrides.coreBanking } }),
+  });
 }
 
 export interface GatewayPair {

@@ -3,21 +3,18 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
-import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
 import { type Gateway, sibling, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, errorBody, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 
-/** The built-in ledger as the sandbox runs it (it books, never rejects). */
-const sandboxLedger = ledgerCoreBanking({ enforceFunds: false });
-
-const failing: CoreBanking = {
-  findDebtorAccount: sandboxLedger.findDebtorAccount,
-  execute: async () => {
+/** The built-in ledger, but booking fails with internals in its message. */
+const failing = (ledger: CoreBanking): CoreBanking => ({
+  ...ledger,
+  book: async () => {
     throw new Error('relation "ledger_entries" does not exist at /srv/bank/core.ts:42');
   },
-};
+});
 
 let gateway: Gateway;
 before(async () => {

@@ -6,10 +6,11 @@ import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
-import { recordResult } from '../../src/services/payments/booking.ts';
+import { sandboxRates } from '../../src/adapters/sandbox-rates.ts';
+import { completeBooking, startBooking } from '../../src/services/payments/booking.ts';
 import { entriesSum, entryTotals } from '../../src/store/ledger-repository.ts';
-import { findPayment } from '../../src/store/payments-repository.ts';
-import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { findPayment, lockPayment } from '../../src/store/payments-repository.ts';
+import { type Gateway, serviceContext, startGateway } from '../helpers/gateway.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
 const agda = ACCOUNTS.agda;
@@ -22,8 +23,10 @@ before(async () => {
 after(() => gateway.close());
 
 test('property: never below zero, exactly the payments that fit, entries balanced', async () => {
-  const ledger = ledgerCoreBanking({ enforceFunds: true });
   const db = gateway.store.db;
+  const clock = () => new Date();
+  const ledger = ledgerCoreBanking({ db, enforceFunds: true, rates: sandboxRates, clock });
+  const context = serviceContext(gateway, { coreBanking: ledger });
   await fc.assert(
     fc.asyncProperty(
       fc.integer({ min: 0, max: 50_000 }),
@@ -46,11 +49,12 @@ test('property: never below zero, exactly the payments that fit, entries balance
             path: '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
             body,
           });
-          const payment = (await findPayment(db, initiated.body.paymentId))!;
-          const outcome = await db.transaction(async (trx) => {
-            const result = await ledger.execute(trx, payment, '2026-11-21');
-            return (await recordResult(trx, payment, 'ACTC', result, new Date())).status;
-          });
+          const paymentId = initiated.body.paymentId;
+          const order = await db.transaction(async (trx) =>
+            startBooking(trx, context, [(await lockPayment(trx, paymentId))!], paymentId),
+          );
+          await completeBooking(context, order!);
+          const outcome = (await findPayment(db, paymentId))!.status;
           const fits = minor <= remaining;
           assert.equal(outcome, fits ? 'ACCC' : 'RJCT', `${minor} against ${remaining}`);
           if (fits) remaining -= minor;

@@ -4,14 +4,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
 import { type Gateway, queryRows, sibling, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, FORBIDDEN, statusAndBody } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
-
-/** The built-in ledger as the sandbox runs it (it books, never rejects). */
-const sandboxLedger = ledgerCoreBanking({ enforceFunds: false });
 
 const BASKET = '/psd2/se/v2/payments/private/signing-basket';
 let gateway: Gateway;
@@ -246,13 +242,13 @@ describe('authorization and execution', () => {
 
 test('a basket executes all or nothing: one rejection rejects every payment', async () => {
   const rejecting = await sibling(gateway, {
-    coreBanking: {
-      findDebtorAccount: sandboxLedger.findDebtorAccount,
-      execute: async (trx, payment, date) =>
-        payment.tppPaymentReference === 'water'
-          ? { status: 'RJCT', reasonCode: 'AM04', reason: 'insufficient funds' }
-          : sandboxLedger.execute(trx, payment, date),
-    },
+    coreBanking: (ledger) => ({
+      ...ledger,
+      book: async (order) =>
+        order.lines.some((line) => line.reference === 'water')
+          ? { booked: false, reasonCode: 'AM04', reason: 'insufficient funds' }
+          : ledger.book(order),
+    }),
   });
   try {
     const { payments, signingBaskedId } = await basket();

@@ -9,7 +9,7 @@ import {
   readCardAccountBalances,
   readCardAccountTransactions,
   readConsentedCardAccount,
-} from '../../services/account-information/accounts.ts';
+} from '../../services/account-information/card-accounts.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { aisCall, TransactionsQuery, TransactionsResponse } from '../accounts/account-routes.ts';
 

@@ -7,10 +7,10 @@ export function healthRoutes(app: FastifyInstance, context: ServiceContext): voi
   app.get('/healthz', async (request, reply) => {
     try {
       await context.db.execute(sql`SELECT 1`);
-      return { status: 'ok', mode: context.config.mode };
+      return { status: 'ok', mode: context.policy.mode };
     } catch (error) {
       request.log.error({ err: error }, 'health check: database unavailable');
-      return reply.code(503).send({ status: 'unavailable', mode: context.config.mode });
+      return reply.code(503).send({ status: 'unavailable', mode: context.policy.mode });
     }
   });
 }

@@ -1,6 +1,7 @@
 // The PSU's pages: plain server-rendered HTML, one small inline stylesheet, no external assets,
 // usable on a phone. Every value is escaped.
-import type { Page, PaymentSummary } from '../../services/authorization/psu-login.ts';
+import type { Page } from '../../services/authorization/psu-answer.ts';
+import type { PaymentSummary } from '../../services/shared/authorizables.ts';
 import { Html, html } from './html.ts';
 
 const STYLE = `

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../../services/shared/context.ts';
 import { CSRF_COOKIE, cookieOf, sendPsuAnswer } from './reply.ts';
 
 export function psuRoutes(app: FastifyInstance, context: ServiceContext): void {
-  if (context.eid.simulated) eidAppRoutes(app, context);
+  if (context.eid.simulatedApp !== undefined) eidAppRoutes(app, context);
   app.post<{ Body: PsuForm }>('/psu/login', async (request, reply) => {
     const answer = await submitLogin(context, request.body ?? {}, cookieOf(request, CSRF_COOKIE));
     return sendPsuAnswer(context.config, request, reply, answer);

@@ -2,7 +2,7 @@
 // redirect back to the TPP.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { PsuAnswer } from '../../services/authorization/psu-login.ts';
+import type { PsuAnswer } from '../../services/authorization/psu-answer.ts';
 import { renderPage } from './pages.ts';
 
 export const CSRF_COOKIE = 'psu_csrf';

@@ -1,5 +1,6 @@
 // The registered apps, as every API call needs them.
-import { type App, findApp } from '../../store/apps-repository.ts';
+import type { App } from '../../domain/apps.ts';
+import { findApp } from '../../store/apps-repository.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
 /** The app of a client id; recently seen apps come from memory (apps change only through onboarding). */

@@ -1,12 +1,11 @@
 // Live mode, on every AIS/PIS call (issue 4): the app belongs to the TPP of the certificate presented
 // in TLS, the certificate carries the role of the interface, and the app is subscribed to the product
 // of the path.
-import type { PeerIdentity } from '../../certificates/qwac.ts';
+import type { PeerIdentity, Qwac } from '../../certificates/qwac.ts';
+import type { App } from '../../domain/apps.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
 import type { TppScope } from '../../domain/psp-roles.ts';
-import type { App } from '../../store/apps-repository.ts';
 import { findCertificate, listSubscriptions } from '../../store/tpps-repository.ts';
-import { requireQwac } from '../onboarding/third-parties.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
 export interface LiveAccessRule {
@@ -14,6 +13,13 @@ export interface LiveAccessRule {
   readonly role: TppScope;
   /** The products of the path; a subscription to any one of them is enough. */
   readonly products: readonly string[];
+}
+
+/** The TPP's certificate, or the refusal that its absence or fault calls for. */
+export function requireQwac(peer: PeerIdentity): Qwac {
+  if (peer.kind === 'qwac') return peer.qwac;
+  if (peer.kind === 'refused') throw apiError(peer.code, peer.text);
+  throw apiError('CERTIFICATE_MISSING', 'A qualified certificate (QWAC or OBWAC) must be presented in TLS');
 }
 
 /** The connection's certificate as registered for a TPP (enrolled or added with PUT), if it is. */

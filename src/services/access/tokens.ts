@@ -4,7 +4,18 @@ import { type ClientScope, grantsRefreshToken } from '../../domain/scope.ts';
 import { hashSecret, newId, newSecret } from '../../domain/secrets.ts';
 import type { Db } from '../../store/database.ts';
 import { findToken, insertRefreshToken, insertToken } from '../../store/tokens-repository.ts';
-import { LIFETIMES, type ServiceContext } from '../shared/context.ts';
+import type { ServiceContext } from '../shared/context.ts';
+
+/** Token lifetimes in seconds (spec "Limits"); authorization codes' are the mode policy's. */
+export const LIFETIMES = {
+  clientCredentials: 86_400,
+  /** PSD2-ADMIN tokens of onboarding (spec "Limits"). */
+  adminToken: 7_776_000,
+  /** PSU tokens: reported always, enforced live only (the policy's enforcePsuTokenExpiry). */
+  psuToken: 900,
+  /** Refresh tokens of account access: the longest a consent lasts (90 days). */
+  refreshToken: 90 * 86_400,
+} as const;
 
 export type TokenKind = 'client_credentials' | 'authorization_code' | 'decoupled' | 'refresh_token';
 
@@ -81,7 +92,7 @@ export async function issuePsuTokens(
     psuId: grant.psuId,
     codeHash: grant.codeHash,
     expiresIn: LIFETIMES.psuToken,
-    enforceExpiry: context.config.mode === 'live',
+    enforceExpiry: context.policy.enforcePsuTokenExpiry,
     certThumbprint: grant.certThumbprint ?? null,
   });
   if (!grantsRefreshToken(grant.scope)) return access;

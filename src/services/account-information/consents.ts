@@ -2,21 +2,18 @@
 // scope AIS:<consentId> through the redirect or decoupled flow, and the TPP then reads accounts, card
 // accounts, balances and transactions with the PSU's token until the consent's date, at most
 // `frequencyPerDay` times a day per resource without the PSU present (PSD2 RTS art. 36(5)).
+import type { App } from '../../domain/apps.ts';
+import type { Consent, ConsentKind } from '../../domain/consents.ts';
 import { addDays, isIsoDate } from '../../domain/dates.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
 import { parseResourceScope } from '../../domain/scope.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
-import type { App } from '../../store/apps-repository.ts';
 import {
-  type ConsentRow,
   countConsentRead,
   findConsent,
   insertConsent,
   terminateConsent,
 } from '../../store/consents-repository.ts';
-import { findPsu } from '../../store/customers-repository.ts';
-import type { Db } from '../../store/database.ts';
-import type { ConsentKind } from '../../store/schema.ts';
 import { requireClientToken, requireSameApp, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, answerOnce } from '../shared/idempotency.ts';
@@ -76,7 +73,7 @@ export async function createAccountConsent(
       'validUntil',
     );
   }
-  if (request.psuId !== undefined && (await findPsu(context.db, request.psuId)) === undefined) {
+  if (request.psuId !== undefined && (await context.psuDirectory.findPsu(request.psuId)) === undefined) {
     throw apiError('FORMAT_ERROR', 'PSU-ID names no customer of the bank', 'PSU-ID');
   }
   const frequencyPerDay = request.body.frequencyPerDay ?? MAX_FREQUENCY_PER_DAY;
@@ -120,7 +117,7 @@ async function consentOfApp(
   grant: TokenGrant,
   api: AisApi,
   consentId: string,
-): Promise<ConsentRow> {
+): Promise<Consent> {
   if (grant.kind === 'client_credentials') requireClientToken(grant, app.clientId, 'AIS');
   else {
     requireSameApp(grant, app.clientId);
@@ -136,7 +133,7 @@ async function consentOfApp(
 }
 
 /** The status a TPP reads: a valid consent past its date has expired. */
-function statusNow(consent: ConsentRow, now: Date): string {
+function statusNow(consent: Consent, now: Date): string {
   if (consent.status === 'valid' && consent.validUntil !== null && consent.validUntil <= now)
     return 'expired';
   return consent.status;
@@ -183,7 +180,7 @@ export async function deleteConsent(
 }
 
 /** Why a consent grants no access now, or undefined when it does. */
-function consentRefusal(consent: ConsentRow, now: Date): ApiError | undefined {
+export function consentRefusal(consent: Consent, now: Date): ApiError | undefined {
   if (consent.status === 'terminatedByTpp') {
     return apiError('CONSENT_INVALID', 'The consent was ended by the TPP');
   }
@@ -192,15 +189,6 @@ function consentRefusal(consent: ConsentRow, now: Date): ApiError | undefined {
     return apiError('CONSENT_EXPIRED', 'The consent has expired');
   }
   return undefined;
-}
-
-/** The refresh grant of an account-access token: refused once its consent grants nothing. */
-export async function consentStillGrants(db: Db, scope: string, now: Date): Promise<boolean> {
-  const parsed = parseResourceScope(scope);
-  if (parsed?.service !== 'AIS') return true;
-  const consentId = parsed.resourceId;
-  const consent = await findConsent(db, consentId);
-  return consent !== undefined && consentRefusal(consent, now) === undefined;
 }
 
 /** What a read of account information is: the API, the resource (for the daily count), PSU present or not. */

@@ -1,17 +1,11 @@
 // Confirmation of funds (spec row 16, API-NOTES): is the amount available on the account now? The
 // answer is true or false; the account is named by IBAN or by card number.
+
 import { parseIban } from '../../domain/account-identifiers.ts';
+import type { App } from '../../domain/apps.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
-import { isKnownCurrency, parseAmount } from '../../domain/money.ts';
-import { convert, sandboxExchange } from '../../ports/exchange-rates.ts';
-import type { App } from '../../store/apps-repository.ts';
-import {
-  type AccountRecord,
-  findAccountByIban,
-  findAccountOfCard,
-  findCardAccountOfCard,
-} from '../../store/customers-repository.ts';
-import { bookedBalance, entriesSum } from '../../store/ledger-repository.ts';
+import { convert, isKnownCurrency, parseAmount } from '../../domain/money.ts';
+import type { FundsSource } from '../../ports/core-banking.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 
@@ -39,42 +33,24 @@ export async function confirmFunds(
   const parsed = parseAmount(body.instructedAmount.amount, currency);
   if (!parsed.ok)
     throw apiError('FORMAT_ERROR', `instructedAmount.amount ${parsed.reason}`, 'instructedAmount.amount');
-  const source = await fundsSource(context, body);
+  const source = await context.coreBanking.availableFunds(fundsSource(body));
   if (source === undefined) {
     throw new ApiError({ code: 'RESOURCE_UNKNOWN', text: 'The account or card is not one of the bank' }, 404);
   }
   const needed =
     source.currency === currency
       ? parsed.money
-      : convert(parsed.money, sandboxExchange(source.currency, currency, today(context)));
+      : convert(parsed.money, context.rates.quote(source.currency, currency, today(context)));
   return { fundsAvailable: needed.minor <= source.availableMinor };
 }
 
 /**
  * What the amount is checked against: an account's balance (by IBAN, or by a debit card drawing on
- * it), or for a credit card what is left of its credit limit.
+ * it), or for a credit card what is left of its credit limit (the core banking system knows which).
  */
-async function fundsSource(
-  context: ServiceContext,
-  body: FundsRequest,
-): Promise<{ currency: string; availableMinor: number } | undefined> {
-  let account: AccountRecord | undefined;
-  if (body.account !== undefined) {
-    const iban = parseIban(body.account.iban);
-    if (!iban.ok) throw apiError('FORMAT_ERROR', `account.iban ${iban.reason}`, 'account.iban');
-    account = await findAccountByIban(context.db, iban.value.iban);
-  } else {
-    account = await findAccountOfCard(context.db, body.cardNumber!);
-    if (account === undefined) {
-      const cardAccount = await findCardAccountOfCard(context.db, body.cardNumber!);
-      if (cardAccount === undefined) return undefined;
-      const owed = cardAccount.balanceMinor + (await entriesSum(context.db, cardAccount.cardAccountId));
-      return { currency: cardAccount.currency, availableMinor: cardAccount.creditLimitMinor + owed };
-    }
-  }
-  if (account === undefined) return undefined;
-  return {
-    currency: account.currency,
-    availableMinor: (await bookedBalance(context.db, account.accountId)) ?? 0,
-  };
+function fundsSource(body: FundsRequest): FundsSource {
+  if (body.account === undefined) return { cardNumber: body.cardNumber! };
+  const iban = parseIban(body.account.iban);
+  if (!iban.ok) throw apiError('FORMAT_ERROR', `account.iban ${iban.reason}`, 'account.iban');
+  return { iban: iban.value.iban };
 }

@@ -1,19 +1,11 @@
 // The Swedish short-term consent (spec rows 14 and 15): an individual PSU lets the TPP read the account
 // list, balances and cards a few times within a short validity, authorized with a PIS scope.
+import type { App } from '../../domain/apps.ts';
+import type { CorporateHeaders } from '../../domain/corporate.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
-import type { App } from '../../store/apps-repository.ts';
-import {
-  type ConsentRow,
-  findConsent,
-  insertConsent,
-  useConsentRead,
-  validateConsent,
-} from '../../store/consents-repository.ts';
-import { listCardsOfAccounts } from '../../store/customers-repository.ts';
-import type { Db } from '../../store/database.ts';
+import { findConsent, insertConsent, useConsentRead } from '../../store/consents-repository.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
-import type { CorporateHeaders } from '../payments/initiation.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { type Answer, answerOnce } from '../shared/idempotency.ts';
 import { type ScaMethod, scaMethods } from '../shared/sca-methods.ts';
@@ -23,15 +15,11 @@ import {
   accountBase,
   accountsWithBalances,
   type Balance,
-} from './accounts.ts';
+} from './account-views.ts';
 
 /** Reads a short-term consent allows, and for how long after the PSU's approval. */
 export const SHORT_TERM_READS = 4;
 export const SHORT_TERM_VALIDITY_MS = 20 * 60_000;
-/** Who approves a consent in the sandbox, where no PSU logs in: the first private test PSU. */
-export const SANDBOX_CONSENT_PSU = '191212121212';
-/** Who approves a GB account consent in the sandbox: the British test PSU. */
-export const SANDBOX_GB_CONSENT_PSU = 'gb-3001';
 
 export interface ConsentResponse {
   readonly consentId: string;
@@ -78,25 +66,6 @@ export async function createShortTermConsent(
   );
 }
 
-/**
- * The PSU approved: a short-term consent is valid for SHORT_TERM_VALIDITY_MS from now, an account
- * consent until the date it was asked for.
- */
-export async function approveConsent(
-  db: Db,
-  context: ServiceContext,
-  consent: ConsentRow,
-  psuId: string,
-): Promise<void> {
-  const until =
-    consent.kind === 'short-term' || consent.validUntil === null
-      ? new Date(context.clock().getTime() + SHORT_TERM_VALIDITY_MS)
-      : consent.validUntil;
-  if (!(await validateConsent(db, consent.consentId, psuId, until))) {
-    throw new Error(`consent ${consent.consentId} was not awaiting approval`);
-  }
-}
-
 export interface AccountView extends AccountBase {
   readonly balances: readonly Balance[];
   readonly cards: readonly { maskedPan: string; name: string }[];
@@ -139,10 +108,7 @@ export async function readConsentedAccounts(
     throw apiError('CONSENT_INVALID', 'The short-term consent is not valid');
   }
   const accounts = await accountsWithBalances(context, consent.psuId!);
-  const cards = await listCardsOfAccounts(
-    context.db,
-    accounts.map((account) => account.accountId),
-  );
+  const cards = await context.psuDirectory.cardsOf(accounts.map((account) => account.accountId));
   return {
     accounts: accounts.map((account) => ({
       ...accountBase(account),

@@ -1,23 +1,16 @@
 // GET /oauth2/authorize/1.0 (spec row 8). With a valid client and its registered redirect URI, the
 // answer ends in a redirect there: a code, or error and error_description. Otherwise it never
 // redirects. In the sandbox the PSU who owns the debtor account approves at once (spec: "the code is
-// returned at once"); live, the PSU logs in and approves on our pages (psu-authorization.ts).
+// returned at once"); live, the PSU logs in and approves on our pages (psu-login.ts): the mode policy says which.
+import type { App } from '../../domain/apps.ts';
 import { ApiError, apiError, OAuthError } from '../../domain/errors.ts';
 import { parseResourceScope } from '../../domain/scope.ts';
-import { hashSecret, newSecret } from '../../domain/secrets.ts';
 import { isStorableText, UNSTORABLE_TEXT } from '../../domain/text.ts';
-import type { App } from '../../store/apps-repository.ts';
-import { insertCode } from '../../store/tokens-repository.ts';
 import { appOf } from '../access/apps.ts';
-import {
-  authorizingPsu,
-  findScopeResource,
-  notAuthorizable,
-  type PisResource,
-  recordApproval,
-} from '../shared/authorizables.ts';
-import { LIFETIMES, type ServiceContext } from '../shared/context.ts';
-import { type PsuAnswer, startPsuLogin } from './psu-login.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { type AuthorizationRequest, authorizingPsu, issueCode } from './codes.ts';
+import { type PsuAnswer, redirectTo } from './psu-answer.ts';
+import { startPsuLogin } from './psu-login.ts';
 
 export type AuthorizeQuery = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -30,17 +23,6 @@ const PARAMETERS = [
   'code_challenge',
   'code_challenge_method',
 ];
-
-/** A checked authorization request: what the PSU is asked to approve, and for whom. */
-export interface AuthorizationRequest {
-  readonly app: App;
-  readonly redirectUri: string;
-  readonly state: string;
-  readonly scope: string;
-  /** The payment or signing basket the scope names. */
-  readonly resource: PisResource;
-  readonly codeChallenge: string | null;
-}
 
 /** Throws ApiError (400) when no redirect is allowed; otherwise answers a redirect or a PSU page. */
 export async function authorize(context: ServiceContext, query: AuthorizeQuery): Promise<PsuAnswer> {
@@ -61,9 +43,9 @@ export async function authorize(context: ServiceContext, query: AuthorizeQuery):
   const state = single(query, 'state') || undefined;
   try {
     const request = await checkRequest(context, query, app, redirectUri, state);
-    if (context.config.mode === 'live') return startPsuLogin(context, request);
+    if (context.policy.redirectApproval === 'psu-login') return startPsuLogin(context, request);
     const psuId = authorizingPsu(context, request.resource)!;
-    await recordApproval(context.db, context, request.resource.id, psuId);
+    await request.resource.approve(context.db, psuId);
     const code = await issueCode(context, request, psuId);
     return redirectTo(redirectUri, { code, state });
   } catch (error) {
@@ -94,34 +76,12 @@ async function checkRequest(
   const parsed = parseResourceScope(scope);
   if (parsed === undefined)
     throw new OAuthError('invalid_scope', 'scope must be PIS:<paymentId> or AIS:<consentId>');
-  const resource = await findScopeResource(context.db, parsed);
+  const resource = await context.authorizables.find(parsed);
   if (resource === undefined || resource.clientId !== app.clientId) {
     throw new OAuthError('invalid_scope', 'scope names no payment or consent of this app');
   }
-  const refusal = notAuthorizable(resource);
-  if (refusal !== undefined) throw new OAuthError('invalid_scope', refusal);
+  if (resource.refusal !== undefined) throw new OAuthError('invalid_scope', resource.refusal);
   return { app, redirectUri, state, scope, resource, codeChallenge };
-}
-
-/** An authorization code for the PSU's approval: single-use, short-lived, bound to all it was asked with. */
-export async function issueCode(
-  context: ServiceContext,
-  request: AuthorizationRequest,
-  psuId: string,
-): Promise<string> {
-  const code = newSecret();
-  const now = context.clock();
-  await insertCode(context.db, {
-    codeHash: hashSecret(code),
-    clientId: request.app.clientId,
-    redirectUri: request.redirectUri,
-    scope: request.scope,
-    psuId,
-    codeChallenge: request.codeChallenge,
-    expiresAt: new Date(now.getTime() + LIFETIMES.code[context.config.mode] * 1000),
-    createdAt: now,
-  });
-  return code;
 }
 
 /** PKCE (RFC 7636): S256 only; the challenge is then enforced at the token endpoint. */
@@ -143,12 +103,4 @@ function pkce(query: AuthorizeQuery): string | null {
 function single(query: AuthorizeQuery, name: string): string | undefined {
   const value = query[name];
   return Array.isArray(value) ? undefined : value;
-}
-
-export function redirectTo(uri: string, parameters: Record<string, string | undefined>): PsuAnswer {
-  const url = new URL(uri);
-  for (const [name, value] of Object.entries(parameters)) {
-    if (value !== undefined) url.searchParams.set(name, value);
-  }
-  return { kind: 'redirect', location: url.toString() };
 }

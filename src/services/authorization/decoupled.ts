@@ -7,6 +7,7 @@ import { MAX_EARLY_POLLS, MAX_POLLS, pollOutcome, SLEEP_TIME_MS } from '../../do
 import { OAuthError } from '../../domain/errors.ts';
 import { parseResourceScope } from '../../domain/scope.ts';
 import { hashSecret, newSecret } from '../../domain/secrets.ts';
+import type { EidCollect } from '../../ports/eid-provider.ts';
 import type { Db } from '../../store/database.ts';
 import {
   insertSession,
@@ -17,15 +18,9 @@ import {
 import { appOf } from '../access/apps.ts';
 import { registeredCertificate } from '../access/live-access.ts';
 import { issuePsuTokens } from '../access/tokens.ts';
-import {
-  authorizingPsu,
-  findScopeResource,
-  notAuthorizable,
-  type PisResource,
-  recordApproval,
-  visibleText,
-} from '../shared/authorizables.ts';
+import type { Authorizable } from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
+import { authorizingPsu } from './codes.ts';
 
 export interface InitRequest {
   readonly client_id: string;
@@ -68,8 +63,7 @@ export async function initAuthorization(
   }
   const now = context.clock();
   const order = await context.eid.start(
-    context.db,
-    { personalNumber: psuId, endUserIp: request.psu_client_ip, visibleText: visibleText(resource) },
+    { personalNumber: psuId, endUserIp: request.psu_client_ip, visibleText: resource.visibleText },
     now,
   );
   const sessionId = newSecret();
@@ -93,7 +87,7 @@ export async function initAuthorization(
   });
   const start = request.bisa_same_device
     ? { auto_start_token: order.autoStartToken }
-    : { qr_code: (await context.eid.collect(context.db, order.orderRef, now)).qrCode };
+    : { qr_code: (await context.eid.collect(order.orderRef, now)).qrCode };
   return { ...start, sleep_time: SLEEP_TIME_MS, _links: { token: link('token'), cancel: link('cancel') } };
 }
 
@@ -115,16 +109,15 @@ async function resourceInScope(
   context: ServiceContext,
   scope: string,
   clientId: string,
-): Promise<PisResource> {
+): Promise<Authorizable> {
   const parsed = parseResourceScope(scope);
   if (parsed === undefined)
     throw new OAuthError('invalid_request', 'scope must be PIS:<paymentId> or AIS:<consentId>');
-  const resource = await findScopeResource(context.db, parsed);
+  const resource = await context.authorizables.find(parsed);
   if (resource === undefined || resource.clientId !== clientId) {
     throw new OAuthError('invalid_request', 'scope names no payment or consent of this app');
   }
-  const refusal = notAuthorizable(resource);
-  if (refusal !== undefined) throw new OAuthError('invalid_request', refusal);
+  if (resource.refusal !== undefined) throw new OAuthError('invalid_request', resource.refusal);
   if (resource.country !== 'SE') {
     throw new OAuthError('invalid_request', 'decoupled authorization is offered for Swedish payments only');
   }
@@ -141,8 +134,19 @@ export type TokenPollResponse =
       readonly expires_in: number;
     };
 
-type PollAnswer = { readonly answer: TokenPollResponse } | { readonly error: OAuthError };
+type PollAnswer =
+  | { readonly answer: TokenPollResponse }
+  | {
+      readonly error: OAuthError;
+      /** The e-ID order to cancel once the session's end has committed. */
+      readonly cancelOrder?: string;
+    };
 
+/**
+ * A poll in three steps, so that the e-ID provider is never asked inside our transaction: the session
+ * is checked and the poll counted; the provider's order is collected; the result is recorded, if the
+ * session is still active (a concurrent poll may have ended it: this one then says it has ended).
+ */
 export async function pollToken(
   context: ServiceContext,
   sessionId: string | undefined,
@@ -150,19 +154,36 @@ export async function pollToken(
 ): Promise<TokenPollResponse> {
   if (sessionId === undefined || sessionId === '')
     throw new OAuthError('invalid_request', 'sessionId is required');
+  const sessionHash = hashSecret(sessionId);
   const presented = peer.kind === 'qwac' ? peer.qwac.thumbprint : null;
+  const now = context.clock();
   // Errors that end the session are returned, not thrown, so that the session's end commits.
-  const outcome = await context.db.transaction((trx) => poll(context, trx, hashSecret(sessionId), presented));
+  const checked = await context.db.transaction((trx) => checkPoll(context, trx, sessionHash, presented, now));
+  if ('error' in checked) {
+    if (checked.cancelOrder !== undefined) await context.eid.cancel(checked.cancelOrder, now);
+    throw checked.error;
+  }
+  if ('answer' in checked) return checked.answer;
+  const collected = await context.eid.collect(checked.session.orderRef, now);
+  // What the PSU approves, found before the transaction that records the approval.
+  const resource =
+    collected.state.status === 'complete'
+      ? await context.authorizables.find(parseResourceScope(checked.session.scope)!)
+      : undefined;
+  const outcome = await context.db.transaction((trx) =>
+    recordPoll(context, trx, sessionHash, collected, resource, now),
+  );
   if ('error' in outcome) throw outcome.error;
   return outcome.answer;
 }
 
-async function poll(
+async function checkPoll(
   context: ServiceContext,
   trx: Db,
   sessionHash: string,
   presented: string | null,
-): Promise<PollAnswer> {
+  now: Date,
+): Promise<PollAnswer | { readonly session: SessionRow }> {
   const session = await lockSession(trx, sessionHash);
   if (session === undefined) return { error: new OAuthError('invalid_request', 'sessionId is not known') };
   if (session.certThumbprint !== null && session.certThumbprint !== presented) {
@@ -172,12 +193,24 @@ async function poll(
   }
   if (session.state !== 'active')
     return { error: new OAuthError('invalid_request', 'the session has ended') };
-  const now = context.clock();
-  if (context.config.mode === 'live') {
-    const paced = await pace(context, trx, session, now);
+  if (context.policy.paceDecoupledPolls) {
+    const paced = await pace(trx, session, now);
     if (paced !== undefined) return paced;
   }
-  const collected = await context.eid.collect(trx, session.orderRef, now);
+  return { session };
+}
+
+async function recordPoll(
+  context: ServiceContext,
+  trx: Db,
+  sessionHash: string,
+  collected: EidCollect,
+  resource: Authorizable | undefined,
+  now: Date,
+): Promise<PollAnswer> {
+  const session = await lockSession(trx, sessionHash);
+  if (session === undefined || session.state !== 'active')
+    return { error: new OAuthError('invalid_request', 'the session has ended') };
   const outcome = pollOutcome(collected.state);
   if (outcome.kind === 'result' && outcome.result === 'IN_PROGRESS') {
     return {
@@ -194,7 +227,7 @@ async function poll(
       return { error: new OAuthError('mbid_error', 'the identification was made by another person') };
     }
     await updateSession(trx, sessionHash, { state: 'complete', endedAt: now });
-    await recordApproval(trx, context, parseResourceScope(session.scope)!.resourceId, session.psuId);
+    await resource?.approve(trx, session.psuId);
     const token = await issuePsuTokens(trx, context, {
       kind: 'decoupled',
       clientId: session.clientId,
@@ -211,12 +244,7 @@ async function poll(
 }
 
 /** Live: polls sooner than sleep_time apart are counted; too many early or in all end the session. */
-async function pace(
-  context: ServiceContext,
-  trx: Db,
-  session: SessionRow,
-  now: Date,
-): Promise<PollAnswer | undefined> {
+async function pace(trx: Db, session: SessionRow, now: Date): Promise<PollAnswer | undefined> {
   const early = session.lastPollAt !== null && now.getTime() - session.lastPollAt.getTime() < session.sleepMs;
   const polls = session.polls + 1;
   const earlyPolls = session.earlyPolls + (early ? 1 : 0);
@@ -228,8 +256,8 @@ async function pace(
       earlyPolls,
       lastPollAt: now,
     });
-    await context.eid.cancel(trx, session.orderRef, now);
     return {
+      cancelOrder: session.orderRef,
       error: new OAuthError(
         'mbid_max_polling',
         `polled too often: wait sleep_time (${session.sleepMs} ms) between polls`,
@@ -247,14 +275,15 @@ export async function cancelAuthorization(
 ): Promise<void> {
   if (sessionId === undefined || sessionId === '')
     throw new OAuthError('invalid_request', 'sessionId is required');
-  const outcome = await context.db.transaction(async (trx): Promise<OAuthError | undefined> => {
+  const now = context.clock();
+  const outcome = await context.db.transaction(async (trx): Promise<OAuthError | string | undefined> => {
     const session = await lockSession(trx, hashSecret(sessionId));
     if (session === undefined) return new OAuthError('invalid_request', 'sessionId is not known');
-    if (context.config.mode === 'sandbox' || session.state !== 'active') return undefined;
-    const now = context.clock();
+    if (!context.policy.decoupledCancelEnds || session.state !== 'active') return undefined;
     await updateSession(trx, session.sessionHash, { state: 'cancelled', endedAt: now });
-    await context.eid.cancel(trx, session.orderRef, now);
-    return undefined;
+    return session.orderRef;
   });
-  if (outcome !== undefined) throw outcome;
+  if (outcome instanceof OAuthError) throw outcome;
+  // The session's end has committed: the e-ID order ends too.
+  if (outcome !== undefined) await context.eid.cancel(outcome, now);
 }

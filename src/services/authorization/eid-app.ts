@@ -1,9 +1,15 @@
 // The pretend mobile e-ID app of the built-in simulator (/psu/eid): the PSU opens the order by
 // personal number, auto-start token or QR code, sees what it is signing, and approves or declines.
 // It stands in for the PSU's phone, so it exists only with the simulator, never with a real provider.
-import { eidApp } from '../../ports/eid-provider.ts';
+import type { SimulatedEidApp } from '../../ports/eid-provider.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import type { PsuAnswer } from './psu-login.ts';
+import type { PsuAnswer } from './psu-answer.ts';
+
+/** The simulator's app; the routes exist only where the e-ID provider has one. */
+function appOf(context: ServiceContext): SimulatedEidApp {
+  if (context.eid.simulatedApp === undefined) throw new Error('the e-ID provider is no simulator');
+  return context.eid.simulatedApp;
+}
 
 export function eidStart(): PsuAnswer {
   return { kind: 'page', status: 200, page: { view: 'eid-start' } };
@@ -11,8 +17,9 @@ export function eidStart(): PsuAnswer {
 
 export async function eidOpen(context: ServiceContext, input: string | undefined): Promise<PsuAnswer> {
   const now = context.clock();
-  const order = await eidApp.find(context.db, input ?? '', now);
-  if (order === undefined || !(await eidApp.open(context.db, order.orderRef, now))) {
+  const app = appOf(context);
+  const order = await app.find(input ?? '', now);
+  if (order === undefined || !(await app.open(order.orderRef, now))) {
     return {
       kind: 'page',
       status: 404,
@@ -35,9 +42,7 @@ export async function eidSign(
   const approve = decision === 'approve';
   const done =
     orderRef !== undefined &&
-    (approve
-      ? await eidApp.approve(context.db, orderRef, now)
-      : await eidApp.decline(context.db, orderRef, now));
+    (approve ? await appOf(context).approve(orderRef, now) : await appOf(context).decline(orderRef, now));
   if (!done) {
     return {
       kind: 'page',

@@ -3,12 +3,8 @@
 // match the cookie set with the first page; an idle request expires; the payment as shown is bound to
 // the approval (dynamic linking): if it changed, approval fails.
 
-import { formatAmount } from '../../domain/money.ts';
-import type { Payment } from '../../domain/payment.ts';
 import { parseResourceScope } from '../../domain/scope.ts';
 import { constantEquals, fingerprint, hashSecret, newSecret } from '../../domain/secrets.ts';
-import { builtInPsuDirectory } from '../../ports/psu-directory.ts';
-import { findAccountById, findPsu } from '../../store/customers-repository.ts';
 import {
   type AuthRequestRow,
   advanceAuthRequest,
@@ -17,52 +13,12 @@ import {
   updateAuthRequest,
 } from '../../store/psu-login-repository.ts';
 import { appOf } from '../access/apps.ts';
-import {
-  findScopeResource,
-  notAuthorizable,
-  type PisResource,
-  recordApproval,
-  visibleText,
-} from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { type AuthorizationRequest, issueCode, redirectTo } from './authorize.ts';
+import { type AuthorizationRequest, issueCode } from './codes.ts';
+import { type PsuAnswer, redirectTo } from './psu-answer.ts';
 
 /** An idle login or consent page expires after this long. */
 export const PAGE_IDLE_MS = 5 * 60_000;
-
-export interface PaymentSummary {
-  readonly amount: string;
-  readonly currency: string;
-  readonly creditorName: string | null;
-  readonly creditorAccount: string;
-  readonly debtorAccount: string;
-  readonly executionDate: string | null;
-}
-
-export type Page =
-  | { readonly view: 'login'; readonly appName: string; readonly error?: string; readonly psuId?: string }
-  | {
-      readonly view: 'consent';
-      readonly appName: string;
-      readonly payments: readonly PaymentSummary[];
-      /** For a consent: what the TPP may read. */
-      readonly access?: string | undefined;
-    }
-  | { readonly view: 'message'; readonly title: string; readonly text: string }
-  | { readonly view: 'eid-start'; readonly error?: string }
-  | { readonly view: 'eid-order'; readonly orderRef: string; readonly text: string };
-
-export type PsuAnswer =
-  | { readonly kind: 'redirect'; readonly location: string }
-  | {
-      readonly kind: 'page';
-      readonly status: number;
-      readonly page: Page;
-      /** The form fields every page posts back: the request id and the CSRF token. */
-      readonly form?: { readonly request: string; readonly csrf: string };
-      /** Set with the first page: the CSRF token's cookie. */
-      readonly setCsrfCookie?: string;
-    };
 
 export interface PsuForm {
   readonly request?: string;
@@ -163,7 +119,7 @@ export async function submitLogin(
   const appName = app?.name ?? row.clientId;
   const fields = { request: form.request!, csrf: form.csrf! };
   const psuId = (form.psu_id ?? '').trim();
-  const result = await builtInPsuDirectory.authenticate(context.db, psuId, form.password ?? '', now);
+  const result = await context.psuDirectory.authenticate(psuId, form.password ?? '', now);
   if (!result.ok) {
     await updateAuthRequest(context.db, row.requestHash, { lastActivity: now });
     const error =
@@ -172,9 +128,8 @@ export async function submitLogin(
         : 'The PSU id or the password is wrong.';
     return { kind: 'page', status: 401, page: { view: 'login', appName, error, psuId }, form: fields };
   }
-  const resource = await findScopeResource(context.db, parseResourceScope(row.scope)!);
-  const refusal =
-    resource === undefined ? 'the payment is not awaiting authorization' : notAuthorizable(resource);
+  const resource = await context.authorizables.find(parseResourceScope(row.scope)!);
+  const refusal = resource === undefined ? 'the payment is not awaiting authorization' : resource.refusal;
   if (resource === undefined || refusal !== undefined) {
     await finish(context, row);
     return back(row, {
@@ -182,24 +137,23 @@ export async function submitLogin(
       error_description: refusal ?? 'the payment is not awaiting authorization',
     });
   }
-  const refusedPsu = await psuRefusal(context, resource, psuId);
+  const refusedPsu = await resource.psuRefusal(psuId);
   if (refusedPsu !== undefined) {
     await finish(context, row);
     return back(row, { error: 'access_denied', error_description: refusedPsu });
   }
-  const summary = await summarize(context, resource);
+  const shown = await resource.describe();
   const advanced = await advanceAuthRequest(context.db, row.requestHash, 'login', {
     status: 'consent',
     psuId,
-    shownPayment: fingerprint(summary),
+    shownPayment: fingerprint(shown.payments),
     lastActivity: now,
   });
   if (!advanced) return INVALID_PAGE;
-  const access = resource.consent !== undefined ? visibleText(resource) : undefined;
   return {
     kind: 'page',
     status: 200,
-    page: { view: 'consent', appName, payments: summary, access },
+    page: { view: 'consent', appName, payments: shown.payments, access: shown.access },
     form: fields,
   };
 }
@@ -216,12 +170,12 @@ export async function submitConsent(
   if (form.decision !== 'approve') {
     return back(row, { error: 'access_denied', error_description: 'the PSU denied the authorization' });
   }
-  const resource = await findScopeResource(context.db, parseResourceScope(row.scope)!);
+  const resource = await context.authorizables.find(parseResourceScope(row.scope)!);
   const unchanged =
     resource !== undefined &&
-    notAuthorizable(resource) === undefined &&
+    resource.refusal === undefined &&
     row.shownPayment !== null &&
-    fingerprint(await summarize(context, resource)) === row.shownPayment;
+    fingerprint((await resource.describe()).payments) === row.shownPayment;
   if (!unchanged || resource === undefined) {
     return back(row, {
       error: 'access_denied',
@@ -230,7 +184,7 @@ export async function submitConsent(
   }
   const app = await appOf(context, row.clientId);
   if (app === undefined) return INVALID_PAGE;
-  await recordApproval(context.db, context, resource.id, row.psuId!);
+  await resource.approve(context.db, row.psuId!);
   const code = await issueCode(
     context,
     {
@@ -244,42 +198,4 @@ export async function submitConsent(
     row.psuId!,
   );
   return back(row, { code });
-}
-
-/**
- * Why this PSU may not approve: a payment only by the debtor accounts' holder, a short-term consent
- * only by an individual, an account consent only by the PSU the TPP named (PSU-ID), if it named one.
- */
-async function psuRefusal(
-  context: ServiceContext,
-  resource: PisResource,
-  psuId: string,
-): Promise<string | undefined> {
-  if (resource.consent === undefined) {
-    return resource.psuId === psuId ? undefined : 'the PSU does not hold the debtor account';
-  }
-  if (resource.consent.kind !== 'short-term') {
-    const named = resource.consent.requestedPsuId;
-    return named === null || named === psuId ? undefined : 'the consent was asked for another PSU';
-  }
-  const psu = await findPsu(context.db, psuId);
-  return psu?.customerType === 'private'
-    ? undefined
-    : 'short-term consents are for individual customers only';
-}
-
-function summarize(context: ServiceContext, resource: PisResource): Promise<PaymentSummary[]> {
-  return Promise.all(resource.payments.map((payment) => summarizePayment(context, payment)));
-}
-
-async function summarizePayment(context: ServiceContext, payment: Payment): Promise<PaymentSummary> {
-  const debtor = await findAccountById(context.db, payment.debtorAccountId);
-  return {
-    amount: formatAmount(payment.amount),
-    currency: payment.amount.currency,
-    creditorName: payment.creditorName,
-    creditorAccount: payment.creditorAccount,
-    debtorAccount: debtor?.iban ?? debtor?.bban ?? payment.debtorAccountId,
-    executionDate: payment.requestedExecutionDate,
-  };
 }

@@ -8,10 +8,10 @@ import { ApiError, apiError, notYours } from '../../domain/errors.ts';
 import { fingerprint } from '../../domain/secrets.ts';
 import { findApp, insertApp } from '../../store/apps-repository.ts';
 import { addSubscription, findTpp } from '../../store/tpps-repository.ts';
+import { requireQwac } from '../access/live-access.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { type Answer, answerOnce } from '../shared/idempotency.ts';
-import { requireQwac } from './third-parties.ts';
 
 export interface SubscriptionRequestBody {
   readonly app?: { readonly name: string; readonly description: string; readonly oauthRedirectURI: string };
@@ -79,7 +79,7 @@ export async function subscribe(
       let app = existing;
       if (body.app !== undefined) {
         checkRedirectUri(context, body.app.oauthRedirectURI);
-        const clientId = context.config.mode === 'live' ? randomUUID() : randomUUID().replaceAll('-', '');
+        const clientId = context.policy.newClientId();
         app = {
           clientId,
           name: body.app.name,
@@ -130,7 +130,7 @@ function checkRedirectUri(context: ServiceContext, uri: string): void {
   } catch {
     parsed = undefined;
   }
-  const protocols = context.config.mode === 'live' ? ['https:'] : ['https:', 'http:'];
+  const protocols = context.policy.redirectUriProtocols;
   if (parsed === undefined || !protocols.includes(parsed.protocol) || parsed.hash !== '') {
     throw new ApiError({
       code: 'FORMAT_ERROR',

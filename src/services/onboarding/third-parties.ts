@@ -4,18 +4,12 @@ import { randomInt } from 'node:crypto';
 import { type PeerIdentity, type Qwac, readQwac } from '../../certificates/qwac.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
 import { addCertificate, enrollTpp, findTppByOrganization } from '../../store/tpps-repository.ts';
+import { requireQwac } from '../access/live-access.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { Answer } from '../shared/idempotency.ts';
 
 export interface ThirdPartyResponse {
   readonly clientId: string;
-}
-
-/** The TPP's certificate, or the refusal that its absence or fault calls for. */
-export function requireQwac(peer: PeerIdentity): Qwac {
-  if (peer.kind === 'qwac') return peer.qwac;
-  if (peer.kind === 'refused') throw apiError(peer.code, peer.text);
-  throw apiError('CERTIFICATE_MISSING', 'A qualified certificate (QWAC or OBWAC) must be presented in TLS');
 }
 
 function requireRole(qwac: Qwac): void {
@@ -49,7 +43,7 @@ export async function enrollThirdParty(
   context: ServiceContext,
   peer: PeerIdentity,
 ): Promise<Answer<ThirdPartyResponse>> {
-  if (context.config.mode === 'sandbox' && peer.kind === 'none') {
+  if (context.policy.onboardingWithoutCertificate && peer.kind === 'none') {
     // Rehearsing onboarding in the sandbox: a sandbox TPP id of the documented shape.
     const number = String(randomInt(10_000_000, 100_000_000));
     const { tppId } = await context.db.transaction(async (trx) =>
@@ -86,7 +80,8 @@ export async function addThirdPartyCertificate(
   const read = readQwac(Buffer.from(clientCertificate, 'base64'));
   if (!read.ok)
     throw apiError('CERTIFICATE_INVALID', `clientCertificate ${read.reason}`, 'clientCertificate');
-  const presented = context.config.mode === 'sandbox' && peer.kind === 'none' ? read.qwac : requireQwac(peer);
+  const presented =
+    context.policy.onboardingWithoutCertificate && peer.kind === 'none' ? read.qwac : requireQwac(peer);
   if (presented.base64 !== read.qwac.base64) {
     throw apiError(
       'CERTIFICATE_INVALID',

@@ -1,6 +1,9 @@
 // Swedish signing baskets (issue 5): POST /psd2/se/v2/payments/private/signing-basket. The basket is
 // validated as a whole: one bad payment refuses it, naming the payment by index and reference, and
 // nothing is stored. One PSU signs a basket, so all debtor accounts are that PSU's.
+import type { BankAccount } from '../../domain/accounts.ts';
+import type { App } from '../../domain/apps.ts';
+import type { CorporateHeaders } from '../../domain/corporate.ts';
 import { ApiError, type TppMessage } from '../../domain/errors.ts';
 import {
   checkDebtorAccount,
@@ -9,15 +12,13 @@ import {
   validatePaymentBody,
 } from '../../domain/payment-rules.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
-import type { App } from '../../store/apps-repository.ts';
 import { insertBasket } from '../../store/baskets-repository.ts';
-import type { BankAccount } from '../../store/customers-repository.ts';
 import type { NewPayment } from '../../store/payments-repository.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, answerOnce } from '../shared/idempotency.ts';
 import { debtorAccountOf } from './debtor-accounts.ts';
-import { type CorporateHeaders, checkPayer, initiationProduct } from './initiation.ts';
+import { checkPayer, initiationProduct } from './initiation.ts';
 
 export interface BasketItem extends PaymentBody {
   readonly paymentProduct: string;

@@ -1,27 +1,145 @@
-// Records what the bank's core banking answered for an execution: the new status, or RJCT with its reason.
-import type { Payment, TransactionStatus } from '../../domain/payment.ts';
-import type { ExecutionResult } from '../../ports/core-banking.ts';
+// Booking payments through the core banking port exactly once, although the core banking system does
+// not share our transaction. Three steps: (1) in our transaction, with the payments locked, the
+// booking is asked for: the payments are marked with the order's idempotency key (the payment's id,
+// or its basket's) and when; (2) the core banking system books the order, idempotently under the key;
+// (3) in our transaction, the outcome moves the payments on and clears the mark. If our process dies
+// or the answer is lost between (1) and (3), the payments stay marked: a retried execute, or the
+// recovery that the scheduler runs, asks the system again under the same key, which books nothing
+// twice and answers the first outcome. A marked payment cannot be cancelled.
+import { dateIn } from '../../domain/dates.ts';
+import { type Payment, statusAfterExecution } from '../../domain/payment.ts';
+import { findProduct } from '../../domain/products.ts';
+import type { BookingLine, BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
 import type { Db } from '../../store/database.ts';
-import { moveStatus, rejectPayment } from '../../store/payments-repository.ts';
+import {
+  lockPaymentsOfBooking,
+  markBooking,
+  moveStatus,
+  unansweredBookings,
+} from '../../store/payments-repository.ts';
+import { type ServiceContext, today } from '../shared/context.ts';
 
-/** Answers the payment as it now is; throws when it had left `from` (the caller holds its lock). */
-export async function recordResult(
-  trx: Db,
-  payment: Payment,
-  from: TransactionStatus,
-  result: ExecutionResult,
-  at: Date,
-): Promise<Payment> {
-  const moved =
-    result.status === 'RJCT'
-      ? await rejectPayment(trx, payment.id, from, result, at)
-      : await moveStatus(trx, payment.id, from, result.status, at);
-  if (!moved) throw new Error(`payment ${payment.id} left ${from} while locked`);
+/** How long an unanswered booking is left to its own process before the recovery asks again. */
+export const RECOVER_BOOKINGS_AFTER_MS = 60_000;
+
+function lineOf(payment: Payment): BookingLine {
   return {
-    ...payment,
-    status: result.status,
-    executedAt: at,
-    reasonCode: result.status === 'RJCT' ? result.reasonCode : null,
-    reason: result.status === 'RJCT' ? result.reason : null,
+    paymentId: payment.id,
+    product: payment.product,
+    debtorAccountId: payment.debtorAccountId,
+    amount: payment.amount,
+    creditorAccount: payment.creditorAccount,
+    creditorName: payment.creditorName,
+    withinBank: findProduct(payment.product)!.settlement === 'ACCC',
+    remittance: payment.remittance,
+    reference: payment.tppPaymentReference,
+    initiatedOn: payment.createdAt.toISOString().slice(0, 10),
   };
+}
+
+/** The order of payments booked on `date` under `key`: a line for each payment due by then. */
+function orderOf(key: string, date: string, payments: readonly Payment[]): BookingOrder {
+  const due = payments.filter((payment) => statusAfterExecution(payment, 'ACSC', date) !== 'ACCP');
+  return { key, bookingDate: date, lines: due.map(lineOf) };
+}
+
+/**
+ * Step 1, in the caller's transaction, with the payments locked and waiting (ACTC to execute, ACCP on
+ * their date): answers the order to send. Payments already marked continue their earlier order. When
+ * no payment is due yet, nothing is asked: they move to ACCP at once and no order is answered.
+ */
+export async function startBooking(
+  trx: Db,
+  context: ServiceContext,
+  payments: readonly Payment[],
+  key: string,
+): Promise<BookingOrder | undefined> {
+  const earlier = payments.find((payment) => payment.booking !== null)?.booking ?? null;
+  const order =
+    earlier === null
+      ? orderOf(key, today(context), payments)
+      : orderOf(earlier.key, dateIn(earlier.startedAt, context.config.timeZone), payments);
+  if (order.lines.length === 0) {
+    await settle(trx, context, payments, order, { booked: true });
+    return undefined;
+  }
+  if (earlier === null) {
+    await markBooking(
+      trx,
+      payments.map((payment) => payment.id),
+      order.key,
+      context.clock(),
+    );
+  }
+  return order;
+}
+
+/**
+ * Step 3, in the caller's transaction: the outcome moves the payments still waiting for this order
+ * (a concurrent step 3 may have moved them already): booked, each to its settlement status, or ACCP
+ * when it is dated later; rejected, every one to RJCT with the reason.
+ */
+export async function finishBooking(
+  trx: Db,
+  context: ServiceContext,
+  order: BookingOrder,
+  outcome: BookingOutcome,
+): Promise<void> {
+  await settle(trx, context, await lockPaymentsOfBooking(trx, order.key), order, outcome);
+}
+
+async function settle(
+  trx: Db,
+  context: ServiceContext,
+  payments: readonly Payment[],
+  order: BookingOrder,
+  outcome: BookingOutcome,
+): Promise<void> {
+  const at = context.clock();
+  for (const payment of payments) {
+    const to = outcome.booked
+      ? statusAfterExecution(payment, findProduct(payment.product)!.settlement, order.bookingDate)
+      : 'RJCT';
+    const rejection = outcome.booked ? undefined : { reasonCode: outcome.reasonCode, reason: outcome.reason };
+    if (!(await moveStatus(trx, payment.id, payment.status, to, at, rejection))) {
+      throw new Error(`payment ${payment.id} left ${payment.status} while locked`);
+    }
+  }
+}
+
+/** Steps 2 and 3 for an order whose payments are marked: asks the bank and records its answer. */
+export async function completeBooking(context: ServiceContext, order: BookingOrder): Promise<void> {
+  const outcome = await context.coreBanking.book(order);
+  await context.db.transaction((trx) => finishBooking(trx, context, order, outcome));
+}
+
+/**
+ * The recovery: bookings asked more than `olderThanMs` ago and never answered (the process died, the
+ * answer was lost) are asked again under their key and recorded. Answers how many orders it completed;
+ * one that fails again stays marked for the next run.
+ */
+export async function recoverBookings(
+  context: ServiceContext,
+  olderThanMs: number = RECOVER_BOOKINGS_AFTER_MS,
+  log: (error: unknown, key: string) => void = () => {},
+): Promise<number> {
+  const before = new Date(context.clock().getTime() - olderThanMs);
+  let completed = 0;
+  for (const key of await unansweredBookings(context.db, before, 100)) {
+    try {
+      const order = await context.db.transaction(async (trx) => {
+        const payments = await lockPaymentsOfBooking(trx, key);
+        const startedAt = payments[0]?.booking?.startedAt;
+        return startedAt === undefined
+          ? undefined
+          : orderOf(key, dateIn(startedAt, context.config.timeZone), payments);
+      });
+      if (order === undefined) continue;
+      await completeBooking(context, order);
+      completed += 1;
+    } catch (error) {
+      log(error, key);
+    }
+  }
+  return completed;
 }

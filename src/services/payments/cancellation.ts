@@ -1,13 +1,14 @@
-// DELETE of a payment (API-NOTES "Statuses": CANC, beyond the spec): a payment not yet executed, or
-// executed with a later date and waiting for it (ACCP), is cancelled; an executed one is not.
+// DELETE of a payment (API-NOTES "Statuses": CANC, beyond the spec), as domain/payment.ts `cancellable`
+// allows: a payment not yet executed, or executed with a later date and waiting for it (ACCP).
+import type { App } from '../../domain/apps.ts';
 import { apiError } from '../../domain/errors.ts';
-import type { App } from '../../store/apps-repository.ts';
+import { cancellable } from '../../domain/payment.ts';
 import { lockPayment, moveStatus } from '../../store/payments-repository.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, answerOnce } from '../shared/idempotency.ts';
 import { checkPaymentOfApp, oncePerRequest, productOfPath, requireReader } from './payment-access.ts';
-import type { PaymentStatusResponse } from './status-body.ts';
+import type { PaymentStatusResponse } from './status.ts';
 
 export interface CancelRequest {
   readonly app: App;
@@ -33,19 +34,15 @@ export async function cancelPayment(
         `payment ${payment.id} is part of signing basket ${payment.basketId}`,
       );
     }
-    const cancellable =
-      payment.status === 'ACTC' ||
-      (payment.status === 'ACCP' &&
-        payment.requestedExecutionDate !== null &&
-        payment.requestedExecutionDate > today(context));
-    if (cancellable) {
+    if (cancellable(payment, today(context))) {
       if (!(await moveStatus(trx, payment.id, payment.status, 'CANC', context.clock()))) {
         throw new Error(`payment ${payment.id} changed while locked`);
       }
     } else if (payment.status !== 'CANC') {
+      const why = payment.booking !== null ? 'being booked' : payment.status;
       throw apiError(
         'CANCELLATION_INVALID',
-        `payment ${payment.id} is ${payment.status} and can no longer be cancelled`,
+        `payment ${payment.id} is ${why} and can no longer be cancelled`,
       );
     }
     return { statusCode: 200, body: { paymentId: payment.id, transactionStatus: 'CANC' } };

@@ -1,7 +1,7 @@
 // The account a payment would be debited from, as initiation needs it: recently found ones come from
 // memory (who owns an account, its currency and type never change; an unknown account is asked again).
+import type { BankAccount } from '../../domain/accounts.ts';
 import type { DebtorLookup } from '../../domain/payment-rules.ts';
-import type { BankAccount } from '../../store/customers-repository.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
 export async function debtorAccountOf(
@@ -11,7 +11,7 @@ export async function debtorAccountOf(
   const key = lookup.kind === 'iban' ? lookup.iban : `${lookup.country} ${lookup.bban}`;
   const cached = context.caches.debtorAccounts.get(key);
   if (cached !== undefined) return cached;
-  const account = await context.coreBanking.findDebtorAccount(context.db, lookup);
+  const account = await context.coreBanking.findAccount(lookup);
   if (account !== undefined) context.caches.debtorAccounts.set(key, account);
   return account;
 }

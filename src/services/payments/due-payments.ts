@@ -1,47 +1,59 @@
-// Books future-dated payments on their date. Each run takes the due payments in a transaction with
-// FOR UPDATE SKIP LOCKED, so several gateway processes on one PostgreSQL share the work and book each
-// payment exactly once; the move out of ACCP is conditional as well.
+// Books future-dated payments on their date, and completes bookings whose answer was lost. Each run
+// takes the due payments in a transaction with FOR UPDATE SKIP LOCKED and marks them (booking.ts), so
+// several gateway processes on one PostgreSQL share the work and ask each booking once.
 import type { FastifyBaseLogger } from 'fastify';
 import { lockDuePayments } from '../../store/payments-repository.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
-import { recordResult } from './booking.ts';
+import { completeBooking, recoverBookings, startBooking } from './booking.ts';
 
 const BATCH = 100;
 
-/** Books what is due today; answers how many payments it booked. */
+/** Books what is due today; answers how many payments it booked (or saw rejected). */
 export async function bookDuePayments(context: ServiceContext): Promise<number> {
   const date = today(context);
   let booked = 0;
   for (;;) {
-    const count = await context.db.transaction(async (trx) => {
+    const orders = await context.db.transaction(async (trx) => {
       const due = await lockDuePayments(trx, date, BATCH);
+      const asked = [];
       for (const payment of due) {
-        const result = await context.coreBanking.execute(trx, payment, date);
-        await recordResult(trx, payment, 'ACCP', result, context.clock());
+        const order = await startBooking(trx, context, [payment], payment.id);
+        if (order !== undefined) asked.push(order);
       }
-      return due.length;
+      return { count: due.length, asked };
     });
-    booked += count;
-    if (count < BATCH) return booked;
+    // One order whose answer is lost stays marked for the recovery; the others go on.
+    const failed = (
+      await Promise.allSettled(orders.asked.map((order) => completeBooking(context, order)))
+    ).find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    booked += orders.count;
+    if (orders.count < BATCH) return booked;
   }
 }
 
-/** Runs bookDuePayments every intervalMs until stopped; a failed run is logged and retried next time. */
+/**
+ * Runs bookDuePayments and the recovery of unanswered bookings every intervalMs until stopped; a failed
+ * run is logged and retried next time.
+ */
 export function startScheduler(
   context: ServiceContext,
   intervalMs: number,
   log: FastifyBaseLogger,
 ): () => Promise<void> {
+  const run = async () => {
+    const recovered = await recoverBookings(context, undefined, (error, key) =>
+      log.error({ err: error, bookingKey: key }, 'completing an unanswered booking failed'),
+    );
+    if (recovered > 0) log.warn({ recovered }, 'completed bookings whose answer had been lost');
+    const booked = await bookDuePayments(context);
+    if (booked > 0) log.info({ booked }, 'booked future-dated payments');
+  };
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    running = running.then(() =>
-      bookDuePayments(context).then(
-        (booked) => {
-          if (booked > 0) log.info({ booked }, 'booked future-dated payments');
-        },
-        (error: unknown) => log.error({ err: error }, 'booking future-dated payments failed'),
-      ),
-    );
+    running = running
+      .then(run)
+      .catch((error: unknown) => log.error({ err: error }, 'booking payments failed'));
   }, intervalMs);
   timer.unref();
   return async () => {

@@ -1,7 +1,10 @@
 // Payment initiation (spec rows 6 and 7): the general API with a Country header and the Swedish v2
 // single-payment API. Validates the body by the product's rules, finds the debtor's account, checks
 // who may pay from it, stores the payment in ACTC and answers its id and SCA methods.
-import { ApiError, apiError, type TppMessage } from '../../domain/errors.ts';
+import type { BankAccount } from '../../domain/accounts.ts';
+import type { App } from '../../domain/apps.ts';
+import { type CorporateHeaders, checkCorporateHeaders } from '../../domain/corporate.ts';
+import { ApiError, apiError } from '../../domain/errors.ts';
 import { checkDebtorAccount, type PaymentBody, validatePaymentBody } from '../../domain/payment-rules.ts';
 import {
   type Country,
@@ -10,8 +13,6 @@ import {
   type ProductDefinition,
 } from '../../domain/products.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
-import type { App } from '../../store/apps-repository.ts';
-import type { BankAccount } from '../../store/customers-repository.ts';
 import { insertPaymentAnswering } from '../../store/payments-repository.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
@@ -24,11 +25,6 @@ export type Channel =
   | { readonly api: 'general'; readonly country: Country }
   | { readonly api: 'country'; readonly country: 'GB' | 'LU' }
   | { readonly api: 'se-v2'; readonly customerType: CustomerType };
-
-export interface CorporateHeaders {
-  readonly id: string | undefined;
-  readonly type: string | undefined;
-}
 
 export interface InitiationRequest {
   readonly app: App;
@@ -128,42 +124,6 @@ function checkProductAllowed(product: ProductDefinition, channel: Channel, count
   if (channel.api === 'se-v2' && !product.seV2Customers.includes(channel.customerType)) {
     throw apiError('PRODUCT_INVALID', `${product.id} is not offered to ${channel.customerType} customers`);
   }
-}
-
-const CORPORATE_ID = /^\d{10}$/;
-
-/** PSU-Corporate-ID (10-digit organisation number) and PSU-Corporate-ID-Type (BANK) go together. */
-export function checkCorporateHeaders(corporate: CorporateHeaders, required: boolean): void {
-  const messages: TppMessage[] = [];
-  if (required || corporate.id !== undefined || corporate.type !== undefined) {
-    if (corporate.id === undefined) {
-      messages.push({
-        code: 'FORMAT_ERROR',
-        path: 'PSU-Corporate-ID',
-        text: 'header PSU-Corporate-ID is required',
-      });
-    } else if (!CORPORATE_ID.test(corporate.id)) {
-      messages.push({
-        code: 'FORMAT_ERROR',
-        path: 'PSU-Corporate-ID',
-        text: 'PSU-Corporate-ID must be a 10-digit organisation number',
-      });
-    }
-    if (corporate.type === undefined) {
-      messages.push({
-        code: 'FORMAT_ERROR',
-        path: 'PSU-Corporate-ID-Type',
-        text: 'header PSU-Corporate-ID-Type is required',
-      });
-    } else if (corporate.type !== 'BANK') {
-      messages.push({
-        code: 'FORMAT_ERROR',
-        path: 'PSU-Corporate-ID-Type',
-        text: 'PSU-Corporate-ID-Type must be BANK',
-      });
-    }
-  }
-  if (messages.length > 0) throw new ApiError(messages);
 }
 
 /** The owner of the debtor account must be the kind of customer the path is for, and the corporate named. */

@@ -1,13 +1,17 @@
-// Status (spec row 13): readable with the app's client-credentials token or the PSU token of the payment.
+// Status (spec row 13): readable with the app's client-credentials token or the PSU token of the
+// payment. The answer of execute and status alike: the payment id and status, the reason of a
+// rejection, and for a cross-currency payment the exchange between the debtor account's currency and
+// the instructed one (issue 5).
+import type { App } from '../../domain/apps.ts';
+import { dateIn } from '../../domain/dates.ts';
 import { apiError } from '../../domain/errors.ts';
-import { isFinal, type Payment } from '../../domain/payment.ts';
+import type { CurrencyExchange } from '../../domain/money.ts';
+import { isFinal, type Payment, type TransactionStatus } from '../../domain/payment.ts';
 import type { Country } from '../../domain/products.ts';
-import type { App } from '../../store/apps-repository.ts';
 import { findPayment } from '../../store/payments-repository.ts';
 import type { TokenGrant } from '../access/tokens.ts';
-import type { ServiceContext } from '../shared/context.ts';
+import { type ServiceContext, today } from '../shared/context.ts';
 import { checkPaymentOfApp, productOfPath, requireReader } from './payment-access.ts';
-import { type PaymentStatusResponse, statusBody } from './status-body.ts';
 
 export interface StatusRequest {
   readonly app: App;
@@ -15,6 +19,15 @@ export interface StatusRequest {
   readonly productName: string;
   readonly paymentId: string;
   readonly country: Country;
+}
+
+export interface PaymentStatusResponse {
+  readonly paymentId: string;
+  readonly transactionStatus: string;
+  readonly currencyExchange?: CurrencyExchange;
+  /** RJCT only (API-NOTES "Statuses"). */
+  readonly reasonCode?: string;
+  readonly reason?: string;
 }
 
 export async function readPaymentStatus(
@@ -42,4 +55,26 @@ async function paymentForStatus(context: ServiceContext, paymentId: string): Pro
   const payment = await findPayment(context.db, paymentId);
   if (payment !== undefined && isFinal(payment.status)) context.caches.finalPayments.set(paymentId, payment);
   return payment;
+}
+
+export function statusBody(
+  context: ServiceContext,
+  payment: Payment,
+  status: TransactionStatus,
+): PaymentStatusResponse {
+  const body = {
+    paymentId: payment.id,
+    transactionStatus: status,
+    ...(status === 'RJCT' && payment.reasonCode !== null
+      ? { reasonCode: payment.reasonCode, reason: payment.reason ?? '' }
+      : {}),
+  };
+  if (payment.product !== 'cross-currency-credit-transfer') return body;
+  // Quoted on the day of execution; before it, the indicative rate of today.
+  const quotationDate =
+    payment.executedAt === null ? today(context) : dateIn(payment.executedAt, context.config.timeZone);
+  return {
+    ...body,
+    currencyExchange: context.rates.quote(payment.debtorCurrency, payment.amount.currency, quotationDate),
+  };
 }

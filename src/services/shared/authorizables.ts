@@ -1,144 +1,69 @@
-// What a PIS scope names: one payment, or a signing basket whose id replaces the payment id in
-// scopes, in the execute path and in the decoupled request (spec "Additional rules" 2).
-import { formatAmount } from '../../domain/money.ts';
-import type { Payment } from '../../domain/payment.ts';
-import type { ResourceScope } from '../../domain/scope.ts';
-import { findBasket, listBasketPayments } from '../../store/baskets-repository.ts';
-import { type ConsentRow, findConsent } from '../../store/consents-repository.ts';
+// What a PSU can authorize: each feature registers its kinds of resources (payments and signing
+// baskets; short-term and account consents), and the authorization flows find the resource a scope
+// names here, without knowing any of the features.
+import type { ClientScope, ResourceScope } from '../../domain/scope.ts';
 import type { Db } from '../../store/database.ts';
-import { findPayment } from '../../store/payments-repository.ts';
-import {
-  approveConsent,
-  SANDBOX_CONSENT_PSU,
-  SANDBOX_GB_CONSENT_PSU,
-  SHORT_TERM_READS,
-  SHORT_TERM_VALIDITY_MS,
-} from '../account-information/short-term-consent.ts';
-import type { ServiceContext } from './context.ts';
 
-export interface PisResource {
-  readonly kind: 'payment' | 'basket' | 'consent';
+/** A payment as the PSU's consent page shows it. */
+export interface PaymentSummary {
+  readonly amount: string;
+  readonly currency: string;
+  readonly creditorName: string | null;
+  readonly creditorAccount: string;
+  readonly debtorAccount: string;
+  readonly executionDate: string | null;
+}
+
+/** What the consent page shows: the payments, or the access a consent grants. */
+export interface Description {
+  readonly payments: readonly PaymentSummary[];
+  readonly access?: string;
+}
+
+/** A payment, signing basket or consent that a scope (PIS:<id>, AIS:<id>) names. */
+export interface Authorizable {
+  readonly service: ClientScope;
   readonly id: string;
   readonly clientId: string;
-  /** The PSU who holds the debtor account(s) and authorizes; for a consent, whoever approves it. */
-  readonly psuId: string | null;
+  /** Where it is authorized: decoupled (mobile e-ID) is Swedish only. */
   readonly country: string;
-  readonly payments: readonly Payment[];
-  /** A consent (a short-term consent is authorized with a PIS scope, an account consent with AIS). */
-  readonly consent?: ConsentRow;
+  /** The PSU who must authorize, when the resource names one (the debtor accounts' holder, the PSU-ID given). */
+  readonly psuId: string | null;
+  /** Who approves in the sandbox, where nobody logs in, when the resource names no PSU. */
+  readonly sandboxPsu: string | null;
+  /** Why it cannot be authorized now, or undefined when it can. */
+  readonly refusal: string | undefined;
+  /** What the e-ID app shows the PSU. */
+  readonly visibleText: string;
+  /** Why this PSU, logged in, may not approve it; undefined when the PSU may. */
+  psuRefusal(psuId: string): Promise<string | undefined>;
+  describe(): Promise<Description>;
+  /** What the PSU's approval does beyond the code or token, in the caller's transaction. */
+  approve(trx: Db, psuId: string): Promise<void>;
+  /** Whether tokens of this authorization still grant access (the refresh grant asks). */
+  stillGrants(now: Date): boolean;
 }
 
-/** What an authorization scope names: PIS a payment, basket or short-term consent; AIS an account consent. */
-export async function findScopeResource(db: Db, scope: ResourceScope): Promise<PisResource | undefined> {
-  if (scope.service === 'AIS') {
-    const consent = await findConsent(db, scope.resourceId);
-    return consent === undefined || consent.kind === 'short-term' ? undefined : consentResource(consent);
-  }
-  const resource = await findPisResource(db, scope.resourceId);
-  return resource?.consent !== undefined && resource.consent.kind !== 'short-term' ? undefined : resource;
+/** One kind of authorizable resource, as a feature registers it. */
+export interface AuthorizableKind {
+  readonly service: ClientScope;
+  find(id: string): Promise<Authorizable | undefined>;
 }
 
-function consentResource(consent: ConsentRow): PisResource {
-  return {
-    kind: 'consent',
-    id: consent.consentId,
-    clientId: consent.clientId,
-    psuId: consent.psuId,
-    country: consent.kind === 'accounts-gb' ? 'GB' : 'SE',
-    payments: [],
-    consent,
-  };
-}
+export class AuthorizableRegistry {
+  private readonly kinds: AuthorizableKind[] = [];
 
-async function findPisResource(db: Db, id: string): Promise<PisResource | undefined> {
-  const payment = await findPayment(db, id);
-  if (payment !== undefined) {
-    return {
-      kind: 'payment',
-      id,
-      clientId: payment.clientId,
-      psuId: payment.psuId,
-      country: payment.country,
-      payments: [payment],
-    };
+  register(...kinds: readonly AuthorizableKind[]): void {
+    this.kinds.push(...kinds);
   }
-  const basket = await findBasket(db, id);
-  if (basket === undefined) {
-    const consent = await findConsent(db, id);
-    return consent === undefined ? undefined : consentResource(consent);
-  }
-  return {
-    kind: 'basket',
-    id,
-    clientId: basket.clientId,
-    psuId: basket.psuId,
-    country: 'SE',
-    payments: await listBasketPayments(db, id),
-  };
-}
 
-/** Why a resource cannot be authorized now, or undefined when it can. */
-export function notAuthorizable(resource: PisResource): string | undefined {
-  if (resource.consent !== undefined) {
-    return resource.consent.status === 'received' ? undefined : 'the consent is not awaiting authorization';
+  /** The resource a scope names: the first registered kind of its service that has the id. */
+  async find(scope: ResourceScope): Promise<Authorizable | undefined> {
+    for (const kind of this.kinds) {
+      if (kind.service !== scope.service) continue;
+      const found = await kind.find(scope.resourceId);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
-  const [first] = resource.payments;
-  if (resource.kind === 'payment' && first?.basketId !== null && first?.basketId !== undefined) {
-    return `the payment is part of signing basket ${first.basketId}: authorize the basket`;
-  }
-  if (resource.payments.some((payment) => payment.status !== 'ACTC')) {
-    return resource.kind === 'basket'
-      ? 'the basket is not awaiting authorization'
-      : 'the payment is not awaiting authorization';
-  }
-  return undefined;
-}
-
-/** What the e-ID app shows the PSU: the amount and the payee, or for a basket its size and total. */
-export function visibleText(resource: PisResource): string {
-  if (resource.consent?.kind === 'short-term') {
-    return `Share your accounts, balances and cards: up to ${SHORT_TERM_READS} reads within ${SHORT_TERM_VALIDITY_MS / 60_000} minutes`;
-  }
-  if (resource.consent !== undefined) {
-    const until = resource.consent.validUntil?.toISOString().slice(0, 10);
-    return `Share your accounts, balances, card accounts and transactions until ${until}`;
-  }
-  const [first] = resource.payments;
-  if (resource.kind === 'payment' && first !== undefined) {
-    const payee =
-      first.creditorName === null
-        ? first.creditorAccount
-        : `${first.creditorName} (${first.creditorAccount})`;
-    return `Pay ${formatAmount(first.amount)} ${first.amount.currency} to ${payee}`;
-  }
-  const currencies = [...new Set(resource.payments.map((payment) => payment.amount.currency))];
-  const totals = currencies.map((currency) => {
-    const minor = resource.payments
-      .filter((p) => p.amount.currency === currency)
-      .reduce((sum, p) => sum + p.amount.minor, 0);
-    return `${formatAmount({ currency, minor })} ${currency}`;
-  });
-  return `Sign ${resource.payments.length} payments, in all ${totals.join(' and ')}`;
-}
-
-/**
- * Who authorizes: the debtor accounts' holder; for a consent the PSU the TPP named (PSU-ID), else in
- * the sandbox, where nobody logs in, a test PSU (the first private one; for GB the British one).
- */
-export function authorizingPsu(context: ServiceContext, resource: PisResource): string | null {
-  if (resource.psuId !== null) return resource.psuId;
-  if (resource.consent?.requestedPsuId != null) return resource.consent.requestedPsuId;
-  if (context.config.mode !== 'sandbox') return null;
-  return resource.consent?.kind === 'accounts-gb' ? SANDBOX_GB_CONSENT_PSU : SANDBOX_CONSENT_PSU;
-}
-
-/** What the PSU's approval does beyond the code or token: a consent becomes valid for that PSU. */
-export async function recordApproval(
-  db: Db,
-  context: ServiceContext,
-  resourceId: string,
-  psuId: string,
-): Promise<void> {
-  const consent = await findConsent(db, resourceId);
-  if (consent !== undefined) await approveConsent(db, context, consent, psuId);
 }

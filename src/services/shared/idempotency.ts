@@ -1,7 +1,7 @@
 // A repeated TPP-Request-ID from the same app: with the same request the first answer comes back and
 // nothing happens twice; with another request it is refused (API-NOTES "Headers").
 import { apiError } from '../../domain/errors.ts';
-import type { Db } from '../../store/database.ts';
+import type { Db, StoreDb } from '../../store/database.ts';
 import { findAnswer, type RequestKey, recordAnswer } from '../../store/idempotency-repository.ts';
 
 export interface Answer<T> {
@@ -19,13 +19,34 @@ class RequestIdTaken extends Error {}
  * from work rolls everything back: a refused request may be retried under the same id.
  */
 export async function answerOnce<T>(
-  db: Db,
+  db: StoreDb,
   key: RequestKey,
   fingerprint: string,
   work: (trx: Db) => Promise<Answer<T>>,
 ): Promise<Answer<T>> {
+  return (await earlierAnswer<T>(db, key, fingerprint)) ?? recordOnce(db, key, fingerprint, work);
+}
+
+/** The answer recorded under the request id, if it has one; throws when it was another request's. */
+export async function earlierAnswer<T>(
+  db: StoreDb,
+  key: RequestKey,
+  fingerprint: string,
+): Promise<Answer<T> | undefined> {
   const earlier = await findAnswer(db, key);
-  if (earlier !== undefined) return replay(earlier, fingerprint);
+  return earlier === undefined ? undefined : replay(earlier, fingerprint);
+}
+
+/**
+ * The second half of answerOnce, for work that had to start before (execution asks the bank between
+ * two transactions): the last step and the answer commit together.
+ */
+export async function recordOnce<T>(
+  db: StoreDb,
+  key: RequestKey,
+  fingerprint: string,
+  work: (trx: Db) => Promise<Answer<T>>,
+): Promise<Answer<T>> {
   try {
     return await db.transaction(async (trx) => {
       const answer = await work(trx);
@@ -40,7 +61,7 @@ export async function answerOnce<T>(
 }
 
 /** The answer recorded under a request id that turned out to be taken. */
-export async function replayAnswer<T>(db: Db, key: RequestKey, fingerprint: string): Promise<Answer<T>> {
+export async function replayAnswer<T>(db: StoreDb, key: RequestKey, fingerprint: string): Promise<Answer<T>> {
   const winner = await findAnswer(db, key);
   if (winner === undefined) throw new Error('request id taken but no answer recorded');
   return replay(winner, fingerprint);

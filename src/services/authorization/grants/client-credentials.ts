@@ -7,8 +7,8 @@ import { OAuthError } from '../../../domain/errors.ts';
 import { isClientScope } from '../../../domain/scope.ts';
 import { findTpp } from '../../../store/tpps-repository.ts';
 import { registeredCertificate } from '../../access/live-access.ts';
-import { issueToken, type TokenResponse } from '../../access/tokens.ts';
-import { LIFETIMES, type ServiceContext } from '../../shared/context.ts';
+import { issueToken, LIFETIMES, type TokenResponse } from '../../access/tokens.ts';
+import type { ServiceContext } from '../../shared/context.ts';
 import { authenticateClient, required, type TokenParameters } from './parameters.ts';
 
 export const grantType = 'client_credentials';

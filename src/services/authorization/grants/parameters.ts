@@ -1,8 +1,8 @@
 // The parameters of a token request and the checks every grant shares.
 
 import type { PeerIdentity } from '../../../certificates/qwac.ts';
+import type { App } from '../../../domain/apps.ts';
 import { OAuthError } from '../../../domain/errors.ts';
-import type { App } from '../../../store/apps-repository.ts';
 import { appOf } from '../../access/apps.ts';
 import { registeredCertificate } from '../../access/live-access.ts';
 import type { ServiceContext } from '../../shared/context.ts';

@@ -3,10 +3,10 @@
 // again revokes the whole family: someone else may hold a copy (RFC 9700).
 import type { PeerIdentity } from '../../../certificates/qwac.ts';
 import { OAuthError } from '../../../domain/errors.ts';
+import { parseResourceScope } from '../../../domain/scope.ts';
 import { hashSecret } from '../../../domain/secrets.ts';
 import { findRefreshToken, revokeRefreshFamily, useRefreshToken } from '../../../store/tokens-repository.ts';
 import { issuePsuTokens, type TokenResponse } from '../../access/tokens.ts';
-import { consentStillGrants } from '../../account-information/consents.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { authenticateClient, required, type TokenParameters } from './parameters.ts';
 
@@ -22,8 +22,11 @@ export async function handler(
   const presented = required(parameters, 'refresh_token');
   const { app, thumbprint } = await authenticateClient(context, parameters, peer);
   const tokenHash = hashSecret(presented);
+  const now = context.clock();
+  // Whether its consent still grants access: asked before the transaction (a refresh token's scope
+  // never changes), decided at its place in the checks below.
+  const grants = await stillGrants(context, (await findRefreshToken(context.db, tokenHash))?.scope, now);
   const answer = await context.db.transaction(async (trx) => {
-    const now = context.clock();
     const row = await useRefreshToken(trx, tokenHash, now);
     if (row === undefined) {
       const known = await findRefreshToken(trx, tokenHash);
@@ -41,7 +44,7 @@ export async function handler(
       throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
     if (row.expiresAt.getTime() <= now.getTime())
       throw new OAuthError('invalid_grant', 'the refresh token has expired');
-    if (!(await consentStillGrants(trx, row.scope, now))) {
+    if (!grants) {
       throw new OAuthError('invalid_grant', 'the consent of the refresh token is no longer valid');
     }
     const scope = parameters.scope;
@@ -60,4 +63,12 @@ export async function handler(
   });
   if (answer === REUSED) throw new OAuthError('invalid_grant', 'the refresh token has already been used');
   return answer;
+}
+
+/** An account-access scope grants while its consent does (the registry's resource says); others always. */
+async function stillGrants(context: ServiceContext, scope: string | undefined, now: Date): Promise<boolean> {
+  const parsed = scope === undefined ? undefined : parseResourceScope(scope);
+  if (parsed?.service !== 'AIS') return true;
+  const resource = await context.authorizables.find(parsed);
+  return resource?.stillGrants(now) === true;
 }

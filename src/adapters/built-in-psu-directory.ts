@@ -1,0 +1,76 @@
+// The built-in PSU directory: the bank's customers in the gateway's database, with scrypt hashes of
+// their passwords; a PSU is locked for a while after too many failed logins (API-NOTES "OAuth hygiene").
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import type { LoginResult, PsuDirectory } from '../ports/psu-directory.ts';
+import {
+  findPsu,
+  listAccountsOfPsu,
+  listCardAccountsOfPsu,
+  listCardsOf,
+} from '../store/customers-repository.ts';
+import type { Db, StoreDb } from '../store/database.ts';
+import {
+  lockCredential,
+  updateCredential,
+  upsertCredentialIfMissing,
+} from '../store/psu-login-repository.ts';
+
+/** Failed logins before a PSU is locked, and for how long. */
+export const MAX_FAILED_LOGINS = 5;
+export const LOCK_MS = 15 * 60_000;
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, 32);
+  return `scrypt$${salt.toString('hex')}$${key.toString('hex')}`;
+}
+
+async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, saltHex, keyHex] = stored.split('$');
+  if (scheme !== 'scrypt' || saltHex === undefined || keyHex === undefined) return false;
+  const key = await scryptAsync(password, Buffer.from(saltHex, 'hex'), 32);
+  const expected = Buffer.from(keyHex, 'hex');
+  return expected.length === key.length && timingSafeEqual(key, expected);
+}
+
+/** A hash no password matches: unknown PSUs cost the same time as known ones. */
+const DUMMY_HASH = `scrypt$${'00'.repeat(16)}$${'00'.repeat(32)}`;
+
+export function builtInPsuDirectory(db: StoreDb): PsuDirectory {
+  return {
+    authenticate(psuId, password, now) {
+      return db.transaction(async (trx): Promise<LoginResult> => {
+        const credential = await lockCredential(trx, psuId);
+        const matches = await verifyPassword(password, credential?.passwordHash ?? DUMMY_HASH);
+        if (credential === undefined) return { ok: false, reason: 'invalid' };
+        if (credential.lockedUntil !== null && credential.lockedUntil.getTime() > now.getTime()) {
+          return { ok: false, reason: 'locked' };
+        }
+        if (matches) {
+          await updateCredential(trx, psuId, { failedAttempts: 0, lockedUntil: null });
+          return { ok: true };
+        }
+        const failedAttempts = credential.failedAttempts + 1;
+        const locked = failedAttempts >= MAX_FAILED_LOGINS;
+        await updateCredential(trx, psuId, {
+          failedAttempts: locked ? 0 : failedAttempts,
+          lockedUntil: locked ? new Date(now.getTime() + LOCK_MS) : credential.lockedUntil,
+        });
+        return { ok: false, reason: locked ? 'locked' : 'invalid' };
+      });
+    },
+    findPsu: (psuId) => findPsu(db, psuId),
+    accountsOf: (psuId) => listAccountsOfPsu(db, psuId),
+    cardAccountsOf: (psuId) => listCardAccountsOfPsu(db, psuId),
+    cardsOf: (accountIds) => listCardsOf(db, accountIds),
+  };
+}
+
+/** Gives PSUs a password in the built-in directory, unless they have one. */
+export async function seedCredentials(db: Db, psuIds: readonly string[], password: string): Promise<void> {
+  const hash = await hashPassword(password);
+  for (const psuId of psuIds) await upsertCredentialIfMissing(db, psuId, hash);
+}

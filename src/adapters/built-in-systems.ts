@@ -1,0 +1,38 @@
+// The bank's systems as the gateway brings them: a double-entry ledger as core banking, a PSU
+// directory, the e-ID simulator and the sandbox's exchange rates, all in the gateway's database.
+// app.ts takes these unless it is given a bank's own (src/ports/ says what each must do).
+import type { Clock } from '../domain/clock.ts';
+import type { CoreBanking } from '../ports/core-banking.ts';
+import type { EidProvider } from '../ports/eid-provider.ts';
+import type { ExchangeRates } from '../ports/exchange-rates.ts';
+import type { PsuDirectory } from '../ports/psu-directory.ts';
+import type { StoreDb } from '../store/database.ts';
+import { builtInPsuDirectory } from './built-in-psu-directory.ts';
+import { eidSimulator } from './eid-simulator.ts';
+import { ledgerCoreBanking } from './ledger-core-banking.ts';
+import { sandboxRates } from './sandbox-rates.ts';
+
+export interface BankSystems {
+  readonly coreBanking: CoreBanking;
+  readonly psuDirectory: PsuDirectory;
+  readonly eid: EidProvider;
+  readonly rates: ExchangeRates;
+}
+
+export interface BuiltInOptions {
+  readonly clock: Clock;
+  /** The ledger rejects what an account cannot pay (live). */
+  readonly enforceFunds: boolean;
+  /** The simulator completes every order at its first collect (sandbox). */
+  readonly instantEid: boolean;
+}
+
+export function builtInSystems(db: StoreDb, options: BuiltInOptions): BankSystems {
+  const rates = sandboxRates;
+  return {
+    coreBanking: ledgerCoreBanking({ db, enforceFunds: options.enforceFunds, rates, clock: options.clock }),
+    psuDirectory: builtInPsuDirectory(db),
+    eid: eidSimulator({ db, instant: options.instantEid }),
+    rates,
+  };
+}

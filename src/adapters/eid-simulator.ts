@@ -1,0 +1,124 @@
+// The built-in e-ID simulator. It keeps its orders in the database so that several gateway processes
+// share them; in the sandbox it completes every order at once and ignores cancellation (spec: the
+// sandbox is not connected and always succeeds). Its pretend e-ID app is the PSU's phone: the gateway
+// serves it at /psu/eid.
+import { randomUUID } from 'node:crypto';
+import { animatedQrCode, type OrderState, orderStateAt } from '../domain/eid.ts';
+import { newSecret } from '../domain/secrets.ts';
+import type { EidProvider, SimulatedEidApp } from '../ports/eid-provider.ts';
+import type { StoreDb } from '../store/database.ts';
+import {
+  findOrder,
+  findOrderByToken,
+  findPendingOrders,
+  insertOrder,
+  type OrderRow,
+  updatePendingOrder,
+} from '../store/decoupled-repository.ts';
+
+function storedState(order: OrderRow): OrderState {
+  if (order.status === 'complete') return { status: 'complete', personalNumber: order.personalNumber };
+  return { status: order.status, hintCode: order.hintCode } as OrderState;
+}
+
+function qrCodeOf(order: OrderRow, now: Date): string {
+  const seconds = Math.max(0, Math.floor((now.getTime() - order.createdAt.getTime()) / 1000));
+  return animatedQrCode(order.qrStartToken, order.qrStartSecret, seconds);
+}
+
+function stateAt(order: OrderRow, now: Date): OrderState {
+  return orderStateAt(
+    storedState(order),
+    order.createdAt.getTime(),
+    order.startedAt?.getTime() ?? null,
+    now.getTime(),
+  );
+}
+
+/** The e-ID simulator on a database; `instant` completes every order at its first collect (the sandbox). */
+export function eidSimulator(options: { readonly db: StoreDb; readonly instant: boolean }): EidProvider {
+  const { db } = options;
+  return {
+    async start(request, now) {
+      const order = {
+        orderRef: randomUUID(),
+        autoStartToken: randomUUID(),
+        qrStartToken: randomUUID(),
+      };
+      await insertOrder(db, {
+        ...order,
+        personalNumber: request.personalNumber,
+        endUserIp: request.endUserIp,
+        visibleText: request.visibleText,
+        qrStartSecret: newSecret(),
+        status: 'pending',
+        hintCode: 'outstandingTransaction',
+        createdAt: now,
+      });
+      return order;
+    },
+
+    async collect(orderRef, now) {
+      const order = await findOrder(db, orderRef);
+      if (order === undefined) throw new Error(`no e-ID order ${orderRef}`);
+      if (options.instant && order.status === 'pending') {
+        await updatePendingOrder(db, orderRef, {
+          status: 'complete',
+          hintCode: 'complete',
+          startedAt: now,
+          endedAt: now,
+        });
+        return {
+          state: { status: 'complete', personalNumber: order.personalNumber },
+          qrCode: qrCodeOf(order, now),
+        };
+      }
+      const state = stateAt(order, now);
+      if (state.status === 'failed' && order.status === 'pending') {
+        await updatePendingOrder(db, orderRef, { status: 'failed', hintCode: state.hintCode, endedAt: now });
+      }
+      return { state, qrCode: qrCodeOf(order, now) };
+    },
+
+    async cancel(orderRef, now) {
+      if (options.instant) return;
+      await updatePendingOrder(db, orderRef, { status: 'failed', hintCode: 'userCancel', endedAt: now });
+    },
+
+    simulatedApp: simulatedApp(db),
+  };
+}
+
+function simulatedApp(db: StoreDb): SimulatedEidApp {
+  return {
+    // The latest pending order for a personal number, or the order of an auto-start token, or of a
+    // scanned QR code (whose HMAC the app checks, as the real app does).
+    async find(input, now) {
+      const text = input.trim();
+      const qr = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/.exec(text);
+      let order: OrderRow | undefined;
+      if (qr !== null) {
+        order = await findOrderByToken(db, 'qrStartToken', qr[1]!);
+        if (
+          order !== undefined &&
+          animatedQrCode(order.qrStartToken, order.qrStartSecret, Number(qr[2])) !== text
+        ) {
+          order = undefined;
+        }
+      } else if (/^[0-9a-f-]{36}$/.test(text)) {
+        order = await findOrderByToken(db, 'autoStartToken', text);
+      } else if (/^\d{10,12}$/.test(text)) {
+        order = (await findPendingOrders(db, text)).at(-1);
+      }
+      if (order === undefined || order.status !== 'pending') return undefined;
+      return stateAt(order, now).status === 'pending'
+        ? { orderRef: order.orderRef, visibleText: order.visibleText }
+        : undefined;
+    },
+    open: (orderRef, now) => updatePendingOrder(db, orderRef, { hintCode: 'userSign', startedAt: now }),
+    approve: (orderRef, now) =>
+      updatePendingOrder(db, orderRef, { status: 'complete', hintCode: 'complete', endedAt: now }),
+    decline: (orderRef, now) =>
+      updatePendingOrder(db, orderRef, { status: 'failed', hintCode: 'userCancel', endedAt: now }),
+  };
+}

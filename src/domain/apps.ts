@@ -1,0 +1,11 @@
+// A TPP's app: who calls the API (X-Gateway-Client-Id) and where the PSU is sent back to.
+
+export interface App {
+  readonly clientId: string;
+  readonly name: string;
+  readonly description: string;
+  readonly redirectUri: string;
+  readonly seeded: boolean;
+  /** The TPP that registered the app (onboarding); none for seeded sandbox apps. */
+  readonly tppId?: string | null;
+}

@@ -1,0 +1,79 @@
+// Consents as what a PSU authorizes: a short-term consent with scope PIS:<consentId> (individual
+// customers only), an account consent with AIS:<consentId> (only by the PSU the TPP named, if it named
+// one). Approval makes the consent valid for that PSU.
+import type { Consent } from '../../domain/consents.ts';
+import { findConsent, validateConsent } from '../../store/consents-repository.ts';
+import type { Db } from '../../store/database.ts';
+import type { Authorizable, AuthorizableKind } from '../shared/authorizables.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { consentRefusal } from './consents.ts';
+import { SHORT_TERM_READS, SHORT_TERM_VALIDITY_MS } from './short-term-consent.ts';
+
+/** Who approves a consent in the sandbox, where no PSU logs in: the first private test PSU. */
+export const SANDBOX_CONSENT_PSU = '191212121212';
+/** Who approves a GB account consent in the sandbox: the British test PSU. */
+export const SANDBOX_GB_CONSENT_PSU = 'gb-3001';
+
+export function consentAuthorizables(context: ServiceContext): AuthorizableKind[] {
+  const kind = (service: 'PIS' | 'AIS', shortTerm: boolean): AuthorizableKind => ({
+    service,
+    async find(id) {
+      const consent = await findConsent(context.db, id);
+      return consent === undefined || (consent.kind === 'short-term') !== shortTerm
+        ? undefined
+        : consentResource(context, consent);
+    },
+  });
+  return [kind('PIS', true), kind('AIS', false)];
+}
+
+function consentResource(context: ServiceContext, consent: Consent): Authorizable {
+  const shortTerm = consent.kind === 'short-term';
+  const until = consent.validUntil?.toISOString().slice(0, 10);
+  const visibleText = shortTerm
+    ? `Share your accounts, balances and cards: up to ${SHORT_TERM_READS} reads within ${SHORT_TERM_VALIDITY_MS / 60_000} minutes`
+    : `Share your accounts, balances, card accounts and transactions until ${until}`;
+  return {
+    service: shortTerm ? 'PIS' : 'AIS',
+    id: consent.consentId,
+    clientId: consent.clientId,
+    country: consent.kind === 'accounts-gb' ? 'GB' : 'SE',
+    psuId: consent.psuId ?? consent.requestedPsuId,
+    sandboxPsu: consent.kind === 'accounts-gb' ? SANDBOX_GB_CONSENT_PSU : SANDBOX_CONSENT_PSU,
+    refusal: consent.status === 'received' ? undefined : 'the consent is not awaiting authorization',
+    visibleText,
+    async psuRefusal(psuId) {
+      if (!shortTerm) {
+        const named = consent.requestedPsuId;
+        return named === null || named === psuId ? undefined : 'the consent was asked for another PSU';
+      }
+      const psu = await context.psuDirectory.findPsu(psuId);
+      return psu?.customerType === 'private'
+        ? undefined
+        : 'short-term consents are for individual customers only';
+    },
+    describe: async () => ({ payments: [], access: visibleText }),
+    approve: (trx, psuId) => approveConsent(trx, context, consent, psuId),
+    // Tokens of an account consent read nothing more once it ends; a short-term consent counts its reads.
+    stillGrants: (now) => shortTerm || consentRefusal(consent, now) === undefined,
+  };
+}
+
+/**
+ * The PSU approved: a short-term consent is valid for SHORT_TERM_VALIDITY_MS from now, an account
+ * consent until the date it was asked for.
+ */
+async function approveConsent(
+  trx: Db,
+  context: ServiceContext,
+  consent: Consent,
+  psuId: string,
+): Promise<void> {
+  const until =
+    consent.kind === 'short-term' || consent.validUntil === null
+      ? new Date(context.clock().getTime() + SHORT_TERM_VALIDITY_MS)
+      : consent.validUntil;
+  if (!(await validateConsent(trx, consent.consentId, psuId, until))) {
+    throw new Error(`consent ${consent.consentId} was not awaiting approval`);
+  }
+}

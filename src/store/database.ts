@@ -5,7 +5,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { runMigrations } from './migrate.ts';
+import { runMigrations, type ScriptRunner } from './migrate.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -30,8 +30,6 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/** Runs SQL text without parameters, several statements allowed; answers the rows of the last one. */
-export type ScriptRunner = (script: string) => Promise<Record<string, unknown>[]>;
 
 export interface StoreOptions {
   readonly databaseUrl?: string | undefined;

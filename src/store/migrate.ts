@@ -1,11 +1,18 @@
 // Applies the SQL files of ./migrations in name order, each once and each in its own transaction,
 // under a database-wide lock so that several gateway processes starting together migrate once.
 import { readdir, readFile } from 'node:fs/promises';
-import type { Store } from './database.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
-export async function runMigrations(store: Store): Promise<string[]> {
+/** Runs SQL text without parameters, several statements allowed; answers the rows of the last one. */
+export type ScriptRunner = (script: string) => Promise<Record<string, unknown>[]>;
+
+/** What migrating needs of a store: one connection under a database-wide lock (see database.ts). */
+export interface Migratable {
+  withExclusiveLock<T>(fn: (run: ScriptRunner) => Promise<T>): Promise<T>;
+}
+
+export async function runMigrations(store: Migratable): Promise<string[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
   return store.withExclusiveLock(async (run) => {
     await run(

@@ -1,5 +1,8 @@
-// The dependency rule of DESIGN.md: api -> services -> (domain, store, ports); domain imports nothing
-// of ours but domain, and no I/O library; only config.ts reads the environment.
+// The dependency rules of docs/architecture.md: api -> services -> (domain, store, ports); adapters
+// implement ports and are wired in app.ts; domain imports nothing of ours but domain, and no I/O
+// library; ports are interfaces in the domain's words; a bounded context under services/ imports only
+// the kernel (shared, access), the layers below and itself; nothing imports in a circle; only
+// config.ts reads the environment.
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -17,42 +20,119 @@ async function sourceFiles(dir: string): Promise<string[]> {
   return nested.flat().filter((file) => file.endsWith('.ts'));
 }
 
+/** Every module a file imports or re-exports, type-only ones included. */
 function importsOf(text: string): string[] {
-  return [...text.matchAll(/^import\s[^;]*?from\s+'([^']+)'/gms)].map((match) => match[1]!);
+  return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((match) => match[1]!);
 }
 
-/** Which top-level folders of src/ each layer may import from. */
+/** The files of src/ with what each imports of ours (paths relative to src/) and of libraries. */
+async function importGraph(): Promise<Map<string, { ours: string[]; libraries: string[] }>> {
+  const graph = new Map<string, { ours: string[]; libraries: string[] }>();
+  for (const file of await sourceFiles(SRC)) {
+    const specifiers = importsOf(await readFile(file, 'utf8'));
+    graph.set(relative(SRC, file), {
+      ours: specifiers.filter((s) => s.startsWith('.')).map((s) => relative(SRC, join(file, '..', s))),
+      libraries: specifiers.filter((s) => !s.startsWith('.')),
+    });
+  }
+  return graph;
+}
+
+/**
+ * The room a file is in: a bounded context of services/ (services/payments, ...), another folder of
+ * src/, or a file at its top (app.ts, main.ts, config.ts).
+ */
+function roomOf(path: string): string {
+  const parts = path.split('/');
+  if (parts[0] === 'services' && parts.length > 2) return `services/${parts[1]}`;
+  return parts[0]!;
+}
+
+const KERNEL = ['services/shared', 'services/access'];
+const BELOW_SERVICES = ['domain', 'store', 'ports', 'certificates', 'config.ts'];
+const CONTEXTS = ['payments', 'authorization', 'account-information', 'onboarding'].map((c) => `services/${c}`);
+
+/** Which rooms each room may import from (besides itself). */
 const ALLOWED: Record<string, readonly string[]> = {
-  domain: ['domain'],
-  store: ['store', 'domain'],
-  ports: ['ports', 'domain', 'store'],
-  services: ['services', 'domain', 'store', 'ports', 'certificates', 'config.ts'],
-  http: ['http', 'services', 'domain', 'store', 'certificates', 'config.ts'],
-  certificates: ['certificates', 'domain'],
-  api: ['api', 'http', 'services', 'domain', 'config.ts'],
-  client: ['client'],
-  cli: ['cli', 'certificates', 'domain', 'store', 'config.ts', 'main.ts'],
+  domain: [],
+  ports: ['domain'],
+  store: ['domain'],
+  adapters: ['ports', 'domain', 'store'],
+  certificates: ['domain'],
+  'services/shared': BELOW_SERVICES,
+  'services/access': ['services/shared', ...BELOW_SERVICES],
+  ...Object.fromEntries(CONTEXTS.map((context) => [context, [...KERNEL, ...BELOW_SERVICES]])),
+  http: ['services/shared', 'services/access', 'domain', 'certificates', 'config.ts'],
+  api: ['http', 'services', ...CONTEXTS, ...KERNEL, 'domain', 'config.ts'],
+  sandbox: ['adapters', 'domain', 'store', 'config.ts'],
+  client: [],
+  cli: ['certificates', 'domain', 'store', 'config.ts', 'main.ts'],
+  'config.ts': [],
+  'app.ts': ['api', 'http', 'adapters', 'sandbox', ...CONTEXTS, ...KERNEL, 'store', 'config.ts'],
+  'main.ts': ['app.ts', 'config.ts', 'domain', 'http', 'sandbox', 'services/shared', 'store'],
 };
 const DOMAIN_LIBRARIES = ['node:crypto', 'ibantools', 'kontonummer'];
+const PORT_LIBRARIES: string[] = [];
 
-test('each layer imports only the layers below it', async () => {
+test('each room imports only the rooms below it, and a bounded context only the kernel and itself', async () => {
   const problems: string[] = [];
-  for (const file of await sourceFiles(SRC)) {
-    const path = relative(SRC, file);
-    const layer = path.split('/')[0]!;
-    const allowed = ALLOWED[layer];
-    if (allowed === undefined) continue;
-    const text = await readFile(file, 'utf8');
-    for (const specifier of importsOf(text)) {
-      if (specifier.startsWith('.')) {
-        const target = relative(SRC, join(file, '..', specifier)).split('/')[0]!;
-        if (!allowed.includes(target)) problems.push(`${path} imports ${specifier}`);
-      } else if (layer === 'domain' && !DOMAIN_LIBRARIES.includes(specifier)) {
-        problems.push(`${path} imports the library ${specifier}`);
-      }
+  for (const [path, { ours, libraries }] of await importGraph()) {
+    const room = roomOf(path);
+    const allowed = ALLOWED[room];
+    if (allowed === undefined) {
+      problems.push(`${path} is in no room with rules (add it to ALLOWED)`);
+      continue;
+    }
+    for (const target of ours) {
+      const targetRoom = roomOf(target);
+      if (targetRoom !== room && !allowed.includes(targetRoom)) problems.push(`${path} imports ${target}`);
+    }
+    const libraryRule = room === 'domain' ? DOMAIN_LIBRARIES : room === 'ports' ? PORT_LIBRARIES : undefined;
+    for (const library of libraries) {
+      if (libraryRule !== undefined && !libraryRule.includes(library))
+        problems.push(`${path} imports the library ${library}`);
     }
   }
   assert.deepEqual(problems, []);
+});
+
+test('ports are interfaces: no code that runs, no database or store type', async () => {
+  const problems: string[] = [];
+  for (const file of await sourceFiles(join(SRC, 'ports'))) {
+    const text = await readFile(file, 'utf8');
+    const path = relative(SRC, file);
+    if (/^export (async )?(function|const|let|class)\b/m.test(text)) problems.push(`${path} exports code`);
+    if (/^import (?!type )/m.test(text)) problems.push(`${path} imports values, not only types`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('nothing imports in a circle', async () => {
+  const graph = await importGraph();
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]) => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      cycles.push([...path.slice(path.indexOf(file)), file].join(' -> '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const target of graph.get(file)?.ours ?? []) visit(target, [...path, file]);
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) visit(file, []);
+  assert.deepEqual(cycles, []);
+});
+
+test('route files follow one name: api/<interface>/<resource>-routes.ts', async () => {
+  const misnamed: string[] = [];
+  for (const file of await sourceFiles(join(SRC, 'api'))) {
+    const registers = /\bapp\.(get|post|put|delete|patch|all|route)[<(]/.test(await readFile(file, 'utf8'));
+    const path = relative(SRC, file);
+    if (registers !== /^api\/[a-z-]+\/[a-z0-9-]+-routes\.ts$/.test(path)) misnamed.push(path);
+  }
+  assert.deepEqual(misnamed, []);
 });
 
 test('only src/config.ts reads process.env', async () => {
@@ -61,4 +141,14 @@ test('only src/config.ts reads process.env', async () => {
     if ((await readFile(file, 'utf8')).includes('process.env')) readers.push(relative(SRC, file));
   }
   assert.deepEqual(readers, ['config.ts']);
+});
+
+test('only the policy decides by mode: no mode checks elsewhere', async () => {
+  const checks: string[] = [];
+  for (const file of await sourceFiles(SRC)) {
+    const path = relative(SRC, file);
+    if (path === 'config.ts' || path === 'services/shared/policy.ts') continue;
+    if (/\bmode\s*[!=]==|[!=]==\s*'(sandbox|live)'/.test(await readFile(file, 'utf8'))) checks.push(path);
+  }
+  assert.deepEqual(checks, []);
 });

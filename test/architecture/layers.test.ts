@@ -50,7 +50,9 @@ function roomOf(path: string): string {
 
 const KERNEL = ['services/shared', 'services/access'];
 const BELOW_SERVICES = ['domain', 'store', 'ports', 'certificates', 'config.ts'];
-const CONTEXTS = ['payments', 'authorization', 'account-information', 'onboarding'].map((c) => `services/${c}`);
+const CONTEXTS = ['payments', 'authorization', 'account-information', 'onboarding'].map(
+  (c) => `services/${c}`,
+);
 
 /** Which rooms each room may import from (besides itself). */
 const ALLOWED: Record<string, readonly string[]> = {

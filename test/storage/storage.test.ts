@@ -10,7 +10,7 @@ import { findProduct } from '../../src/domain/products.ts';
 import { openStore } from '../../src/store/database.ts';
 import { findAnswer } from '../../src/store/idempotency-repository.ts';
 import { runMigrations } from '../../src/store/migrate.ts';
-import { insertPaymentAnswering } from '../../src/store/payments-repository.ts';
+import { findPayment, insertPaymentAnswering, moveStatus } from '../../src/store/payments-repository.ts';
 import {
   backends,
   type Gateway,
@@ -79,6 +79,41 @@ for (const backend of backends()) {
       ] as const) {
         await assert.rejects(store.db.execute(query), Error, what);
       }
+    });
+
+    test('the store refuses a move the transition table does not have, and a move from a status left', async () => {
+      const token = await first.client.clientCredentialsToken();
+      const initiated = await first.client.initiate(token, { path: PATH, body: domestic() });
+      const paymentId = initiated.body.paymentId;
+      const at = new Date();
+      for (const [from, to] of [
+        ['ACTC', 'ACTC'],
+        ['ACCC', 'ACTC'],
+        ['RJCT', 'ACCC'],
+        ['CANC', 'ACTC'],
+        ['ACSC', 'RJCT'],
+      ] as const) {
+        await assert.rejects(
+          store.db.transaction((trx) => moveStatus(trx, paymentId, from, to, at)),
+          new Error(`payment ${paymentId} cannot move from ${from} to ${to}`),
+        );
+      }
+      await assert.rejects(
+        store.db.transaction((trx) => moveStatus(trx, paymentId, 'ACTC', 'RJCT', at)),
+        new Error('a rejection, and only it, has a reason'),
+      );
+      assert.equal((await findPayment(store.db, paymentId))!.status, 'ACTC');
+      // A move the table has, from a status the payment is no longer in: nothing happens.
+      assert.equal(
+        await store.db.transaction((trx) => moveStatus(trx, paymentId, 'ACCP', 'CANC', at)),
+        false,
+      );
+      assert.equal(await store.db.transaction((trx) => moveStatus(trx, paymentId, 'ACTC', 'CANC', at)), true);
+      assert.equal((await findPayment(store.db, paymentId))!.status, 'CANC');
+      await assert.rejects(
+        store.db.transaction((trx) => moveStatus(trx, paymentId, 'CANC', 'ACCC', at)),
+        new Error(`payment ${paymentId} cannot move from CANC to ACCC`),
+      );
     });
 
     test('one TPP-Request-ID sent 20 times at once, to two gateways: one payment', async () => {

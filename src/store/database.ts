@@ -30,7 +30,6 @@ export interface Store {
   close(): Promise<void>;
 }
 
-
 export interface StoreOptions {
   readonly databaseUrl?: string | undefined;
   readonly dataDir?: string | undefined;

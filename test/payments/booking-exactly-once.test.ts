@@ -296,6 +296,40 @@ for (const backend of backends()) {
       }
     });
 
+    test('its request id taken by another request while the bank books: 409, and the booking is still recorded', async () => {
+      const { paymentId, psuToken } = await authorized();
+      const other = await authorized();
+      const requestId = randomUUID();
+      core.step = 'hang';
+      const booked = core.nextBooking();
+      const executing = execute(gateway, paymentId, psuToken, requestId);
+      await booked;
+      // Another request of the TPP under the same id: a cancellation, answered while the bank books.
+      const cancelled = await gateway.client.request(
+        'DELETE',
+        `/psd2/v1/payments/${PRODUCT}/${other.paymentId}`,
+        {
+          headers: { ...gateway.client.tppHeaders(token), 'TPP-Request-ID': requestId },
+        },
+      );
+      assert.deepEqual(statusAndBody(cancelled), {
+        status: 200,
+        body: { paymentId: other.paymentId, transactionStatus: 'CANC' },
+      });
+      core.step = 'answer';
+      core.answerHungCall();
+      assert.deepEqual(statusAndBody(await executing), {
+        status: 409,
+        body: errorBody(409, 'Conflict', {
+          code: 'REQUEST_ID_REUSED',
+          path: 'TPP-Request-ID',
+          text: 'TPP-Request-ID was already used for another request: send a new one for every request',
+        }),
+      });
+      assert.deepEqual(await statusOf(gateway, paymentId), settled(paymentId));
+      assert.equal(core.bookings.get(paymentId), 1);
+    });
+
     test('20 executions of one payment at once on two processes, the system slow: one booking', async () => {
       const { paymentId, psuToken } = await authorized();
       const second = await sibling(gateway, { clock: time.clock, coreBanking: () => core });

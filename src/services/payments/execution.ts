@@ -54,11 +54,21 @@ async function executeOnce<T>(
     // Waiting for execution, or for the answer to a booking asked before (a retry, a concurrent call).
     return payments.every(awaitsExecution) ? startBooking(trx, context, payments, execution.key) : undefined;
   });
-  const outcome = order === undefined ? undefined : await context.coreBanking.book(order);
-  return recordOnce(context.db, key, print, async (trx) => {
-    if (order !== undefined && outcome !== undefined) await finishBooking(trx, context, order, outcome);
-    return execution.answer(await execution.lock(trx));
-  });
+  if (order === undefined) {
+    return recordOnce(context.db, key, print, async (trx) => execution.answer(await execution.lock(trx)));
+  }
+  const outcome = await context.coreBanking.book(order);
+  try {
+    return await recordOnce(context.db, key, print, async (trx) => {
+      await finishBooking(trx, context, order, outcome);
+      return execution.answer(await execution.lock(trx));
+    });
+  } catch (error) {
+    // The bank has answered: its outcome is recorded even when the answer is not (a request id taken
+    // by another request meanwhile); if this fails too, the recovery records it later.
+    await context.db.transaction((trx) => finishBooking(trx, context, order, outcome)).catch(() => {});
+    throw error;
+  }
 }
 
 export async function executePayment(

@@ -14,7 +14,7 @@ import { measureTls } from './tls.ts';
 const FLOW_WORKERS = Number(process.env.BENCH_FLOW_WORKERS ?? 16);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
-/** Parts to leave out, comma-separated: ais, tls (for quicker runs while working on one part). */
+/** Parts to leave out, comma-separated: payments, ais, tls (for quicker runs while working on one part). */
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter((part) => part !== ''));
 
 /** The baseline: node:http answering the gateway's JSON without any work. */
@@ -262,6 +262,18 @@ async function main(): Promise<void> {
   console.log(
     `psd2-gateway bench: ${SECONDS} s per run, ${CONNECTIONS} connections, ${FLOW_WORKERS} flow workers, node ${process.version}`,
   );
+  if (!SKIP.has('payments')) await measurePayments();
+  else console.log('\n(payment flow skipped: BENCH_SKIP)');
+  if (SKIP.has('ais')) console.log('\n(account information skipped: BENCH_SKIP)');
+  else printAis(await measureAis(DATABASE_URL));
+  if (SKIP.has('tls')) {
+    console.log('\n(mutual TLS skipped: BENCH_SKIP)');
+    return;
+  }
+  await measureAndPrintTls();
+}
+
+async function measurePayments(): Promise<void> {
   const rows: Row[] = [];
   const raw = await rawServer();
   try {
@@ -311,14 +323,10 @@ async function main(): Promise<void> {
   console.log('answers the same requests with canned JSON; ratios are to it, in the same run. A payment');
   console.log('in a final status (executed) never changes and is kept in memory; the status of one awaiting');
   console.log('authorization is read from the database every time.');
+}
 
-  if (SKIP.has('ais')) console.log('\n(account information skipped: BENCH_SKIP)');
-  else printAis(await measureAis(DATABASE_URL));
-  if (SKIP.has('tls')) {
-    console.log('\n(mutual TLS skipped: BENCH_SKIP)');
-    return;
-  }
-
+async function measureAndPrintTls(): Promise<void> {
+  const ratio = (value: number, of: number) => `${(value / of).toFixed(2)}x`;
   const tlsRows = await measureTls(DATABASE_URL, SECONDS);
   const tlsBase = tlsRows[0]!;
   console.log('\nLive-mode initiation over mutual TLS (16 connections):\n');

@@ -10,6 +10,15 @@ export async function insertSession(db: Db, session: typeof decoupledSessions.$i
   await db.insert(decoupledSessions).values(session);
 }
 
+export async function findSession(db: Db, sessionHash: string): Promise<SessionRow | undefined> {
+  const rows = await db
+    .select()
+    .from(decoupledSessions)
+    .where(eq(decoupledSessions.sessionHash, sessionHash))
+    .limit(1);
+  return rows[0];
+}
+
 /** Reads a session and locks it until the transaction ends: one poll at a time per session. */
 export async function lockSession(trx: Db, sessionHash: string): Promise<SessionRow | undefined> {
   const rows = await trx

@@ -249,17 +249,31 @@ export async function lockDuePayments(trx: Db, today: string, limit: number): Pr
   return rows.map((row) => toPayment(row));
 }
 
-/** Marks payments as waiting for the core banking system's answer to the order `key`. */
+/**
+ * Marks payments still in `from` as waiting for the core banking system's answer to the order `key`,
+ * in one statement; a payment marked before keeps its mark. Answers each marked payment's mark (the
+ * earlier one where there was one); a payment no longer in `from` is left out.
+ */
 export async function markBooking(
-  trx: Db,
+  db: Db,
   paymentIds: readonly string[],
   key: string,
   at: Date,
-): Promise<void> {
-  await trx
+  from: TransactionStatus,
+): Promise<{ paymentId: string; key: string; startedAt: Date }[]> {
+  const rows = await db
     .update(payments)
-    .set({ bookingKey: key, bookingStartedAt: at })
-    .where(inArray(payments.paymentId, [...paymentIds]));
+    .set({
+      bookingKey: sql`coalesce(${payments.bookingKey}, ${key})`,
+      bookingStartedAt: sql`coalesce(${payments.bookingStartedAt}, ${at})`,
+    })
+    .where(and(inArray(payments.paymentId, [...paymentIds]), eq(payments.status, from)))
+    .returning({
+      paymentId: payments.paymentId,
+      key: payments.bookingKey,
+      startedAt: payments.bookingStartedAt,
+    });
+  return rows.map((row) => ({ paymentId: row.paymentId, key: row.key!, startedAt: row.startedAt! }));
 }
 
 /**

@@ -10,6 +10,7 @@ import { hashSecret, newSecret } from '../../domain/secrets.ts';
 import type { EidCollect } from '../../ports/eid-provider.ts';
 import type { Db } from '../../store/database.ts';
 import {
+  findSession,
   insertSession,
   lockSession,
   type SessionRow,
@@ -158,7 +159,10 @@ export async function pollToken(
   const presented = peer.kind === 'qwac' ? peer.qwac.thumbprint : null;
   const now = context.clock();
   // Errors that end the session are returned, not thrown, so that the session's end commits.
-  const checked = await context.db.transaction((trx) => checkPoll(context, trx, sessionHash, presented, now));
+  // Polls are counted where the policy paces them (a transaction per poll); otherwise only read.
+  const checked = context.policy.paceDecoupledPolls
+    ? await context.db.transaction((trx) => checkPoll(context, trx, sessionHash, presented, now))
+    : await checkPoll(context, context.db, sessionHash, presented, now);
   if ('error' in checked) {
     if (checked.cancelOrder !== undefined) await context.eid.cancel(checked.cancelOrder, now);
     throw checked.error;
@@ -184,7 +188,9 @@ async function checkPoll(
   presented: string | null,
   now: Date,
 ): Promise<PollAnswer | { readonly session: SessionRow }> {
-  const session = await lockSession(trx, sessionHash);
+  const session = context.policy.paceDecoupledPolls
+    ? await lockSession(trx, sessionHash)
+    : await findSession(trx, sessionHash);
   if (session === undefined) return { error: new OAuthError('invalid_request', 'sessionId is not known') };
   if (session.certThumbprint !== null && session.certThumbprint !== presented) {
     return {

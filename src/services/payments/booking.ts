@@ -12,6 +12,7 @@ import { findProduct } from '../../domain/products.ts';
 import type { BookingLine, BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
 import type { Db } from '../../store/database.ts';
 import {
+  lockPayments,
   lockPaymentsOfBooking,
   markBooking,
   moveStatus,
@@ -44,34 +45,48 @@ function orderOf(key: string, date: string, payments: readonly Payment[]): Booki
 }
 
 /**
- * Step 1, in the caller's transaction, with the payments locked and waiting (ACTC to execute, ACCP on
- * their date): answers the order to send. Payments already marked continue their earlier order. When
- * no payment is due yet, nothing is asked: they move to ACCP at once and no order is answered.
+ * Step 1: asks for the booking of payments the caller has checked, all waiting in one status (ACTC to
+ * execute, ACCP on their date): marks them in one statement and answers the order to send. Payments
+ * marked before continue their earlier order. When no payment is due yet, nothing is asked: they move
+ * to ACCP at once. Answers undefined when there is nothing to ask (the payments moved meanwhile, or
+ * none is due yet).
  */
 export async function startBooking(
-  trx: Db,
+  db: Db,
   context: ServiceContext,
   payments: readonly Payment[],
   key: string,
 ): Promise<BookingOrder | undefined> {
-  const earlier = payments.find((payment) => payment.booking !== null)?.booking ?? null;
-  const order =
-    earlier === null
-      ? orderOf(key, today(context), payments)
-      : orderOf(earlier.key, dateIn(earlier.startedAt, context.config.timeZone), payments);
-  if (order.lines.length === 0) {
-    await settle(trx, context, payments, order, { booked: true });
+  const from = payments[0]!.status;
+  const plan = orderOf(key, today(context), payments);
+  if (plan.lines.length === 0) {
+    await context.db.transaction(async (trx) => {
+      const waiting = await lockPayments(
+        trx,
+        payments.map((payment) => payment.id),
+      );
+      await settle(
+        trx,
+        context,
+        waiting.filter((payment) => payment.status === from),
+        plan,
+        { booked: true },
+      );
+    });
     return undefined;
   }
-  if (earlier === null) {
-    await markBooking(
-      trx,
-      payments.map((payment) => payment.id),
-      order.key,
-      context.clock(),
-    );
-  }
-  return order;
+  const marks = await markBooking(
+    db,
+    payments.map((payment) => payment.id),
+    key,
+    context.clock(),
+    from,
+  );
+  if (marks.length === 0) return undefined;
+  // The payments of an order move together (settle): all of them are marked, or none.
+  if (marks.length !== payments.length) throw new Error(`booking ${key}: its payments left ${from} apart`);
+  const { key: orderKey, startedAt } = marks[0]!;
+  return orderOf(orderKey, dateIn(startedAt, context.config.timeZone), payments);
 }
 
 /**

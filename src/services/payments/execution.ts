@@ -6,9 +6,9 @@ import { type Basket, basketStatus } from '../../domain/baskets.ts';
 import { apiError, notYours } from '../../domain/errors.ts';
 import { awaitsExecution, type Payment } from '../../domain/payment.ts';
 import { formatResourceScope } from '../../domain/scope.ts';
-import { findBasket, lockBasketPayments } from '../../store/baskets-repository.ts';
+import { findBasket, listBasketPayments, lockBasketPayments } from '../../store/baskets-repository.ts';
 import type { Db } from '../../store/database.ts';
-import { lockPayment } from '../../store/payments-repository.ts';
+import { findPayment, lockPayment } from '../../store/payments-repository.ts';
 import { requirePsuToken, type TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { type Answer, earlierAnswer, recordOnce } from '../shared/idempotency.ts';
@@ -29,17 +29,20 @@ export interface BasketStatusResponse {
   readonly transactionStatus: string;
 }
 
-/** What is executed: the payments (locked, checked) under one booking key, and the answer once done. */
+/** What is executed: the payments under one booking key (read and checked; locked), and the answer. */
 interface Execution<T> {
   readonly key: string;
+  /** The payments, checked: throws when this call may not execute them. */
+  read(): Promise<readonly Payment[]>;
+  /** The same, locked until the transaction ends. */
   lock(trx: Db): Promise<readonly Payment[]>;
   answer(payments: readonly Payment[]): Answer<T>;
 }
 
 /**
- * Executes once per TPP-Request-ID: the booking is asked in a first transaction, booked by the bank,
- * and its outcome recorded with the answer in a second (services/payments/booking.ts). A request id
- * used before answers its first answer and books nothing.
+ * Executes once per TPP-Request-ID: the booking is asked (the payments marked in one statement),
+ * booked by the bank, and its outcome recorded with the answer in one transaction
+ * (services/payments/booking.ts). A request id used before answers its first answer and books nothing.
  */
 async function executeOnce<T>(
   context: ServiceContext,
@@ -49,19 +52,18 @@ async function executeOnce<T>(
   const { key, print } = oncePerRequest(request, 'execute');
   const earlier = await earlierAnswer<T>(context.db, key, print);
   if (earlier !== undefined) return earlier;
-  const order = await context.db.transaction(async (trx) => {
-    const payments = await execution.lock(trx);
-    // Waiting for execution, or for the answer to a booking asked before (a retry, a concurrent call).
-    return payments.every(awaitsExecution) ? startBooking(trx, context, payments, execution.key) : undefined;
-  });
-  if (order === undefined) {
-    return recordOnce(context.db, key, print, async (trx) => execution.answer(await execution.lock(trx)));
-  }
+  const payments = await execution.read();
+  // Waiting for execution, or for the answer to a booking asked before (a retry, a concurrent call).
+  const order = payments.every(awaitsExecution)
+    ? await startBooking(context.db, context, payments, execution.key)
+    : undefined;
+  const answer = (trx: Db) => execution.lock(trx).then((locked) => execution.answer(locked));
+  if (order === undefined) return recordOnce(context.db, key, print, answer);
   const outcome = await context.coreBanking.book(order);
   try {
     return await recordOnce(context.db, key, print, async (trx) => {
       await finishBooking(trx, context, order, outcome);
-      return execution.answer(await execution.lock(trx));
+      return answer(trx);
     });
   } catch (error) {
     // The bank has answered: its outcome is recorded even when the answer is not (a request id taken
@@ -83,16 +85,17 @@ export async function executePayment(
   );
   const basket = await findBasket(context.db, request.paymentId);
   if (basket !== undefined) return executeBasket(context, request, basket);
+  const check = (found: Payment | undefined) => {
+    const payment = checkPaymentOfApp(found, request.paymentId, request.productName, request.app.clientId);
+    if (request.grant.psuId !== payment.psuId) {
+      throw apiError('TOKEN_INVALID', 'The access token was issued by another PSU');
+    }
+    return [payment];
+  };
   return executeOnce(context, request, {
     key: request.paymentId,
-    async lock(trx) {
-      const locked = await lockPayment(trx, request.paymentId);
-      const payment = checkPaymentOfApp(locked, request.paymentId, request.productName, request.app.clientId);
-      if (request.grant.psuId !== payment.psuId) {
-        throw apiError('TOKEN_INVALID', 'The access token was issued by another PSU');
-      }
-      return [payment];
-    },
+    read: async () => check(await findPayment(context.db, request.paymentId)),
+    lock: async (trx) => check(await lockPayment(trx, request.paymentId)),
     answer: ([payment]) => ({ statusCode: 200, body: statusBody(context, payment!, payment!.status) }),
   });
 }
@@ -107,18 +110,19 @@ function executeBasket(
   if (request.grant.psuId !== basket.psuId)
     throw apiError('TOKEN_INVALID', 'The access token was issued by another PSU');
   const product = productOfPath(request.productName);
+  const check = (members: readonly Payment[]) => {
+    if (!members.some((member) => member.product === product.id)) {
+      throw apiError('PRODUCT_INVALID', `Basket ${basket.basketId} holds no ${product.id} payment`);
+    }
+    if (members.some(awaitsExecution) && !members.every(awaitsExecution)) {
+      throw new Error(`basket ${basket.basketId} is partly executed`);
+    }
+    return members;
+  };
   return executeOnce(context, request, {
     key: basket.basketId,
-    async lock(trx) {
-      const members = await lockBasketPayments(trx, basket.basketId);
-      if (!members.some((member) => member.product === product.id)) {
-        throw apiError('PRODUCT_INVALID', `Basket ${basket.basketId} holds no ${product.id} payment`);
-      }
-      if (members.some(awaitsExecution) && !members.every(awaitsExecution)) {
-        throw new Error(`basket ${basket.basketId} is partly executed`);
-      }
-      return members;
-    },
+    read: async () => check(await listBasketPayments(context.db, basket.basketId)),
+    lock: async (trx) => check(await lockBasketPayments(trx, basket.basketId)),
     answer: (members) => ({
       statusCode: 200,
       body: {

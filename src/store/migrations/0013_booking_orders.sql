@@ -7,6 +7,7 @@ ALTER TABLE payments ADD COLUMN booking_started_at timestamptz;
 ALTER TABLE payments ADD CONSTRAINT payments_booking_marked
   CHECK ((booking_key IS NULL) = (booking_started_at IS NULL));
 CREATE INDEX payments_booking_under_way ON payments (booking_started_at) WHERE booking_key IS NOT NULL;
+CREATE INDEX payments_booking_key ON payments (booking_key) WHERE booking_key IS NOT NULL;
 
 -- The built-in ledger's answer to every order it was given, under the order's key: asked again, it
 -- answers the same, a rejection included.

@@ -24,6 +24,7 @@ import { answerClientError, answerFrameworkError, registerErrorHandling } from '
 import { registerFormBody } from './http/form-body.ts';
 import { createLogger } from './http/logging.ts';
 import { registerTextGuard } from './http/text-guard.ts';
+import { registerTolerantBodies, setIgnoredFieldsHeader } from './http/tolerant-body.ts';
 import { setAnswerHeaders } from './http/tpp-headers.ts';
 import { resetSandbox } from './sandbox/seed.ts';
 import { listTestData } from './sandbox/test-data-listing.ts';
@@ -46,7 +47,7 @@ export interface AppDependencies {
    * Serve HTTPS and ask for the TPP's certificate (live mode). The handshake succeeds without one or
    * with a bad one, so that the API answers with its own codes (CERTIFICATE_MISSING, …).
    */
-  readonly tls?: { readonly key: string; readonly cert: string; readonly ca: string; readonly crl?: string };
+  readonly tls?: { readonly key: string; readonly cert: string; readonly ca?: string; readonly crl?: string };
   /** A pino logger; by default one at config.logLevel. */
   readonly logger?: FastifyBaseLogger;
 }
@@ -57,13 +58,15 @@ const MAX_PARAM_LENGTH = 200;
 export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
   const { config } = dependencies;
   const context = serviceContext(dependencies);
+  const { tls } = dependencies;
+  // Mutual TLS with the TPPs' issuers; without them (sandbox) plain HTTPS.
   const https =
-    dependencies.tls === undefined
+    tls === undefined
       ? {}
       : {
           https: {
-            ...dependencies.tls,
-            requestCert: true,
+            ...tls,
+            requestCert: tls.ca !== undefined,
             rejectUnauthorized: false,
             minVersion: 'TLSv1.2' as const,
           },
@@ -72,6 +75,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     ...https,
     loggerInstance: dependencies.logger ?? createLogger(config),
     bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
     // Our own ids: an incoming X-Request-Id is not trusted as the correlation id.
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -86,9 +90,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   }) as unknown as FastifyInstance;
   app.decorateRequest('tpp', undefined);
   app.decorateRequest('grant', undefined);
-  app.addHook('onSend', async (request, reply) => setAnswerHeaders(request, reply));
+  app.addHook('onSend', async (request, reply) => {
+    setAnswerHeaders(request, reply);
+    setIgnoredFieldsHeader(request, reply);
+  });
   registerErrorHandling(app);
   registerTextGuard(app);
+  registerTolerantBodies(app);
   // JSON for the API, forms for the token endpoint; nothing else (Fastify also parses text/plain).
   app.removeContentTypeParser('text/plain');
   registerFormBody(app);
@@ -103,7 +111,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       healthRoutes(api, context);
       tokenRoutes(api, context);
       authorizeRoutes(api, context);
-      decoupledRoutes(api, context);
+      decoupledRoutes(api, context, config.basePath);
       psuRoutes(api, context);
       initiateRoutes(api, context);
       executeStatusRoutes(api, context);
@@ -128,6 +136,16 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     },
     { prefix: config.basePath },
   );
+  // The OAuth token and decoupled routes under the real service's other prefixes too (AUTH_BASE_PATHS).
+  for (const prefix of config.authBasePaths) {
+    await app.register(
+      async (auth) => {
+        tokenRoutes(auth, context);
+        decoupledRoutes(auth, context, prefix);
+      },
+      { prefix },
+    );
+  }
   return app;
 }
 
@@ -153,7 +171,7 @@ export function serviceContext(dependencies: AppDependencies): ServiceContext {
     ...dependencies.systems,
     caches: newCaches(),
     authorizables: new AuthorizableRegistry(),
-    mtls: dependencies.tls !== undefined,
+    mtls: dependencies.tls?.ca !== undefined,
   };
   // Payments first: a PIS scope names a payment or basket far more often than a short-term consent.
   context.authorizables.register(...paymentAuthorizables(context), ...consentAuthorizables(context));

@@ -10,6 +10,13 @@ export interface Config {
   readonly mode: Mode;
   /** Prefix of every route, '' or '/something' without a trailing slash. */
   readonly basePath: string;
+  /**
+   * Further prefixes (from the origin) under which the OAuth token and decoupled routes answer too,
+   * as the real service's live token URL does (`/bb/gls5`).
+   */
+  readonly authBasePaths: readonly string[];
+  /** Behind a proxy: links and client addresses follow X-Forwarded-Proto, -Host and -For. */
+  readonly trustProxy: boolean;
   /** Absolute origin used in links we hand out; when unset, links use the request's own origin. */
   readonly publicUrl: string | undefined;
   readonly databaseUrl: string | undefined;
@@ -40,8 +47,11 @@ export interface TlsFiles {
   /** The server's certificate chain and key. */
   readonly cert: string;
   readonly key: string;
-  /** The trusted issuers of TPP certificates (QWAC, OBWAC). */
-  readonly clientCa: string;
+  /**
+   * The trusted issuers of TPP certificates (QWAC, OBWAC): mutual TLS. Without them (sandbox only) the
+   * gateway serves plain HTTPS and asks for no client certificate.
+   */
+  readonly clientCa: string | undefined;
   /** Certificate revocation lists of those issuers. */
   readonly crl: string | undefined;
 }
@@ -101,13 +111,33 @@ function url(env: Env, key: string, protocols: readonly string[]): string | unde
   return raw;
 }
 
+const PATH = /^(\/[A-Za-z0-9._~-]+)+\/?$/;
+
 function basePath(env: Env): string {
   const raw = text(env, 'BASE_PATH');
   if (raw === undefined || raw === '/') return '';
-  if (!/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(raw)) {
-    throw new ConfigError('BASE_PATH', `must look like /openbanking, got "${raw}"`);
-  }
+  if (!PATH.test(raw)) throw new ConfigError('BASE_PATH', `must look like /openbanking, got "${raw}"`);
   return raw.replace(/\/$/, '');
+}
+
+function authBasePaths(env: Env, base: string): string[] {
+  const paths = list(env, 'AUTH_BASE_PATHS');
+  for (const path of paths) {
+    if (!PATH.test(path))
+      throw new ConfigError('AUTH_BASE_PATHS', `"${path}" must look like /bb/gls5 (a path from the origin)`);
+  }
+  const trimmed = paths.map((path) => path.replace(/\/$/, ''));
+  const twice = trimmed.find((path, index) => path === base || trimmed.indexOf(path) !== index);
+  if (twice !== undefined)
+    throw new ConfigError('AUTH_BASE_PATHS', `"${twice}" is given twice (or is BASE_PATH itself)`);
+  return trimmed;
+}
+
+function list(env: Env, key: string): string[] {
+  return (text(env, key) ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function timeZone(env: Env): string {
@@ -120,26 +150,31 @@ function timeZone(env: Env): string {
   return zone;
 }
 
-function tlsFiles(env: Env): TlsFiles | undefined {
+function tlsFiles(env: Env, mode: Mode): TlsFiles | undefined {
   const cert = text(env, 'TLS_CERT');
   const key = text(env, 'TLS_KEY');
   const clientCa = text(env, 'TLS_CLIENT_CA');
   const crl = text(env, 'TLS_CRL');
   if (cert === undefined && key === undefined && clientCa === undefined && crl === undefined)
     return undefined;
+  // The sandbox may serve plain HTTPS (its clients call the real sandbox so); live always asks for the
+  // TPP's certificate.
+  const required =
+    mode === 'live' || crl !== undefined ? ['TLS_CERT', 'TLS_KEY', 'TLS_CLIENT_CA'] : ['TLS_CERT', 'TLS_KEY'];
   for (const [name, value] of [
     ['TLS_CERT', cert],
     ['TLS_KEY', key],
     ['TLS_CLIENT_CA', clientCa],
   ] as const) {
-    if (value === undefined) throw new ConfigError(name, 'is required with the other TLS_ settings');
+    if (value === undefined && required.includes(name))
+      throw new ConfigError(name, 'is required with the other TLS_ settings');
   }
-  return Object.freeze({ cert: cert!, key: key!, clientCa: clientCa!, crl });
+  return Object.freeze({ cert: cert!, key: key!, clientCa, crl });
 }
 
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf<Mode>(env, 'MODE', ['sandbox', 'live'], 'sandbox');
-  const tls = tlsFiles(env);
+  const tls = tlsFiles(env, mode);
   if (mode === 'live' && tls === undefined) {
     // Live, every TPP is known by its certificate: without mutual TLS nothing would tie a call to a TPP.
     throw new ConfigError('TLS_CERT', 'live mode needs TLS_CERT, TLS_KEY and TLS_CLIENT_CA (PEM files)');
@@ -148,10 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (sandboxClientId !== undefined && !SANDBOX_CLIENT_ID.test(sandboxClientId)) {
     throw new ConfigError('SANDBOX_CLIENT_ID', 'must be a UUID without dashes (32 lower-case hex digits)');
   }
-  const aliases = (text(env, 'CLIENT_ID_HEADER_ALIASES') ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
+  const aliases = list(env, 'CLIENT_ID_HEADER_ALIASES');
   for (const name of aliases) {
     if (!HEADER_NAME.test(name))
       throw new ConfigError('CLIENT_ID_HEADER_ALIASES', `"${name}" is not a header name`);
@@ -161,6 +193,8 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST') ?? '0.0.0.0',
     mode,
     basePath: basePath(env),
+    authBasePaths: Object.freeze(authBasePaths(env, basePath(env))),
+    trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'], 'false') === 'true',
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/$/, ''),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: text(env, 'DATA_DIR'),

@@ -24,16 +24,12 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
   };
   try {
     if (config.seedTestData) await seedTestCustomers(store.db, dateIn(new Date(), config.timeZone));
-    const address = await app.listen({ port: config.port, host: config.host });
-    const listening = new URL(address);
-    const url = (config.publicUrl ?? `${listening.protocol}//localhost:${listening.port}`) + config.basePath;
+    const listening = localOrigin(await app.listen({ port: config.port, host: config.host }));
+    const url = (config.publicUrl ?? listening) + config.basePath;
     const database = store.kind === 'postgres' ? 'PostgreSQL' : `PGlite (${config.dataDir ?? 'in memory'})`;
     logger.info({ url, mode: config.mode, database }, `psd2-gateway listening at ${url}`);
     if (policyFor(config.mode).sandboxTools) {
-      const sandboxApp = await ensureSandboxApp(store.db, {
-        ...config,
-        port: Number(listening.port),
-      });
+      const sandboxApp = await ensureSandboxApp(store.db, config, listening);
       logger.info(
         { clientId: sandboxApp.clientId, redirectUri: sandboxApp.redirectUri },
         `sandbox app: client_id ${sandboxApp.clientId}, redirect_uri ${sandboxApp.redirectUri}; test data at ${url}/sandbox/test-data`,
@@ -46,9 +42,16 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
   }
 }
 
+/** The origin a browser on this machine reaches a listening address at: localhost, no default port. */
+export function localOrigin(address: string): string {
+  const url = new URL(address);
+  url.hostname = 'localhost';
+  return url.origin;
+}
+
 async function readTlsFiles(
   files: TlsFiles,
-): Promise<{ key: string; cert: string; ca: string; crl?: string }> {
+): Promise<{ key: string; cert: string; ca?: string; crl?: string }> {
   const read = async (key: string, path: string) => {
     try {
       return await readFile(path, 'utf8');
@@ -59,7 +62,7 @@ async function readTlsFiles(
   return {
     cert: await read('TLS_CERT', files.cert),
     key: await read('TLS_KEY', files.key),
-    ca: await read('TLS_CLIENT_CA', files.clientCa),
+    ...(files.clientCa === undefined ? {} : { ca: await read('TLS_CLIENT_CA', files.clientCa) }),
     ...(files.crl === undefined ? {} : { crl: await read('TLS_CRL', files.crl) }),
   };
 }

@@ -1,7 +1,7 @@
 // Consents: the Swedish short-term consent (PIS-scoped, a few reads) and account consents (AIS-scoped,
 // valid until a date, a daily frequency of reads without the PSU present).
 
-export type ConsentKind = 'short-term' | 'accounts' | 'accounts-gb';
+export type ConsentKind = 'short-term' | 'accounts' | 'accounts-gb' | 'accounts-lu';
 export type ConsentStatus = 'received' | 'valid' | 'rejected' | 'expired' | 'terminatedByTpp';
 
 export interface Consent {

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import { ApiError, type TppMessage } from '../domain/errors.ts';
 import { COUNTRIES, type Country, isCountry, looksLikeCountryCode } from '../domain/products.ts';
 import { appOf } from '../services/access/apps.ts';
-import { checkLiveAccess, type LiveAccessRule } from '../services/access/live-access.ts';
+import { checkLiveAccess, type LiveAccessRule, requireSubscription } from '../services/access/live-access.ts';
 import type { ServiceContext } from '../services/shared/context.ts';
 import { peerIdentity } from './mtls.ts';
 
@@ -19,7 +19,7 @@ export interface TppHeaderOptions {
   readonly country: 'header' | 'path';
   /** PSU-present calls (initiation, execution): live mode requires PSU-IP-Address (API-NOTES). */
   readonly psuPresent?: boolean;
-  /** Live mode: the role and the products the call needs (from the request's path). */
+  /** The products the call needs (from its path), and live the role its certificate must carry. */
   readonly live: (request: FastifyRequest) => LiveAccessRule;
 }
 
@@ -37,7 +37,8 @@ export function corporateHeaders(request: FastifyRequest): {
   return { id: header(request, 'psu-corporate-id'), type: header(request, 'psu-corporate-id-type') };
 }
 
-function clientIdOf(request: FastifyRequest, aliases: readonly string[]): string | undefined {
+/** The app (or, on onboarding calls, the TPP) id: X-Gateway-Client-Id or one of its configured aliases. */
+export function clientIdOf(request: FastifyRequest, aliases: readonly string[]): string | undefined {
   for (const name of [CLIENT_ID_HEADER, ...aliases]) {
     const value = header(request, name);
     if (value !== undefined) return value;
@@ -125,6 +126,7 @@ export function tppHeaders(context: ServiceContext, options: TppHeaderOptions): 
       });
     }
     if (context.mtls) await checkLiveAccess(context, peerIdentity(request), app, options.live(request));
+    else await requireSubscription(context, app, options.live(request).products);
     request.tpp = { app, requestId, transactionId, country };
   };
 }

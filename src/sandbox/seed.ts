@@ -64,14 +64,20 @@ async function insertTestCustomers(trx: Db, today: string): Promise<() => Promis
   };
 }
 
-/** Where the sandbox app is redirected to when no redirect URI was configured: our own callback page. */
-export function defaultRedirectUri(config: Config): string {
-  const origin = config.publicUrl ?? `http://localhost:${config.port}`;
-  return `${origin}${config.basePath}/sandbox/callback`;
+/**
+ * Where the sandbox app is redirected to when no redirect URI was configured: our own callback page,
+ * at PUBLIC_URL or the origin the gateway listens at (`https://localhost` on 443, no port).
+ */
+export function defaultRedirectUri(config: Config, listening: string): string {
+  return `${config.publicUrl ?? listening}${config.basePath}/sandbox/callback`;
 }
 
-export async function ensureSandboxApp(db: StoreDb, config: Config): Promise<App> {
-  const redirectUri = config.sandboxRedirectUri ?? defaultRedirectUri(config);
+export async function ensureSandboxApp(
+  db: StoreDb,
+  config: Config,
+  listening = `http://localhost:${config.port}`,
+): Promise<App> {
+  const redirectUri = config.sandboxRedirectUri ?? defaultRedirectUri(config, listening);
   const wanted = config.sandboxClientId;
   const existing = wanted === undefined ? await findSeededApp(db) : await findApp(db, wanted);
   if (existing !== undefined) {

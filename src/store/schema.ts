@@ -198,6 +198,7 @@ export const refreshTokens = pgTable('refresh_tokens', {
   usedAt: instant('used_at'),
   revokedAt: instant('revoked_at'),
   createdAt: instant('created_at').notNull(),
+  certThumbprint: text('cert_thumbprint'),
 });
 
 export const consents = pgTable('consents', {

@@ -56,30 +56,7 @@ export async function insertRefreshToken(db: Db, token: typeof refreshTokens.$in
   await db.insert(refreshTokens).values(token);
 }
 
-/** Marks a refresh token used; answers it only when this call used it and it was not revoked. */
-export async function useRefreshToken(db: Db, tokenHash: string, at: Date): Promise<RefreshRow | undefined> {
-  const rows = await db
-    .update(refreshTokens)
-    .set({ usedAt: at })
-    .where(
-      and(
-        eq(refreshTokens.tokenHash, tokenHash),
-        isNull(refreshTokens.usedAt),
-        isNull(refreshTokens.revokedAt),
-      ),
-    )
-    .returning();
-  return rows[0];
-}
-
 export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshRow | undefined> {
   const rows = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
   return rows[0];
-}
-
-export async function revokeRefreshFamily(db: Db, familyId: string, at: Date): Promise<void> {
-  await db
-    .update(refreshTokens)
-    .set({ revokedAt: at })
-    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
 }

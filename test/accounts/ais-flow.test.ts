@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { TppClient } from '../../src/client/tpp-client.ts';
 import { addDays, addMonths } from '../../src/domain/dates.ts';
+import { expectedAccount } from '../helpers/accounts.ts';
 import { initDecoupled, postLink } from '../helpers/decoupled.ts';
 import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
 import {
@@ -39,27 +40,7 @@ async function consentedTokens(
 }
 
 function account(index: keyof typeof ACCOUNTS, url: string, balance?: string, prefix = '/psd2/v1') {
-  const row = ACCOUNTS[index];
-  return {
-    accountId: row.accountId,
-    ...(row.iban === null ? {} : { iban: row.iban }),
-    ...(row.bban === null ? {} : { bban: row.bban }),
-    ...(row.clearingNumber === null ? {} : { clearingNumber: row.clearingNumber }),
-    ...(row.bic === null ? {} : { bic: row.bic }),
-    currency: row.currency,
-    accountType: row.accountType,
-    name: row.name,
-    ownerName: row.ownerName,
-    ...(balance === undefined
-      ? {}
-      : {
-          balances: [
-            { amount: { content: balance, currency: row.currency }, balanceType: 'booked' },
-            { amount: { content: balance, currency: row.currency }, balanceType: 'available' },
-          ],
-        }),
-    _links: { transactions: { href: `${url}${prefix}/accounts/${row.accountId}/transactions` } },
-  };
+  return expectedAccount(ACCOUNTS[index], url, { ...(balance === undefined ? {} : { balance }), prefix });
 }
 
 interface Transaction {
@@ -256,17 +237,13 @@ describe('account information in the sandbox', () => {
 
   test('refresh token reads on; a deleted consent is refused and its refresh token too', async () => {
     const { consentId, tokens } = await consentedTokens(client, ais);
-    const refreshed = await client.request<{ access_token: string; refresh_token: string }>(
-      'POST',
-      '/refresh/oauth2/token/1.0',
-      {
-        form: {
-          grant_type: 'refresh_token',
-          refresh_token: tokens.refresh_token!,
-          client_id: client.clientId,
-        },
+    const refreshed = await client.request<{ access_token: string }>('POST', '/refresh/oauth2/token/1.0', {
+      form: {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token!,
+        client_id: client.clientId,
       },
-    );
+    });
     assert.equal(refreshed.status, 200);
     assert.equal((await client.read('/psd2/v1/accounts', refreshed.body.access_token)).status, 200);
 
@@ -286,10 +263,11 @@ describe('account information in the sandbox', () => {
     const refused = UNAUTHORIZED({ code: 'CONSENT_INVALID', text: 'The consent was ended by the TPP' });
     assert.deepEqual(whole(await client.read('/psd2/v1/accounts', refreshed.body.access_token)), refused);
     assert.deepEqual(whole(await client.read('/psd2/v1/card-accounts', tokens.access_token)), refused);
+    // The refresh token is not rotated: the client keeps its first one, which now reads nothing.
     const refresh = await client.request('POST', '/oauth2/token/1.0', {
       form: {
         grant_type: 'refresh_token',
-        refresh_token: refreshed.body.refresh_token,
+        refresh_token: tokens.refresh_token!,
         client_id: client.clientId,
       },
     });
@@ -408,14 +386,17 @@ describe('account information in the sandbox', () => {
     });
     assert.deepEqual(
       whole(await client.read('/psd2/v1/accounts', tokens.access_token)),
-      UNAUTHORIZED({ code: 'CONSENT_INVALID', text: 'The consent was given for the GB accounts API' }),
+      UNAUTHORIZED({
+        code: 'CONSENT_INVALID',
+        text: 'The consent was given for the GB accounts API, not the general accounts API',
+      }),
     );
     const general = await consentedTokens(client, ais);
     assert.deepEqual(
       whole(await client.read('/psd2/gb/v1/accounts', general.tokens.access_token)),
       UNAUTHORIZED({
         code: 'CONSENT_INVALID',
-        text: 'The consent was given for the general accounts API, not the GB one',
+        text: 'The consent was given for the general accounts API, not the GB accounts API',
       }),
     );
     assert.deepEqual(
@@ -534,7 +515,15 @@ describe('account information in the sandbox', () => {
         `/psd2/v1/accounts/${randomUUID()}`,
         NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: 'There is no such account' }),
       ],
-      [tx, BAD_REQUEST({ code: 'FORMAT_ERROR', path: 'dateFrom', text: 'dateFrom is required' })],
+      // Without dateFrom the default window ends at dateTo, which must then be within 15 months.
+      [
+        `${tx}?dateTo=${addDays(addMonths(today, -15), -1)}`,
+        BAD_REQUEST({
+          code: 'FORMAT_ERROR',
+          path: 'dateTo',
+          text: `dateTo must not be before ${addMonths(today, -15)} (15 months back)`,
+        }),
+      ],
       [
         `${tx}?dateFrom=2026-13-01`,
         BAD_REQUEST({

@@ -45,6 +45,25 @@ test('settings are read and normalised', () => {
   assert.deepEqual(config.clientIdHeaderAliases, ['x-ibm-client-id', 'x-other']);
 });
 
+test('clients of the real service: extra auth prefixes, a proxy, plain HTTPS in the sandbox', () => {
+  const config = loadConfig({
+    AUTH_BASE_PATHS: '/bb/gls5, /auth/',
+    TRUST_PROXY: 'true',
+    TLS_CERT: 'server.pem',
+    TLS_KEY: 'server.key',
+  });
+  assert.deepEqual(config.authBasePaths, ['/bb/gls5', '/auth']);
+  assert.equal(config.trustProxy, true);
+  assert.deepEqual(config.tls, {
+    cert: 'server.pem',
+    key: 'server.key',
+    clientCa: undefined,
+    crl: undefined,
+  });
+  assert.deepEqual(loadConfig({}).authBasePaths, []);
+  assert.equal(loadConfig({}).trustProxy, false);
+});
+
 test('a bad setting stops the start, naming it', () => {
   const cases: [Record<string, string>, string, RegExp][] = [
     [{ PORT: 'eighty' }, 'PORT', /whole number/],
@@ -61,6 +80,11 @@ test('a bad setting stops the start, naming it', () => {
     [{ CLIENT_ID_HEADER_ALIASES: 'bad header' }, 'CLIENT_ID_HEADER_ALIASES', /not a header name/],
     [{ TIME_ZONE: 'Mars/Olympus' }, 'TIME_ZONE', /time zone/],
     [{ SEED_TEST_DATA: 'yes' }, 'SEED_TEST_DATA', /one of true, false/],
+    [{ MODE: 'live', TLS_CERT: 'a', TLS_KEY: 'b' }, 'TLS_CLIENT_CA', /required with the other TLS_ settings/],
+    [{ AUTH_BASE_PATHS: 'bb/gls5' }, 'AUTH_BASE_PATHS', /\/bb\/gls5/],
+    [{ AUTH_BASE_PATHS: '/bb/gls5,/bb/gls5/' }, 'AUTH_BASE_PATHS', /given twice/],
+    [{ AUTH_BASE_PATHS: '/openbanking', BASE_PATH: '/openbanking' }, 'AUTH_BASE_PATHS', /BASE_PATH itself/],
+    [{ TRUST_PROXY: '1' }, 'TRUST_PROXY', /one of true, false/],
   ];
   for (const [env, key, message] of cases) {
     assert.throws(

@@ -73,7 +73,7 @@ export interface GatewayOptions {
   readonly coreBanking?: (builtIn: CoreBanking) => CoreBanking;
   readonly config?: Partial<Config>;
   /** Serve HTTPS asking for client certificates (live onboarding tests). */
-  readonly tls?: { key: string; cert: string; ca: string; crl?: string };
+  readonly tls?: { key: string; cert: string; ca?: string; crl?: string };
 }
 
 export const REDIRECT_URI = 'https://tpp.example/callback';

@@ -1,5 +1,6 @@
-// grant_type=refresh_token: for account access only (payments get none), rotated on every use, a
-// reused one revokes its family.
+// grant_type=refresh_token: for account access only (payments get none); as the real service keeps
+// them, a refresh answers a new access token and no new refresh token, and the first refresh token
+// stays valid while its consent does.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { issuePsuTokens, resolveToken } from '../../src/services/access/tokens.ts';
@@ -46,19 +47,13 @@ const invalidGrant = (description: string) => ({
   body: { error: 'invalid_grant', error_description: description },
 });
 
-test('account access gets a refresh token; a refresh rotates it and keeps scope and PSU', async () => {
+test('account access gets a refresh token; a refresh answers an access token of the same scope and PSU, and no new refresh token', async () => {
   const first = await accountAccessTokens();
   assert.match(first.refresh_token!, /^[A-Za-z0-9_-]{43}$/);
   const answer = await refresh(first.refresh_token!);
   assert.equal(answer.status, 200);
-  const body = answer.body as { access_token: string; refresh_token: string };
-  assert.deepEqual(body, {
-    access_token: body.access_token,
-    expires_in: 900,
-    token_type: 'Bearer',
-    refresh_token: body.refresh_token,
-  });
-  assert.notEqual(body.refresh_token, first.refresh_token);
+  const body = answer.body as { access_token: string };
+  assert.deepEqual(body, { access_token: body.access_token, expires_in: 900, token_type: 'Bearer' });
   const grant = await resolveToken(context, body.access_token);
   assert.deepEqual(grant, {
     kind: 'refresh_token',
@@ -68,16 +63,15 @@ test('account access gets a refresh token; a refresh rotates it and keeps scope 
   });
 });
 
-test('a used refresh token presented again revokes the whole family', async () => {
+test('the refresh token is not rotated: the client keeps using its first one, on every token path', async () => {
   const first = await accountAccessTokens();
-  const rotated = (
-    (await refresh(first.refresh_token!, {}, '/oauth2/token/1.0')).body as { refresh_token: string }
-  ).refresh_token;
-  assert.deepEqual(
-    statusAndBody(await refresh(first.refresh_token!)),
-    invalidGrant('the refresh token has already been used'),
-  );
-  assert.deepEqual(statusAndBody(await refresh(rotated)), invalidGrant('the refresh token has been revoked'));
+  const tokens = new Set<string>();
+  for (const path of ['/refresh/oauth2/token/1.0', '/oauth2/token/1.0', '/refresh/oauth2/token/1.0']) {
+    const answer = await refresh(first.refresh_token!, {}, path);
+    assert.equal(answer.status, 200, path);
+    tokens.add((answer.body as { access_token: string }).access_token);
+  }
+  assert.equal(tokens.size, 3, 'a new access token each time');
 });
 
 test('bound to its client, its scope and its lifetime', async () => {
@@ -98,7 +92,10 @@ test('bound to its client, its scope and its lifetime', async () => {
     statusAndBody(await refresh('x'.repeat(43))),
     invalidGrant('the refresh token is not valid'),
   );
-  time.advance(90 * 86_400_000);
+  // Valid as long as the consent (180 days by default), well past the 90 days of a rotated token.
+  time.advance(170 * 86_400_000);
+  assert.equal((await refresh(tokens.refresh_token!)).status, 200);
+  time.advance(11 * 86_400_000);
   assert.deepEqual(
     statusAndBody(await refresh(tokens.refresh_token!)),
     invalidGrant('the refresh token has expired'),

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { eidSimulator } from '../../src/adapters/eid-simulator.ts';
 import {
   createCa,
   createCrl,
@@ -458,6 +459,57 @@ describe('third parties over mutual TLS', () => {
     const created = await consent(certs.good);
     assert.equal(created.status, 200, JSON.stringify(created.body));
     assert.equal((created.body as { consentStatus: string }).consentStatus, 'received');
+
+    // The PSU signs in the e-ID app (decoupled v1 names the PSU); the refresh token is bound to the
+    // certificate the tokens were issued over, not only to the TPP.
+    const consentId = (created.body as { consentId: string }).consentId;
+    const overTls = (url: string, client: ClientCertificate, body: unknown, type = 'application/json') =>
+      tlsRequest(url, {
+        method: 'POST',
+        ca: ca.certificatePem,
+        client,
+        headers: { 'Content-Type': type },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    const init = await overTls(`${origin}/decoupled/mbid/initAuthorization/1.0`, certs.good, {
+      psu_id: '191212121212',
+      psu_id_type: '1',
+      psu_client_ip: '192.0.2.1',
+      scope: `AIS:${consentId}`,
+      client_id: registered.clientId,
+    });
+    assert.equal(init.status, 200, JSON.stringify(init.body));
+    const eidApp = eidSimulator({ db: gateway.store.db, instant: false }).simulatedApp!;
+    const order = (await eidApp.find('191212121212', new Date()))!;
+    assert.equal(await eidApp.open(order.orderRef, new Date()), true);
+    assert.equal(await eidApp.approve(order.orderRef, new Date()), true);
+    const polled = await overTls(
+      (init.body as { _links: { token: { href: string } } })._links.token.href,
+      certs.good,
+      {},
+    );
+    const psuTokens = polled.body as { result: string; refresh_token: string };
+    assert.equal(psuTokens.result, 'COMPLETE', JSON.stringify(psuTokens));
+    const refresh = (client: ClientCertificate) =>
+      overTls(
+        `${origin}/oauth2/token/1.0`,
+        client,
+        new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: psuTokens.refresh_token,
+          client_id: registered.clientId,
+        }).toString(),
+        'application/x-www-form-urlencoded',
+      );
+    assert.equal((await refresh(certs.good)).status, 200);
+    assert.deepEqual(await refresh(certs.rotated), {
+      status: 400,
+      body: {
+        error: 'invalid_grant',
+        error_description: 'the refresh token is bound to another certificate',
+      },
+    });
+
     assert.deepEqual(await consent(certs.rotated), {
       status: 403,
       body: errorBody(403, 'Forbidden', {

@@ -1,10 +1,16 @@
 // Accounts (spec row 16): GET /psd2/v1/accounts, /{accountId}?withBalance=true, /{accountId}/balances,
-// /{accountId}/transactions?dateFrom=&dateTo=; the same under /psd2/gb/v1 for British accounts.
+// /{accountId}/transactions?dateFrom=&dateTo=; the same under /psd2/gb/v1 for British accounts and
+// /psd2/lu/v1 for Luxembourg's, and under /psd2/v2 with the real service's version 2 records.
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { header, tppHeaders } from '../../http/tpp-headers.ts';
+import {
+  type RecordShape,
+  V1_RECORDS,
+  V2_RECORDS,
+} from '../../services/account-information/account-views.ts';
 import {
   type AisCall,
   listConsentedAccounts,
@@ -60,20 +66,43 @@ const withBalance = (query: WithBalanceQuery['Querystring'], otherwise: boolean)
 const AccountParams = Type.Object({ accountId: Type.String({ maxLength: 64 }) });
 type Params = { Params: { accountId: string } };
 
-/** An AIS read: the app, the PSU token, and for the daily count the resource and whether the PSU is present. */
-export function aisCall(context: ServiceContext, request: FastifyRequest, api: AisApi): AisCall {
-  const path = request.url.split('?')[0]!.slice(context.config.basePath.length);
+/** An accounts API: where its paths live, the consents it reads under, the products it needs, its records. */
+export interface AccountApi {
+  readonly api: AisApi;
+  readonly prefix: string;
+  readonly products: readonly string[];
+  readonly shape: RecordShape;
+}
+
+/**
+ * The accounts of each API under its own prefix with version 1 records, and the general API's
+ * version 2 (the real service's records: `/psd2/v2/accounts`, under the same consents).
+ */
+export const ACCOUNT_APIS: readonly AccountApi[] = [
+  ...AIS_APIS.map(({ api, prefix, accounts }) => ({ api, prefix, products: accounts, shape: V1_RECORDS })),
+  { api: 'general', prefix: '/psd2/v2', products: ['accounts'], shape: V2_RECORDS },
+];
+
+/**
+ * An AIS read: the app, the PSU token, and for the daily count the resource (the path within its API,
+ * so that v1 and v2 reads of one account count together) and whether the PSU is present.
+ */
+export function aisCall(context: ServiceContext, request: FastifyRequest, api: AccountApi): AisCall {
+  const path = request.url.split('?')[0]!.slice(context.config.basePath.length + api.prefix.length);
   return {
     app: tppOf(request).app,
     grant: grantOf(request),
-    read: { api, resource: path, psuPresent: header(request, 'psu-ip-address') !== undefined },
+    read: { api: api.api, resource: path, psuPresent: header(request, 'psu-ip-address') !== undefined },
     baseUrl: baseUrlOf(context.config, request),
+    prefix: api.prefix,
+    shape: api.shape,
   };
 }
 
 export function accountRoutes(app: FastifyInstance, context: ServiceContext): void {
-  for (const { api, prefix, accounts } of AIS_APIS) {
-    const live = () => ({ role: 'AIS' as const, products: [accounts] });
+  for (const accountApi of ACCOUNT_APIS) {
+    const { prefix, products } = accountApi;
+    const live = () => ({ role: 'AIS' as const, products });
     const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
 
     app.get<WithBalanceQuery>(
@@ -87,7 +116,11 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext): vo
       },
       // The list carries balances unless asked not to (as the real service's list).
       (request) =>
-        listConsentedAccounts(context, aisCall(context, request, api), withBalance(request.query, true)),
+        listConsentedAccounts(
+          context,
+          aisCall(context, request, accountApi),
+          withBalance(request.query, true),
+        ),
     );
 
     app.get<Params & WithBalanceQuery>(
@@ -99,7 +132,7 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext): vo
       (request) =>
         readConsentedAccount(
           context,
-          aisCall(context, request, api),
+          aisCall(context, request, accountApi),
           request.params.accountId,
           withBalance(request.query, false),
         ),
@@ -114,7 +147,8 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext): vo
           response: { 200: Type.Object({ accountId: Type.String(), balances: Balances }) },
         },
       },
-      (request) => readAccountBalances(context, aisCall(context, request, api), request.params.accountId),
+      (request) =>
+        readAccountBalances(context, aisCall(context, request, accountApi), request.params.accountId),
     );
 
     app.get<Params & { Querystring: { dateFrom?: string; dateTo?: string } }>(
@@ -130,7 +164,7 @@ export function accountRoutes(app: FastifyInstance, context: ServiceContext): vo
       (request) =>
         readAccountTransactions(
           context,
-          aisCall(context, request, api),
+          aisCall(context, request, accountApi),
           request.params.accountId,
           request.query,
         ),

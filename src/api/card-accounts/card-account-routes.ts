@@ -11,7 +11,15 @@ import {
   readConsentedCardAccount,
 } from '../../services/account-information/card-accounts.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
-import { aisCall, TransactionsQuery, TransactionsResponse } from '../accounts/account-routes.ts';
+import {
+  ACCOUNT_APIS,
+  aisCall,
+  TransactionsQuery,
+  TransactionsResponse,
+} from '../accounts/account-routes.ts';
+
+/** Card accounts are read under general account consents, at /psd2/v1. */
+const CARD_ACCOUNTS_API = ACCOUNT_APIS[0]!;
 
 const Money = Type.Object({ currency: Type.String(), amount: Type.String() });
 const CardBalances = Type.Array(Type.Object({ balanceType: Type.String(), balanceAmount: Money }));
@@ -37,14 +45,18 @@ export function cardAccountRoutes(app: FastifyInstance, context: ServiceContext)
       onRequest: hooks,
       schema: { response: { 200: Type.Object({ cardAccounts: Type.Array(CardAccount) }) } },
     },
-    (request) => listConsentedCardAccounts(context, aisCall(context, request, 'general')),
+    (request) => listConsentedCardAccounts(context, aisCall(context, request, CARD_ACCOUNTS_API)),
   );
 
   app.get<Params>(
     `${prefix}/:accountId`,
     { onRequest: hooks, schema: { params: Params, response: { 200: CardAccount } } },
     (request) =>
-      readConsentedCardAccount(context, aisCall(context, request, 'general'), request.params.accountId),
+      readConsentedCardAccount(
+        context,
+        aisCall(context, request, CARD_ACCOUNTS_API),
+        request.params.accountId,
+      ),
   );
 
   app.get<Params>(
@@ -57,7 +69,11 @@ export function cardAccountRoutes(app: FastifyInstance, context: ServiceContext)
       },
     },
     (request) =>
-      readCardAccountBalances(context, aisCall(context, request, 'general'), request.params.accountId),
+      readCardAccountBalances(
+        context,
+        aisCall(context, request, CARD_ACCOUNTS_API),
+        request.params.accountId,
+      ),
   );
 
   app.get<Params & { Querystring: { dateFrom?: string; dateTo?: string } }>(
@@ -69,7 +85,7 @@ export function cardAccountRoutes(app: FastifyInstance, context: ServiceContext)
     (request) =>
       readCardAccountTransactions(
         context,
-        aisCall(context, request, 'general'),
+        aisCall(context, request, CARD_ACCOUNTS_API),
         request.params.accountId,
         request.query,
       ),

@@ -1,5 +1,6 @@
 // Account consents: POST /psd2/v1/consents, GET /{consentId}, GET /{consentId}/status, DELETE
-// /{consentId}; the same under /psd2/gb/v1 for the GB accounts API (whose product includes consent).
+// /{consentId}; the same under /psd2/gb/v1 and /psd2/lu/v1 for the GB and Luxembourg accounts APIs (whose
+// products include consent).
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
@@ -38,15 +39,27 @@ const ConsentView = Type.Object({
 const ConsentParams = Type.Object({ consentId: Type.String({ maxLength: 64 }) });
 type Params = { Params: { consentId: string } };
 
-/** Where each API lives and, live, the product it needs (spec Authentication rule 3). */
-export const AIS_APIS: readonly { api: AisApi; prefix: string; consents: string; accounts: string }[] = [
-  { api: 'general', prefix: '/psd2/v1', consents: 'consents', accounts: 'accounts' },
-  { api: 'gb', prefix: '/psd2/gb/v1', consents: 'accounts-gb', accounts: 'accounts-gb' },
+/** Luxembourg's accounts API, one product per customer type; either one includes consent. */
+const LU_PRODUCTS = ['accounts-lu-individual', 'accounts-lu-corporate'];
+
+/**
+ * Where each account-information API lives and, live, the products it needs (spec Authentication
+ * rule 3): the general API's consents need `consents`; GB's and LU's products include consent.
+ */
+export const AIS_APIS: readonly {
+  api: AisApi;
+  prefix: string;
+  consents: readonly string[];
+  accounts: readonly string[];
+}[] = [
+  { api: 'general', prefix: '/psd2/v1', consents: ['consents'], accounts: ['accounts'] },
+  { api: 'gb', prefix: '/psd2/gb/v1', consents: ['accounts-gb'], accounts: ['accounts-gb'] },
+  { api: 'lu', prefix: '/psd2/lu/v1', consents: LU_PRODUCTS, accounts: LU_PRODUCTS },
 ];
 
 export function consentRoutes(app: FastifyInstance, context: ServiceContext): void {
   for (const { api, prefix, consents } of AIS_APIS) {
-    const live = () => ({ role: 'AIS' as const, products: [consents] });
+    const live = () => ({ role: 'AIS' as const, products: consents });
     const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
     const call = (request: FastifyRequest<Params>) =>
       [tppOf(request).app, grantOf(request), api, request.params.consentId] as const;

@@ -5,7 +5,7 @@ import { apiError } from '../../domain/errors.ts';
 import { bearer } from '../../http/bearer.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import { grantOf } from '../../http/request-context.ts';
-import { CLIENT_ID_HEADER, header, tppIdsOnly } from '../../http/tpp-headers.ts';
+import { clientIdOf, header, tppIdsOnly } from '../../http/tpp-headers.ts';
 import { type SubscriptionRequestBody, subscribe } from '../../services/onboarding/subscriptions.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 
@@ -48,7 +48,7 @@ export function subscriptionsRoutes(app: FastifyInstance, context: ServiceContex
       schema: { body: SubscriptionBody, response: { 200: SubscriptionResponse } },
     },
     async (request, reply) => {
-      const tppId = header(request, CLIENT_ID_HEADER);
+      const tppId = clientIdOf(request, context.config.clientIdHeaderAliases);
       if (tppId === undefined) {
         throw apiError(
           'FORMAT_ERROR',

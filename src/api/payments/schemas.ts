@@ -1,5 +1,6 @@
-// Request and response schemas of the payment endpoints. Unknown fields are refused so that a
-// misspelt field is an error, not a silently ignored one.
+// Request and response schemas of the payment endpoints. Objects are closed: a field they do not
+// declare is set aside before validation and named in X-Ignored-Fields (http/tolerant-body.ts), so a
+// misspelt field is visible without breaking clients that send more than the contract knows.
 import { type Static, Type } from '@sinclair/typebox';
 
 const text = (maxLength: number) => Type.String({ maxLength });

@@ -1,6 +1,7 @@
-// Live mode, on every AIS/PIS call (issue 4): the app belongs to the TPP of the certificate presented
-// in TLS, the certificate carries the role of the interface, and the app is subscribed to the product
-// of the path.
+// On every AIS/PIS call: under mutual TLS (live) the app belongs to the TPP of the certificate
+// presented, the certificate carries the role of the interface, and the app is subscribed to the
+// product of the path; without it (the sandbox) an app registered through onboarding is still held to
+// its subscriptions.
 import type { PeerIdentity, Qwac } from '../../certificates/qwac.ts';
 import type { App } from '../../domain/apps.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
@@ -73,11 +74,24 @@ export async function checkLiveAccess(
   const allowed = qwac.scopes.includes(rule.role);
   if (!allowed)
     throw apiError('ROLE_INVALID', `This interface needs the ${rule.role} role in the certificate`);
+  await requireSubscription(context, app, rule.products);
+}
+
+/**
+ * An app registered through onboarding (it has a TPP) may use only the products it is subscribed to,
+ * in the sandbox as live; a seeded sandbox app, registered by nobody, may use every product.
+ */
+export async function requireSubscription(
+  context: ServiceContext,
+  app: App,
+  products: readonly string[],
+): Promise<void> {
+  if (app.tppId === null || app.tppId === undefined) return;
   const subscribed = await subscriptionsOf(context, app.clientId);
-  if (!rule.products.some((product) => subscribed.includes(product))) {
+  if (!products.some((product) => subscribed.includes(product))) {
     throw new ApiError({
       code: 'PRODUCT_INVALID',
-      text: `The app is not subscribed to ${rule.products.join(' or ')}`,
+      text: `The app is not subscribed to ${products.join(' or ')}`,
     });
   }
 }

@@ -13,8 +13,11 @@ export const LIFETIMES = {
   adminToken: 7_776_000,
   /** PSU tokens: reported always, enforced live only (the policy's enforcePsuTokenExpiry). */
   psuToken: 900,
-  /** Refresh tokens of account access: the longest a consent lasts (90 days). */
-  refreshToken: 90 * 86_400,
+  /**
+   * Refresh tokens of account access: the longest a consent lasts (180 days and its last day); the
+   * consent's own end is checked at every refresh.
+   */
+  refreshToken: 181 * 86_400,
 } as const;
 
 export type TokenKind = 'client_credentials' | 'authorization_code' | 'decoupled' | 'refresh_token';
@@ -75,11 +78,12 @@ export interface PsuGrant {
   readonly codeHash: string | null;
   /** The certificate the tokens are bound to, under mutual TLS (RFC 8705). */
   readonly certThumbprint?: string | null;
-  /** When a refresh rotates: the family and the end of the consent it belongs to. */
-  readonly refresh?: { readonly familyId: string; readonly expiresAt: Date };
 }
 
-/** A PSU's access token (900 s; enforced live), and for account access a refresh token. */
+/**
+ * A PSU's access token (900 s; enforced live), and for account access a refresh token, bound like it
+ * to the certificate it was issued over.
+ */
 export async function issuePsuTokens(
   db: Db,
   context: ServiceContext,
@@ -100,12 +104,13 @@ export async function issuePsuTokens(
   const now = context.clock();
   await insertRefreshToken(db, {
     tokenHash: hashSecret(refreshToken),
-    familyId: grant.refresh?.familyId ?? newId(),
+    familyId: newId(),
     clientId: grant.clientId,
     scope: grant.scope,
     psuId: grant.psuId,
-    expiresAt: grant.refresh?.expiresAt ?? new Date(now.getTime() + LIFETIMES.refreshToken * 1000),
+    expiresAt: new Date(now.getTime() + LIFETIMES.refreshToken * 1000),
     createdAt: now,
+    certThumbprint: grant.certThumbprint ?? null,
   });
   return { ...access, refresh_token: refreshToken };
 }

@@ -1,7 +1,7 @@
 // What the account-information answers are made of (API-NOTES "Accounts, cards, consents, funds"):
 // accounts with balances, transactions from the bank's statements, and the period a read may ask for.
 import type { AccountRecord, AccountWithBalance } from '../../domain/accounts.ts';
-import { addMonths, isIsoDate } from '../../domain/dates.ts';
+import { addDays, addMonths, isIsoDate } from '../../domain/dates.ts';
 import { apiError } from '../../domain/errors.ts';
 import { formatAmount } from '../../domain/money.ts';
 import type { StatementLine } from '../../ports/core-banking.ts';
@@ -10,6 +10,8 @@ import { type ServiceContext, today } from '../shared/context.ts';
 /** At most this many transactions per answer, and no further back than 15 months (as the real service). */
 export const MAX_TRANSACTIONS = 600;
 export const MAX_HISTORY_MONTHS = 15;
+/** Without dateFrom, a read covers this many days up to dateTo (the real service's default window). */
+export const DEFAULT_TRANSACTION_DAYS = 90;
 
 export interface AmountText {
   readonly content: string;
@@ -18,7 +20,7 @@ export interface AmountText {
 
 export interface Balance {
   readonly amount: AmountText;
-  readonly balanceType: 'booked' | 'available';
+  readonly balanceType: 'booked' | 'available' | 'AVAILABLE_AMOUNT';
 }
 
 export interface AccountBase {
@@ -70,6 +72,36 @@ export function accountBalances(currency: string, bookedMinor: number): Balance[
   ];
 }
 
+/**
+ * How an account-information API writes its records. Version 1 (ours since the start; unchanged, so
+ * no v1 client breaks): bban is the whole account number with the clearing number, balances are
+ * `booked` and `available`. Version 2 (the real service's, which clients of it parse): bban is the
+ * account number without the clearing number (9 digits at this bank), clearingNumber stands apart,
+ * and the available balance is `AVAILABLE_AMOUNT`; the booked one keeps its name.
+ */
+export interface RecordShape {
+  account(account: AccountRecord): AccountBase;
+  balances(currency: string, bookedMinor: number): Balance[];
+}
+
+export const V1_RECORDS: RecordShape = { account: accountBase, balances: accountBalances };
+
+export const V2_RECORDS: RecordShape = {
+  account(account) {
+    const base = accountBase(account);
+    const clearing = account.clearingNumber;
+    if (account.bban === null || clearing === null || !account.bban.startsWith(clearing)) return base;
+    return { ...base, bban: account.bban.slice(clearing.length) };
+  },
+  balances(currency, bookedMinor) {
+    const amount = { content: formatAmount({ currency, minor: bookedMinor }), currency };
+    return [
+      { amount, balanceType: 'booked' },
+      { amount, balanceType: 'AVAILABLE_AMOUNT' },
+    ];
+  },
+};
+
 /** A PSU's accounts (the PSU directory's) with their booked balances now (the core banking system's). */
 export async function accountsWithBalances(
   context: ServiceContext,
@@ -80,30 +112,29 @@ export async function accountsWithBalances(
   return accounts.map((account) => ({ ...account, balanceMinor: balances.get(account.accountId) ?? 0 }));
 }
 
-/** The period of a transactions read: dateFrom required, dateTo today by default, at most 15 months back. */
+/**
+ * The period of a transactions read: dateTo today by default, dateFrom DEFAULT_TRANSACTION_DAYS before
+ * dateTo by default (older clients send no dates), at most 15 months back.
+ */
 export function transactionPeriod(
   context: ServiceContext,
   query: { dateFrom?: string; dateTo?: string },
 ): { from: string; to: string } {
   const day = today(context);
-  if (query.dateFrom === undefined) throw apiError('FORMAT_ERROR', 'dateFrom is required', 'dateFrom');
   for (const name of ['dateFrom', 'dateTo'] as const) {
     const value = query[name];
     if (value !== undefined && !isIsoDate(value)) {
       throw apiError('FORMAT_ERROR', `${name} must be an ISO date (YYYY-MM-DD)`, name);
     }
   }
-  const from = query.dateFrom;
   const to = query.dateTo ?? day;
-  if (from > to) throw apiError('FORMAT_ERROR', 'dateFrom must not be after dateTo', 'dateFrom');
   const earliest = addMonths(day, -MAX_HISTORY_MONTHS);
-  if (from < earliest) {
-    throw apiError(
-      'FORMAT_ERROR',
-      `dateFrom must not be before ${earliest} (${MAX_HISTORY_MONTHS} months back)`,
-      'dateFrom',
-    );
-  }
+  const back = `must not be before ${earliest} (${MAX_HISTORY_MONTHS} months back)`;
+  if (query.dateFrom === undefined && to < earliest)
+    throw apiError('FORMAT_ERROR', `dateTo ${back}`, 'dateTo');
+  const from = query.dateFrom ?? [addDays(to, -DEFAULT_TRANSACTION_DAYS), earliest].sort().at(-1)!;
+  if (from > to) throw apiError('FORMAT_ERROR', 'dateFrom must not be after dateTo', 'dateFrom');
+  if (from < earliest) throw apiError('FORMAT_ERROR', `dateFrom ${back}`, 'dateFrom');
   return { from, to };
 }
 

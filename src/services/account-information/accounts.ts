@@ -10,12 +10,11 @@ import type { TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import {
   type AccountBase,
-  accountBalances,
-  accountBase,
   accountsWithBalances,
   type Balance,
   bookedTransactions,
   MAX_TRANSACTIONS,
+  type RecordShape,
   type Transaction,
   transactionPeriod,
 } from './account-views.ts';
@@ -26,23 +25,34 @@ export interface AccountDetails extends AccountBase {
   readonly _links: { readonly transactions: { readonly href: string } };
 }
 
-/** What an AIS call is asked: the app, the PSU's token, and the read (API, resource, PSU present). */
+/**
+ * What an AIS call is asked: the app, the PSU's token, the read (API, resource, PSU present), and how
+ * the API writes its records and links (the path prefix of its accounts, e.g. /psd2/v2).
+ */
 export interface AisCall {
   readonly app: App;
   readonly grant: TokenGrant;
   readonly read: AisRead;
   readonly baseUrl: string;
+  readonly prefix: string;
+  readonly shape: RecordShape;
 }
 
+/** The accounts an API shows: GB its British ones, LU its Luxembourg ones, the general API all others. */
 const inApi = (read: AisRead) => (account: { country: string }) =>
-  read.api === 'gb' ? account.country === 'GB' : account.country !== 'GB';
+  read.api === 'gb'
+    ? account.country === 'GB'
+    : read.api === 'lu'
+      ? account.country === 'LU'
+      : account.country !== 'GB';
 
 function details(call: AisCall, account: AccountWithBalance, withBalance: boolean): AccountDetails {
-  const prefix = call.read.api === 'gb' ? '/psd2/gb/v1' : '/psd2/v1';
   return {
-    ...accountBase(account),
-    ...(withBalance ? { balances: accountBalances(account.currency, account.balanceMinor) } : {}),
-    _links: { transactions: { href: `${call.baseUrl}${prefix}/accounts/${account.accountId}/transactions` } },
+    ...call.shape.account(account),
+    ...(withBalance ? { balances: call.shape.balances(account.currency, account.balanceMinor) } : {}),
+    _links: {
+      transactions: { href: `${call.baseUrl}${call.prefix}/accounts/${account.accountId}/transactions` },
+    },
   };
 }
 
@@ -88,7 +98,7 @@ export async function readAccountBalances(
   accountId: string,
 ): Promise<{ accountId: string; balances: Balance[] }> {
   const account = await consentedAccount(context, call, accountId);
-  return { accountId, balances: accountBalances(account.currency, account.balanceMinor) };
+  return { accountId, balances: call.shape.balances(account.currency, account.balanceMinor) };
 }
 
 export async function readAccountTransactions(

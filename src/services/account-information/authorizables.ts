@@ -1,7 +1,7 @@
 // Consents as what a PSU authorizes: a short-term consent with scope PIS:<consentId> (individual
 // customers only), an account consent with AIS:<consentId> (only by the PSU the TPP named, if it named
 // one). Approval makes the consent valid for that PSU.
-import type { Consent } from '../../domain/consents.ts';
+import type { Consent, ConsentKind } from '../../domain/consents.ts';
 import { findConsent, validateConsent } from '../../store/consents-repository.ts';
 import type { Db } from '../../store/database.ts';
 import type { Authorizable, AuthorizableKind } from '../shared/authorizables.ts';
@@ -9,10 +9,22 @@ import type { ServiceContext } from '../shared/context.ts';
 import { consentRefusal } from './consents.ts';
 import { SHORT_TERM_READS, SHORT_TERM_VALIDITY_MS } from './short-term-consent.ts';
 
-/** Who approves a consent in the sandbox, where no PSU logs in: the first private test PSU. */
-export const SANDBOX_CONSENT_PSU = '191212121212';
-/** Who approves a GB account consent in the sandbox: the British test PSU. */
-export const SANDBOX_GB_CONSENT_PSU = 'gb-3001';
+/**
+ * Who approves a consent in the sandbox, where no PSU logs in, when the TPP named none: the first
+ * private test PSU; for GB and Luxembourg consents the test PSU of that country.
+ */
+const SANDBOX_CONSENT_PSU: Readonly<Record<ConsentKind, string>> = {
+  'short-term': '191212121212',
+  accounts: '191212121212',
+  'accounts-gb': 'gb-3001',
+  'accounts-lu': 'lu-2001',
+};
+const COUNTRY: Readonly<Record<ConsentKind, string>> = {
+  'short-term': 'SE',
+  accounts: 'SE',
+  'accounts-gb': 'GB',
+  'accounts-lu': 'LU',
+};
 
 export function consentAuthorizables(context: ServiceContext): AuthorizableKind[] {
   const kind = (service: 'PIS' | 'AIS', shortTerm: boolean): AuthorizableKind => ({
@@ -37,9 +49,9 @@ function consentResource(context: ServiceContext, consent: Consent): Authorizabl
     service: shortTerm ? 'PIS' : 'AIS',
     id: consent.consentId,
     clientId: consent.clientId,
-    country: consent.kind === 'accounts-gb' ? 'GB' : 'SE',
+    country: COUNTRY[consent.kind],
     psuId: consent.psuId ?? consent.requestedPsuId,
-    sandboxPsu: consent.kind === 'accounts-gb' ? SANDBOX_GB_CONSENT_PSU : SANDBOX_CONSENT_PSU,
+    sandboxPsu: SANDBOX_CONSENT_PSU[consent.kind],
     refusal: consent.status === 'received' ? undefined : 'the consent is not awaiting authorization',
     visibleText,
     async psuRefusal(psuId) {

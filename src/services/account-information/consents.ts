@@ -25,8 +25,16 @@ export const MAX_VALIDITY_DAYS = 180;
 export const MAX_FREQUENCY_PER_DAY = 4;
 
 /** The two account-information APIs: the general one, and Great Britain's (accounts-gb). */
-export type AisApi = 'general' | 'gb';
-const KIND_OF: Record<AisApi, ConsentKind> = { general: 'accounts', gb: 'accounts-gb' };
+export type AisApi = 'general' | 'gb' | 'lu';
+const KIND_OF: Record<AisApi, ConsentKind> = { general: 'accounts', gb: 'accounts-gb', lu: 'accounts-lu' };
+const API_NAMES: Record<ConsentKind, string> = {
+  accounts: 'the general accounts API',
+  'accounts-gb': 'the GB accounts API',
+  'accounts-lu': 'the Luxembourg accounts API',
+  'short-term': 'a short-term consent',
+};
+/** Where consents of each API are authorized: decoupled (mobile e-ID) only for Sweden's. */
+const COUNTRY_OF: Record<AisApi, string> = { general: 'SE', gb: 'GB', lu: 'LU' };
 
 export interface ConsentRequest {
   readonly access: 'ALL_ACCOUNTS';
@@ -100,7 +108,7 @@ export async function createAccountConsent(
         body: {
           consentId,
           consentStatus: 'received',
-          scaMethods: scaMethods(request.baseUrl, request.api === 'gb' ? 'GB' : 'SE'),
+          scaMethods: scaMethods(request.baseUrl, COUNTRY_OF[request.api]),
         },
       };
     },
@@ -222,9 +230,7 @@ export async function consentedPsu(
   if (consent.kind !== KIND_OF[read.api]) {
     throw apiError(
       'CONSENT_INVALID',
-      read.api === 'gb'
-        ? 'The consent was given for the general accounts API, not the GB one'
-        : 'The consent was given for the GB accounts API',
+      `The consent was given for ${API_NAMES[consent.kind]}, not ${API_NAMES[KIND_OF[read.api]]}`,
     );
   }
   const refusal = consentRefusal(consent, context.clock());

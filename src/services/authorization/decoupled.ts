@@ -28,6 +28,14 @@ export interface InitRequest {
   readonly scope: string;
   readonly psu_client_ip: string;
   readonly bisa_same_device: boolean;
+  /** Version 1 (mbid): the PSU who must sign, by personal number. */
+  readonly psu_id?: string;
+}
+
+/** Where the session's token and cancel calls go: version 2 (eid) or version 1 (mbid) paths, under a prefix. */
+export interface SessionLinks {
+  readonly baseUrl: string;
+  readonly version: 'eid/{action}/2.0' | 'mbid/{action}/1.0';
 }
 
 interface Link {
@@ -45,7 +53,7 @@ export interface InitResponse {
 export async function initAuthorization(
   context: ServiceContext,
   request: InitRequest,
-  baseUrl: string,
+  links: SessionLinks,
   peer: PeerIdentity = { kind: 'none' },
 ): Promise<InitResponse> {
   const app = await appOf(context, request.client_id);
@@ -55,7 +63,7 @@ export async function initAuthorization(
     throw new OAuthError('invalid_request', 'psu_client_ip must be an IPv4 or IPv6 address');
   }
   const resource = await resourceInScope(context, request.scope, app.clientId);
-  const psuId = authorizingPsu(context, resource);
+  const psuId = await signingPsu(context, resource, request.psu_id);
   if (psuId === null) {
     throw new OAuthError(
       'invalid_request',
@@ -83,13 +91,32 @@ export async function initAuthorization(
   });
   const query = `sessionId=${encodeURIComponent(sessionId)}`;
   const link = (action: string): Link => ({
-    href: `${baseUrl}/decoupled/eid/${action}/2.0?${query}`,
+    href: `${links.baseUrl}/decoupled/${links.version.replace('{action}', action)}?${query}`,
     hints: { allow: ['POST'] },
   });
   const start = request.bisa_same_device
     ? { auto_start_token: order.autoStartToken }
     : { qr_code: (await context.eid.collect(order.orderRef, now)).qrCode };
   return { ...start, sleep_time: SLEEP_TIME_MS, _links: { token: link('token'), cancel: link('cancel') } };
+}
+
+/**
+ * Who signs: the PSU the TPP names in psu_id (version 1), if that PSU may approve the resource (the
+ * debtor accounts' holder, the PSU-ID given with a consent, an individual for a short-term consent);
+ * without psu_id, the PSU the resource names, else whom the policy names (the sandbox's test PSU).
+ */
+async function signingPsu(
+  context: ServiceContext,
+  resource: Authorizable,
+  psuId: string | undefined,
+): Promise<string | null> {
+  if (psuId === undefined) return authorizingPsu(context, resource);
+  if ((await context.psuDirectory.findPsu(psuId)) === undefined) {
+    throw new OAuthError('invalid_request', 'psu_id names no customer of the bank');
+  }
+  const refusal = await resource.psuRefusal(psuId);
+  if (refusal !== undefined) throw new OAuthError('invalid_request', `psu_id: ${refusal}`);
+  return psuId;
 }
 
 /** Under mutual TLS: the presented certificate must be registered for the app's TPP; answers its thumbprint. */

@@ -1,0 +1,88 @@
+// Fields a request body carries that the contract does not know (clients of the real service send,
+// for example, debtorAccount.text on every payment) are set aside before validation, not refused:
+// the fields we know are still checked strictly. Each ignored field is named in the answer's
+// X-Ignored-Fields header and in the log, so a TPP still learns about a typo without its client
+// breaking.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export const IGNORED_FIELDS_HEADER = 'X-Ignored-Fields';
+
+/** At most this many field names in the header (the log has all). */
+const MAX_NAMED = 20;
+/** A member name shown as it is; any other is counted, never echoed. */
+const SHOWABLE = /^[A-Za-z0-9_$-]{1,64}$/;
+
+interface SchemaNode {
+  readonly type?: string | readonly string[];
+  readonly properties?: Readonly<Record<string, SchemaNode>>;
+  readonly additionalProperties?: boolean | SchemaNode;
+  readonly items?: SchemaNode;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Removes from `value` every member that a closed object of `schema` does not declare, at any depth
+ * (objects and arrays); answers their paths (`debtorAccount.text`, `payments[1].note`). A member whose
+ * name cannot be shown is reported as `null`.
+ */
+export function setAsideUnknown(schema: SchemaNode, value: unknown, path = ''): (string | null)[] {
+  const found: (string | null)[] = [];
+  if (schema.items !== undefined && Array.isArray(value)) {
+    value.forEach((item, index) => {
+      found.push(...setAsideUnknown(schema.items!, item, `${path}[${index}]`));
+    });
+    return found;
+  }
+  if (schema.properties === undefined || !isPlainObject(value)) return found;
+  for (const name of Object.keys(value)) {
+    const member = schema.properties[name];
+    const at = path === '' ? name : `${path}.${name}`;
+    if (member !== undefined) {
+      found.push(...setAsideUnknown(member, value[name], at));
+    } else if (schema.additionalProperties === false) {
+      delete value[name];
+      // Known members' names and indices are ours; only the unknown member's own name is the caller's.
+      found.push(SHOWABLE.test(name) ? at : null);
+    }
+  }
+  return found;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Body members set aside as unknown (tolerant-body.ts); null for a name that cannot be shown. */
+    ignoredFields: (string | null)[] | undefined;
+  }
+}
+
+/** The header value: the names that can be shown, and how many more there were. */
+export function ignoredFieldsHeader(ignored: readonly (string | null)[]): string {
+  const named = ignored.filter((name): name is string => name !== null);
+  const shown = named.slice(0, MAX_NAMED);
+  const more = ignored.length - shown.length;
+  return [...shown, ...(more > 0 ? [`+${more} more`] : [])].join(', ');
+}
+
+export function registerTolerantBodies(app: FastifyInstance): void {
+  app.decorateRequest('ignoredFields', undefined);
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    const schema = request.routeOptions.schema?.body as SchemaNode | undefined;
+    if (schema === undefined || request.body === undefined) return;
+    const ignored = setAsideUnknown(schema, request.body);
+    if (ignored.length === 0) return;
+    request.ignoredFields = ignored;
+    request.log.info(
+      { ignoredFields: ignored.map((name) => name ?? '(a name that cannot be shown)') },
+      'request fields the contract does not know were ignored',
+    );
+  });
+}
+
+/** Names the ignored fields on the answer (called from the onSend hook, errors included). */
+export function setIgnoredFieldsHeader(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.ignoredFields !== undefined) {
+    reply.header(IGNORED_FIELDS_HEADER, ignoredFieldsHeader(request.ignoredFields));
+  }
+}

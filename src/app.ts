@@ -19,6 +19,7 @@ import { initiateRoutes } from './api/payments/initiation-routes.ts';
 import { seV1Routes } from './api/payments/se-v1-routes.ts';
 import { psuRoutes } from './api/psu/psu-routes.ts';
 import { sandboxRoutes } from './api/sandbox/sandbox-routes.ts';
+import { loadQwacReader } from './certificates/qwac.ts';
 import type { Config } from './config.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
@@ -59,6 +60,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const { config } = dependencies;
   const context = serviceContext(dependencies);
   const { tls } = dependencies;
+  // Under TLS every connection's certificate is read (http/mtls.ts).
+  if (tls !== undefined) await loadQwacReader();
   // Mutual TLS with the TPPs' issuers; without them (sandbox) plain HTTPS.
   const https =
     tls === undefined

@@ -179,6 +179,13 @@ export function loadConfig(env: Env = process.env): Config {
     // Live, every TPP is known by its certificate: without mutual TLS nothing would tie a call to a TPP.
     throw new ConfigError('TLS_CERT', 'live mode needs TLS_CERT, TLS_KEY and TLS_CLIENT_CA (PEM files)');
   }
+  if (mode === 'live' && text(env, 'DATABASE_URL') === undefined && text(env, 'DATA_DIR') === undefined) {
+    // In memory, a restart would lose every onboarded TPP, app, consent and payment.
+    throw new ConfigError(
+      'DATABASE_URL',
+      'live mode needs a database that outlives the process: set DATABASE_URL (PostgreSQL) or DATA_DIR (embedded, on disk)',
+    );
+  }
   const sandboxClientId = text(env, 'SANDBOX_CLIENT_ID');
   if (sandboxClientId !== undefined && !SANDBOX_CLIENT_ID.test(sandboxClientId)) {
     throw new ConfigError('SANDBOX_CLIENT_ID', 'must be a UUID without dashes (32 lower-case hex digits)');
@@ -190,7 +197,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const config: Config = {
     port: integer(env, 'PORT', 3000, 0, 65535),
-    host: text(env, 'HOST') ?? '0.0.0.0',
+    // The sandbox is a developer's tool: this machine only, unless HOST says otherwise (containers:
+    // HOST=0.0.0.0). A live gateway is meant to be reached.
+    host: text(env, 'HOST') ?? (mode === 'live' ? '0.0.0.0' : '127.0.0.1'),
     mode,
     basePath: basePath(env),
     authBasePaths: Object.freeze(authBasePaths(env, basePath(env))),

@@ -1,17 +1,18 @@
-// psd2-gateway serve | migrate | help
-import { ConfigError, loadConfig } from '../config.ts';
-import { main } from '../main.ts';
-import { openStore } from '../store/database.ts';
-import { runMigrations } from '../store/migrate.ts';
-import { certCommand } from './cert.ts';
+// psd2-gateway serve | migrate | snapshot | cert | help. Each command loads only what it needs, so that
+// `--help` answers at once.
+import { ConfigError } from '../config.ts';
 
 const USAGE = `usage: psd2-gateway <command>
   serve     start the gateway (default); settings come from the environment (see README)
   migrate   apply database migrations and exit
+  snapshot  prepare the sandbox's start snapshot (npm run build does it)
   cert      make test certificates for live mode (psd2-gateway cert, for its usage)
   help      show this text`;
 
 async function migrate(): Promise<void> {
+  const { loadConfig } = await import('../config.ts');
+  const { openStore } = await import('../store/database.ts');
+  const { runMigrations } = await import('../store/migrate.ts');
   const config = loadConfig();
   const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
@@ -25,11 +26,16 @@ async function migrate(): Promise<void> {
 async function run(command: string | undefined): Promise<void> {
   switch (command ?? 'serve') {
     case 'serve':
-      return main();
+      return (await import('../main.ts')).main();
     case 'migrate':
       return migrate();
+    case 'snapshot': {
+      const { writeSandboxSnapshot } = await import('../sandbox/snapshot.ts');
+      process.stdout.write(`${await writeSandboxSnapshot()}\n`);
+      return;
+    }
     case 'cert':
-      process.exitCode = await certCommand(process.argv.slice(3));
+      process.exitCode = await (await import('./cert.ts')).certCommand(process.argv.slice(3));
       return;
     case 'help':
     case '--help':

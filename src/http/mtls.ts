@@ -4,7 +4,7 @@
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest } from 'fastify';
-import { type PeerIdentity, readQwac } from '../certificates/qwac.ts';
+import { type PeerIdentity, qwacReader } from '../certificates/qwac.ts';
 
 const identities = new WeakMap<Socket, PeerIdentity>();
 
@@ -25,7 +25,7 @@ function identify(socket: TLSSocket): PeerIdentity {
       text: 'The certificate is not issued by a trusted authority',
     };
   }
-  const read = readQwac(peer.raw);
+  const read = qwacReader()(peer.raw);
   if (!read.ok)
     return {
       kind: 'refused',

@@ -70,7 +70,17 @@ const ALLOWED: Record<string, readonly string[]> = {
   client: [],
   cli: ['certificates', 'domain', 'store', 'config.ts', 'main.ts'],
   'config.ts': [],
-  'app.ts': ['api', 'http', 'adapters', 'sandbox', ...CONTEXTS, ...KERNEL, 'store', 'config.ts'],
+  'app.ts': [
+    'api',
+    'http',
+    'adapters',
+    'certificates',
+    'sandbox',
+    ...CONTEXTS,
+    ...KERNEL,
+    'store',
+    'config.ts',
+  ],
   'main.ts': ['app.ts', 'config.ts', 'domain', 'http', 'sandbox', 'services/shared', 'store'],
 };
 const DOMAIN_LIBRARIES = ['node:crypto', 'ibantools', 'kontonummer'];

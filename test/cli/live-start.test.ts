@@ -59,6 +59,7 @@ test('cert command, then a live gateway on its certificates', async () => {
       TLS_CERT: join(dir, 'server.pem'),
       TLS_KEY: join(dir, 'server.key'),
       TLS_CLIENT_CA: join(dir, 'ca.pem'),
+      DATA_DIR: join(dir, 'db'),
     });
     const server = await start(config);
     try {

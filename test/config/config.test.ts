@@ -17,7 +17,7 @@ test('defaults', () => {
     },
     {
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       mode: 'sandbox',
       basePath: '',
       logLevel: 'info',
@@ -85,6 +85,11 @@ test('a bad setting stops the start, naming it', () => {
     [{ AUTH_BASE_PATHS: '/bb/gls5,/bb/gls5/' }, 'AUTH_BASE_PATHS', /given twice/],
     [{ AUTH_BASE_PATHS: '/openbanking', BASE_PATH: '/openbanking' }, 'AUTH_BASE_PATHS', /BASE_PATH itself/],
     [{ TRUST_PROXY: '1' }, 'TRUST_PROXY', /one of true, false/],
+    [
+      { MODE: 'live', TLS_CERT: 'a', TLS_KEY: 'b', TLS_CLIENT_CA: 'c' },
+      'DATABASE_URL',
+      /live mode needs a database that outlives the process: set DATABASE_URL \(PostgreSQL\) or DATA_DIR/,
+    ],
   ];
   for (const [env, key, message] of cases) {
     assert.throws(
@@ -95,9 +100,16 @@ test('a bad setting stops the start, naming it', () => {
   }
 });
 
+test('the sandbox listens on this machine only unless HOST says otherwise; live on every address', () => {
+  assert.equal(loadConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0');
+  const live = { MODE: 'live', TLS_CERT: 'a', TLS_KEY: 'b', TLS_CLIENT_CA: 'c', DATA_DIR: 'data' };
+  assert.equal(loadConfig(live).host, '0.0.0.0');
+  assert.equal(loadConfig({ ...live, HOST: '127.0.0.1' }).host, '127.0.0.1');
+});
+
 test('test customers are seeded by default in the sandbox only', () => {
   assert.equal(loadConfig({}).seedTestData, true);
-  const tls = { TLS_CERT: 'a', TLS_KEY: 'b', TLS_CLIENT_CA: 'c' };
+  const tls = { TLS_CERT: 'a', TLS_KEY: 'b', TLS_CLIENT_CA: 'c', DATABASE_URL: 'postgres://db/bank' };
   assert.equal(loadConfig({ MODE: 'live', ...tls }).seedTestData, false);
   assert.equal(loadConfig({ MODE: 'live', ...tls, SEED_TEST_DATA: 'true' }).seedTestData, true);
 });

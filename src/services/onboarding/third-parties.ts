@@ -1,7 +1,7 @@
 // Onboarding of TPPs (spec rows 2 and 3): enrollment from the certificate presented in TLS, and
 // further certificates. In the sandbox the same endpoints work without a certificate.
 import { randomInt } from 'node:crypto';
-import { type PeerIdentity, type Qwac, readQwac } from '../../certificates/qwac.ts';
+import { loadQwacReader, type PeerIdentity, type Qwac } from '../../certificates/qwac.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
 import { addCertificate, enrollTpp, findTppByOrganization } from '../../store/tpps-repository.ts';
 import { requireQwac } from '../access/live-access.ts';
@@ -77,7 +77,7 @@ export async function addThirdPartyCertificate(
       'clientCertificate',
     );
   }
-  const read = readQwac(Buffer.from(clientCertificate, 'base64'));
+  const read = (await loadQwacReader())(Buffer.from(clientCertificate, 'base64'));
   if (!read.ok)
     throw apiError('CERTIFICATE_INVALID', `clientCertificate ${read.reason}`, 'clientCertificate');
   const presented =

@@ -9,12 +9,13 @@ import { scaMethods } from '../src/services/shared/sca-methods.ts';
 import { domestic } from '../test/helpers/payments.ts';
 import { measureAis, printAis } from './ais.ts';
 import { CONNECTIONS, gateway, listenRaw, load, SECONDS, type Target } from './common.ts';
+import { measureStart, printStart } from './start.ts';
 import { measureTls } from './tls.ts';
 
 const FLOW_WORKERS = Number(process.env.BENCH_FLOW_WORKERS ?? 16);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
-/** Parts to leave out, comma-separated: payments, ais, tls (for quicker runs while working on one part). */
+/** Parts to leave out, comma-separated: start, payments, ais, tls (for quicker runs while working on one part). */
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter((part) => part !== ''));
 
 /** The baseline: node:http answering the gateway's JSON without any work. */
@@ -262,6 +263,8 @@ async function main(): Promise<void> {
   console.log(
     `psd2-gateway bench: ${SECONDS} s per run, ${CONNECTIONS} connections, ${FLOW_WORKERS} flow workers, node ${process.version}`,
   );
+  if (!SKIP.has('start')) printStart(await measureStart());
+  else console.log('\n(start and memory skipped: BENCH_SKIP)');
   if (!SKIP.has('payments')) await measurePayments();
   else console.log('\n(payment flow skipped: BENCH_SKIP)');
   if (SKIP.has('ais')) console.log('\n(account information skipped: BENCH_SKIP)');

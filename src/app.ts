@@ -27,6 +27,7 @@ import { createLogger } from './http/logging.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerTolerantBodies, setIgnoredFieldsHeader } from './http/tolerant-body.ts';
 import { setAnswerHeaders } from './http/tpp-headers.ts';
+import { scenarioOf } from './sandbox/scenarios.ts';
 import { resetSandbox } from './sandbox/seed.ts';
 import { listTestData } from './sandbox/test-data-listing.ts';
 import { consentAuthorizables } from './services/account-information/authorizables.ts';
@@ -158,12 +159,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
  */
 export function serviceContext(dependencies: AppDependencies): ServiceContext {
   const { config, store } = dependencies;
-  const policy = policyFor(config.mode);
+  const policy = policyFor(config.mode, scenarioOf);
   const clock = dependencies.clock ?? (() => new Date());
   const builtIn = builtInSystems(store.db, {
     clock,
     enforceFunds: policy.enforceFunds,
     instantEid: policy.instantEid,
+    scenarioOf: policy.scenarioOf,
   });
   const context: ServiceContext = {
     config,

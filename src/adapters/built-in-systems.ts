@@ -2,6 +2,7 @@
 // directory, the e-ID simulator and the sandbox's exchange rates, all in the gateway's database.
 // app.ts takes these unless it is given a bank's own (src/ports/ says what each must do).
 import type { Clock } from '../domain/clock.ts';
+import type { ScenarioOf } from '../domain/scenarios.ts';
 import type { CoreBanking } from '../ports/core-banking.ts';
 import type { EidProvider } from '../ports/eid-provider.ts';
 import type { ExchangeRates } from '../ports/exchange-rates.ts';
@@ -25,6 +26,8 @@ export interface BuiltInOptions {
   readonly enforceFunds: boolean;
   /** The simulator completes every order at its first collect (sandbox). */
   readonly instantEid: boolean;
+  /** The sandbox's scenario PSUs, whose e-ID orders the simulator plays out as scripted. */
+  readonly scenarioOf: ScenarioOf;
 }
 
 export function builtInSystems(db: StoreDb, options: BuiltInOptions): BankSystems {
@@ -32,7 +35,7 @@ export function builtInSystems(db: StoreDb, options: BuiltInOptions): BankSystem
   return {
     coreBanking: ledgerCoreBanking({ db, enforceFunds: options.enforceFunds, rates, clock: options.clock }),
     psuDirectory: builtInPsuDirectory(db),
-    eid: eidSimulator({ db, instant: options.instantEid }),
+    eid: eidSimulator({ db, instant: options.instantEid, scenarioOf: options.scenarioOf }),
     rates,
   };
 }

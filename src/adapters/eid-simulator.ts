@@ -4,10 +4,12 @@
 // serves it at /psu/eid.
 import { randomUUID } from 'node:crypto';
 import { animatedQrCode, type OrderState, orderStateAt } from '../domain/eid.ts';
+import { NO_SCENARIOS, type PsuScenario, type ScenarioOf } from '../domain/scenarios.ts';
 import { newSecret } from '../domain/secrets.ts';
 import type { EidProvider, SimulatedEidApp } from '../ports/eid-provider.ts';
 import type { StoreDb } from '../store/database.ts';
 import {
+  countCollect,
   findOrder,
   findOrderByToken,
   findPendingOrders,
@@ -35,9 +37,40 @@ function stateAt(order: OrderRow, now: Date): OrderState {
   );
 }
 
-/** The e-ID simulator on a database; `instant` completes every order at its first collect (the sandbox). */
-export function eidSimulator(options: { readonly db: StoreDb; readonly instant: boolean }): EidProvider {
+/**
+ * The e-ID simulator on a database; `instant` completes every order at its first collect (the
+ * sandbox), but for the scenario PSUs, whose orders stay in progress for some collects and then end
+ * as the scenario says (signed, cancelled by the PSU, expired; or never, for mbid_max_polling).
+ */
+export function eidSimulator(options: {
+  readonly db: StoreDb;
+  readonly instant: boolean;
+  readonly scenarioOf?: ScenarioOf;
+}): EidProvider {
   const { db } = options;
+  const scenarioOf = options.scenarioOf ?? NO_SCENARIOS;
+
+  /** The state of a scenario PSU's order at this collect. */
+  async function scripted(order: OrderRow, scenario: PsuScenario, now: Date): Promise<OrderState> {
+    const collects = await countCollect(db, order.orderRef);
+    if (scenario.maxPolls !== undefined || collects <= (scenario.pendingPolls ?? 0)) {
+      if (order.startedAt === null)
+        await updatePendingOrder(db, order.orderRef, { hintCode: 'userSign', startedAt: now });
+      return { status: 'pending', hintCode: 'userSign' };
+    }
+    if (scenario.authorization === undefined) {
+      await updatePendingOrder(db, order.orderRef, {
+        status: 'complete',
+        hintCode: 'complete',
+        endedAt: now,
+      });
+      return { status: 'complete', personalNumber: order.personalNumber };
+    }
+    const hintCode = scenario.authorization === 'declines' ? 'userCancel' : 'expiredTransaction';
+    await updatePendingOrder(db, order.orderRef, { status: 'failed', hintCode, endedAt: now });
+    return { status: 'failed', hintCode };
+  }
+
   return {
     async start(request, now) {
       const order = {
@@ -45,22 +78,27 @@ export function eidSimulator(options: { readonly db: StoreDb; readonly instant: 
         autoStartToken: randomUUID(),
         qrStartToken: randomUUID(),
       };
+      const qrStartSecret = newSecret();
       await insertOrder(db, {
         ...order,
         personalNumber: request.personalNumber,
         endUserIp: request.endUserIp,
         visibleText: request.visibleText,
-        qrStartSecret: newSecret(),
+        qrStartSecret,
         status: 'pending',
         hintCode: 'outstandingTransaction',
         createdAt: now,
       });
-      return order;
+      return { ...order, qrCode: animatedQrCode(order.qrStartToken, qrStartSecret, 0) };
     },
 
     async collect(orderRef, now) {
       const order = await findOrder(db, orderRef);
       if (order === undefined) throw new Error(`no e-ID order ${orderRef}`);
+      const scenario =
+        options.instant && order.status === 'pending' ? scenarioOf(order.personalNumber) : undefined;
+      if (scenario !== undefined)
+        return { state: await scripted(order, scenario, now), qrCode: qrCodeOf(order, now) };
       if (options.instant && order.status === 'pending') {
         await updatePendingOrder(db, orderRef, {
           status: 'complete',

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../domain/clock.ts';
 import { convert, type Money } from '../domain/money.ts';
-import { ACCOUNT_TYPE_NOT_FOR_OTHER_BANKS } from '../domain/payment-rules.ts';
+import { ACCOUNT_TYPE_NOT_FOR_OTHER_BANKS, ACCOUNT_TYPES_NOT_FOR_PAYMENTS } from '../domain/payment-rules.ts';
 import type { BookingLine, BookingOrder, BookingOutcome, CoreBanking } from '../ports/core-banking.ts';
 import type { ExchangeRates } from '../ports/exchange-rates.ts';
 import {
@@ -35,7 +35,10 @@ import {
 
 export interface LedgerOptions {
   readonly db: StoreDb;
-  /** Live: reject what the accounts cannot pay. The sandbox books whatever it is given. */
+  /**
+   * Live: reject what the accounts cannot pay. The sandbox books whatever it is given, but from the
+   * accounts marked to enforce their rules (its rejection scenarios).
+   */
   readonly enforceFunds: boolean;
   readonly rates: ExchangeRates;
   readonly clock: Clock;
@@ -71,6 +74,9 @@ export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
       account.accountType === ACCOUNT_TYPE_NOT_FOR_OTHER_BANKS
     ) {
       return reject('AG01', 'payments to other banks cannot be made from this type of account');
+    }
+    if (ACCOUNT_TYPES_NOT_FOR_PAYMENTS.includes(account.accountType)) {
+      return reject('AG01', 'payments cannot be made from this type of account');
     }
     const available = account.openingMinor + (await entriesSum(trx, account.accountId));
     if (taken + debit.minor > available) return reject('AM04', 'insufficient funds on the debtor account');
@@ -174,9 +180,10 @@ export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
           return { line, account, debit };
         });
         let outcome: BookingOutcome = { booked: true };
-        if (options.enforceFunds) {
-          const taken = new Map<string, number>();
-          for (const item of planned) {
+        const taken = new Map<string, number>();
+        for (const item of planned) {
+          // Live every account's rules; in the sandbox those of the accounts that rehearse rejections.
+          if (options.enforceFunds || item.account.enforceRules) {
             const already = taken.get(item.account.accountId) ?? 0;
             const refused = await refusal(trx, item, already, order.bookingDate);
             if (refused !== undefined) {

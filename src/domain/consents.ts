@@ -2,7 +2,13 @@
 // valid until a date, a daily frequency of reads without the PSU present).
 
 export type ConsentKind = 'short-term' | 'accounts' | 'accounts-gb' | 'accounts-lu';
-export type ConsentStatus = 'received' | 'valid' | 'rejected' | 'expired' | 'terminatedByTpp';
+export type ConsentStatus =
+  | 'received'
+  | 'valid'
+  | 'rejected'
+  | 'expired'
+  | 'terminatedByTpp'
+  | 'revokedByPsu';
 
 export interface Consent {
   readonly consentId: string;

@@ -86,6 +86,12 @@ export interface RuleContext {
 
 /** The type of account that may no longer pay other banks (contract rule 7 of other-bank transfers). */
 export const ACCOUNT_TYPE_NOT_FOR_OTHER_BANKS = 'SVGS';
+/**
+ * Types of account whose money a payment cannot move at all: an investment savings account (ISK)
+ * pays out only to its holder's own account, at the bank. Initiation cannot see it; the bank rejects
+ * the payment at execution (AG01).
+ */
+export const ACCOUNT_TYPES_NOT_FOR_PAYMENTS: readonly string[] = ['ISK'];
 export const CREDITOR_NAME_MAX = 35;
 /** How far ahead a payment may be dated. */
 export const MAX_DAYS_AHEAD = 365;

@@ -15,6 +15,8 @@ export interface EidOrder {
   readonly orderRef: string;
   readonly autoStartToken: string;
   readonly qrStartToken: string;
+  /** The QR code to show at the start (it changes every second; collect answers the current one). */
+  readonly qrCode: string;
 }
 
 export interface EidCollect {

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { SeedCardAccount } from '../store/customers-repository.ts';
 import type { Entry } from '../store/ledger-repository.ts';
+import { SCENARIO_PSUS } from './scenarios.ts';
 import { type SeedAccount, TEST_ACCOUNTS, TEST_CARD_ACCOUNTS } from './test-data.ts';
 
 export const HISTORY_DAYS = 120;
@@ -262,6 +263,13 @@ function profiles(): Map<string, Profile> {
         ],
       },
     ],
+    // The scenario PSUs' current accounts live as any customer's (their savings account as Tolvan's).
+    ...TEST_ACCOUNTS.filter((row) => SCENARIO_PSUS.some(([psuId]) => psuId === row.psuId)).map(
+      (row): [string, Profile] => [
+        row.accountId,
+        row.accountType === 'CACC' ? privateSe(2_650_000, 795_000) : { recurring: [], occasional: [] },
+      ],
+    ),
   ]);
 }
 

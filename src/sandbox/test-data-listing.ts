@@ -1,6 +1,7 @@
 // The sandbox test data as GET /sandbox/test-data lists it.
 import { listAccounts, listPsus } from '../store/customers-repository.ts';
 import type { Db } from '../store/database.ts';
+import { SCENARIO_TABLE } from './scenarios.ts';
 
 export interface TestDataAccount {
   accountId: string;
@@ -14,6 +15,8 @@ export interface TestDataAccount {
 }
 
 export interface TestData {
+  /** What the scenario PSUs and accounts make happen (src/sandbox/scenarios.ts). */
+  scenarios: readonly { trigger: string; outcome: string }[];
   psus: {
     psuId: string;
     name: string;
@@ -26,6 +29,7 @@ export interface TestData {
 export async function listTestData(db: Db): Promise<TestData> {
   const [psus, accounts] = await Promise.all([listPsus(db), listAccounts(db)]);
   return {
+    scenarios: SCENARIO_TABLE,
     psus: psus.map((psu) => ({
       psuId: psu.psuId,
       name: psu.name,

@@ -5,6 +5,7 @@ import { composeIBAN } from 'ibantools';
 import { OWN_IBAN_BANK_CODES } from '../domain/account-identifiers.ts';
 import type { Card, Psu } from '../domain/accounts.ts';
 import type { SeedAccount, SeedCardAccount } from '../store/customers-repository.ts';
+import { SCENARIO_ACCOUNTS, SCENARIO_PSUS } from './scenarios.ts';
 
 export type { SeedAccount } from '../store/customers-repository.ts';
 
@@ -21,6 +22,13 @@ export const TEST_PSUS: readonly Psu[] = [
   { psuId: 'nl-1001', name: 'Jan de Vries', customerType: 'private', corporateId: null },
   { psuId: 'lu-2001', name: 'Marie Weber', customerType: 'private', corporateId: null },
   { psuId: 'gb-3001', name: 'Oliver Smith', customerType: 'private', corporateId: null },
+  // The scenario PSUs (src/sandbox/scenarios.ts): each makes one failure of the live service happen.
+  ...SCENARIO_PSUS.map(([psuId, name]) => ({
+    psuId,
+    name,
+    customerType: 'private' as const,
+    corporateId: null,
+  })),
 ];
 
 function swedish(
@@ -177,6 +185,21 @@ export const TEST_ACCOUNTS: readonly SeedAccount[] = [
     position: 1,
     balanceMinor: SANDBOX_BALANCES.GBP!,
   },
+  ...SCENARIO_ACCOUNTS.map((row, index) => ({
+    ...swedish(
+      `5ce2a210-0000-4000-8000-0000000000${String(index + 1).padStart(2, '0')}`,
+      row.psuId,
+      '6000',
+      row.account,
+      'SEK',
+      row.accountType ?? 'CACC',
+      row.name,
+      SCENARIO_PSUS.find(([psuId]) => psuId === row.psuId)![1],
+      row.position,
+    ),
+    ...(row.balanceMinor === undefined ? {} : { balanceMinor: row.balanceMinor }),
+    ...(row.rules === undefined ? {} : { enforceRules: true, ...row.rules }),
+  })),
 ];
 
 /** Credit card accounts: each a ledger account of its own with a credit limit (minor units). */

@@ -63,6 +63,14 @@ export async function useConsentRead(db: Db, consentId: string, now: Date): Prom
   return rows[0] === undefined ? undefined : toConsent(rows[0]);
 }
 
+/** The PSU revoked a valid consent at the bank: it grants nothing any more. */
+export async function revokeConsentByPsu(db: Db, consentId: string, now: Date): Promise<void> {
+  await db
+    .update(consents)
+    .set({ status: 'revokedByPsu', terminatedAt: now })
+    .where(and(eq(consents.consentId, consentId), eq(consents.status, 'valid')));
+}
+
 /** The TPP ends a consent (DELETE): whatever its status, it grants nothing any more. */
 export async function terminateConsent(db: Db, consentId: string, now: Date): Promise<void> {
   await db

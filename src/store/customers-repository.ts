@@ -11,8 +11,17 @@ import {
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { accounts, cardAccounts, cards, psus } from './schema.ts';
 
-/** An account as seeded: its display position and opening balance come with it. */
-export type SeedAccount = AccountRecord & { readonly position: number; readonly balanceMinor: number };
+/**
+ * An account as seeded: its display position and opening balance come with it, and for the sandbox's
+ * rejection scenarios the ledger's rules (blocked, a daily limit, enforced in the sandbox too).
+ */
+export type SeedAccount = AccountRecord & {
+  readonly position: number;
+  readonly balanceMinor: number;
+  readonly blocked?: boolean;
+  readonly dailyLimitMinor?: number | null;
+  readonly enforceRules?: boolean;
+};
 /** A card account as seeded, with its display position and opening balance (negative: owed). */
 export type SeedCardAccount = CardAccountRecord & {
   readonly position: number;

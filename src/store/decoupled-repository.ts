@@ -1,5 +1,5 @@
 // Decoupled authorization sessions (the TPP's side) and the built-in e-ID simulator's orders.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { decoupledSessions, eidOrders } from './schema.ts';
 
@@ -72,4 +72,14 @@ export async function updatePendingOrder(
     .where(and(eq(eidOrders.orderRef, orderRef), eq(eidOrders.status, 'pending')))
     .returning({ orderRef: eidOrders.orderRef });
   return rows.length === 1;
+}
+
+/** Counts one collect of an order; answers how many there have been. */
+export async function countCollect(db: Db, orderRef: string): Promise<number> {
+  const rows = await db
+    .update(eidOrders)
+    .set({ collects: sql`${eidOrders.collects} + 1` })
+    .where(eq(eidOrders.orderRef, orderRef))
+    .returning({ collects: eidOrders.collects });
+  return rows[0]?.collects ?? 0;
 }

@@ -12,6 +12,8 @@ export interface LedgerAccount {
   readonly dailyLimitMinor: number | null;
   readonly openingMinor: number;
   readonly ownerName: string;
+  /** The ledger checks this account's rules even where it books without checks (sandbox scenarios). */
+  readonly enforceRules: boolean;
 }
 
 export interface Entry {
@@ -31,6 +33,7 @@ export async function lockLedgerAccount(trx: Db, accountId: string): Promise<Led
       dailyLimitMinor: accounts.dailyLimitMinor,
       openingMinor: accounts.balanceMinor,
       ownerName: accounts.ownerName,
+      enforceRules: accounts.enforceRules,
     })
     .from(accounts)
     .where(eq(accounts.accountId, accountId))

@@ -1,5 +1,6 @@
 // Restoring the sandbox (POST /sandbox/reset): everything TPPs did goes, the customers' data comes back.
 import { ne, sql } from 'drizzle-orm';
+import type { SeedAccount } from './customers-repository.ts';
 import type { Db } from './database.ts';
 import {
   accessTokens,
@@ -48,15 +49,17 @@ export async function clearSandboxActivity(trx: Db): Promise<void> {
   await trx.update(psuCredentials).set({ failedAttempts: 0, lockedUntil: null });
 }
 
-/** Puts the accounts back as seeded: balance, blocked flag and daily limit. */
-export async function restoreAccounts(
-  trx: Db,
-  seeded: readonly { accountId: string; balanceMinor: number }[],
-): Promise<void> {
+/** Puts the accounts back as seeded: balance, blocked flag, daily limit and whether rules are enforced. */
+export async function restoreAccounts(trx: Db, seeded: readonly SeedAccount[]): Promise<void> {
   for (const account of seeded) {
     await trx
       .update(accounts)
-      .set({ balanceMinor: account.balanceMinor, blocked: false, dailyLimitMinor: null })
+      .set({
+        balanceMinor: account.balanceMinor,
+        blocked: account.blocked ?? false,
+        dailyLimitMinor: account.dailyLimitMinor ?? null,
+        enforceRules: account.enforceRules ?? false,
+      })
       .where(sql`${accounts.accountId} = ${account.accountId}`);
   }
 }

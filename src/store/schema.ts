@@ -48,6 +48,7 @@ export const accounts = pgTable('accounts', {
   balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull().default(0),
   blocked: boolean('blocked').notNull().default(false),
   dailyLimitMinor: bigint('daily_limit_minor', { mode: 'number' }),
+  enforceRules: boolean('enforce_rules').notNull().default(false),
 });
 
 export const cards = pgTable('cards', {
@@ -145,6 +146,7 @@ export const eidOrders = pgTable('eid_orders', {
   createdAt: instant('created_at').notNull(),
   startedAt: instant('started_at'),
   endedAt: instant('ended_at'),
+  collects: integer('collects').notNull().default(0),
 });
 
 export const decoupledSessions = pgTable('decoupled_sessions', {

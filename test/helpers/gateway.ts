@@ -13,6 +13,7 @@ import { type Config, configWith } from '../../src/config.ts';
 import type { App } from '../../src/domain/apps.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
+import { scenarioOf } from '../../src/sandbox/scenarios.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
 import type { Clock, ServiceContext } from '../../src/services/shared/context.ts';
 import { policyFor } from '../../src/services/shared/policy.ts';
@@ -166,9 +167,13 @@ export function manualClock(start = Date.now()) {
 
 /** The built-in ledger of a gateway's database, as its mode runs it. */
 export function builtInLedger(store: Store, config: Config, clock: Clock = () => new Date()): CoreBanking {
-  const policy = policyFor(config.mode);
-  return builtInSystems(store.db, { clock, enforceFunds: policy.enforceFunds, instantEid: policy.instantEid })
-    .coreBanking;
+  const policy = policyFor(config.mode, scenarioOf);
+  return builtInSystems(store.db, {
+    clock,
+    enforceFunds: policy.enforceFunds,
+    instantEid: policy.instantEid,
+    scenarioOf: policy.scenarioOf,
+  }).coreBanking;
 }
 
 /** A service context on a gateway's database, for driving use cases (the scheduler) directly. */

@@ -15,6 +15,7 @@ const TestAccount = Type.Object({
 });
 
 const TestDataSchema = Type.Object({
+  scenarios: Type.Array(Type.Object({ trigger: Type.String(), outcome: Type.String() })),
   psus: Type.Array(
     Type.Object({
       psuId: Type.String(),

@@ -2,7 +2,7 @@
 // customers only), an account consent with AIS:<consentId> (only by the PSU the TPP named, if it named
 // one). Approval makes the consent valid for that PSU.
 import type { Consent, ConsentKind } from '../../domain/consents.ts';
-import { findConsent, validateConsent } from '../../store/consents-repository.ts';
+import { findConsent, revokeConsentByPsu, validateConsent } from '../../store/consents-repository.ts';
 import type { Db } from '../../store/database.ts';
 import type { Authorizable, AuthorizableKind } from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -81,11 +81,17 @@ async function approveConsent(
   consent: Consent,
   psuId: string,
 ): Promise<void> {
+  const now = context.clock();
+  // A sandbox scenario: the consent expires at once, or the PSU revokes it at the bank right away.
+  const after = context.policy.consentAfterApproval(psuId);
   const until =
-    consent.kind === 'short-term' || consent.validUntil === null
-      ? new Date(context.clock().getTime() + SHORT_TERM_VALIDITY_MS)
-      : consent.validUntil;
+    after === 'expires'
+      ? now
+      : consent.kind === 'short-term' || consent.validUntil === null
+        ? new Date(now.getTime() + SHORT_TERM_VALIDITY_MS)
+        : consent.validUntil;
   if (!(await validateConsent(trx, consent.consentId, psuId, until))) {
     throw new Error(`consent ${consent.consentId} was not awaiting approval`);
   }
+  if (after === 'revoked') await revokeConsentByPsu(trx, consent.consentId, now);
 }

@@ -192,6 +192,8 @@ export function consentRefusal(consent: Consent, now: Date): ApiError | undefine
   if (consent.status === 'terminatedByTpp') {
     return apiError('CONSENT_INVALID', 'The consent was ended by the TPP');
   }
+  if (consent.status === 'revokedByPsu')
+    return apiError('CONSENT_INVALID', 'The consent was revoked by the PSU');
   if (consent.status !== 'valid') return apiError('CONSENT_INVALID', 'The consent is not valid');
   if (consent.validUntil === null || consent.validUntil <= now) {
     return apiError('CONSENT_EXPIRED', 'The consent has expired');

@@ -45,6 +45,11 @@ export async function authorize(context: ServiceContext, query: AuthorizeQuery):
     const request = await checkRequest(context, query, app, redirectUri, state);
     if (context.policy.redirectApproval === 'psu-login') return startPsuLogin(context, request);
     const psuId = authorizingPsu(context, request.resource)!;
+    // A sandbox scenario PSU declines, or lets the authorization run out, as the live pages allow.
+    const refusal = context.policy.redirectRefusal(psuId);
+    if (refusal !== undefined) {
+      return redirectTo(redirectUri, { error: 'access_denied', error_description: refusal, state });
+    }
     await request.resource.approve(context.db, psuId);
     const code = await issueCode(context, request, psuId);
     return redirectTo(redirectUri, { code, state });

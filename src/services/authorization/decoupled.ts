@@ -3,7 +3,7 @@
 // token when the PSU has identified in the e-ID app; or cancels.
 import { isIP } from 'node:net';
 import type { PeerIdentity } from '../../certificates/qwac.ts';
-import { MAX_EARLY_POLLS, MAX_POLLS, pollOutcome, SLEEP_TIME_MS } from '../../domain/eid.ts';
+import { pollOutcome, SLEEP_TIME_MS } from '../../domain/eid.ts';
 import { OAuthError } from '../../domain/errors.ts';
 import { parseResourceScope } from '../../domain/scope.ts';
 import { hashSecret, newSecret } from '../../domain/secrets.ts';
@@ -21,6 +21,7 @@ import { registeredCertificate } from '../access/live-access.ts';
 import { issuePsuTokens } from '../access/tokens.ts';
 import type { Authorizable } from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
+import type { Pacing } from '../shared/policy.ts';
 import { authorizingPsu } from './codes.ts';
 
 export interface InitRequest {
@@ -96,7 +97,7 @@ export async function initAuthorization(
   });
   const start = request.bisa_same_device
     ? { auto_start_token: order.autoStartToken }
-    : { qr_code: (await context.eid.collect(order.orderRef, now)).qrCode };
+    : { qr_code: order.qrCode };
   return { ...start, sleep_time: SLEEP_TIME_MS, _links: { token: link('token'), cancel: link('cancel') } };
 }
 
@@ -186,10 +187,7 @@ export async function pollToken(
   const presented = peer.kind === 'qwac' ? peer.qwac.thumbprint : null;
   const now = context.clock();
   // Errors that end the session are returned, not thrown, so that the session's end commits.
-  // Polls are counted where the policy paces them (a transaction per poll); otherwise only read.
-  const checked = context.policy.paceDecoupledPolls
-    ? await context.db.transaction((trx) => checkPoll(context, trx, sessionHash, presented, now))
-    : await checkPoll(context, context.db, sessionHash, presented, now);
+  const checked = await checkPoll(context, sessionHash, presented, now);
   if ('error' in checked) {
     if (checked.cancelOrder !== undefined) await context.eid.cancel(checked.cancelOrder, now);
     throw checked.error;
@@ -208,17 +206,29 @@ export async function pollToken(
   return outcome.answer;
 }
 
+/**
+ * The session of a poll, if it may be polled: known, of this certificate, active. Where the policy
+ * paces the PSU's sessions (live; a sandbox scenario) the poll is counted, under the session's lock.
+ */
 async function checkPoll(
   context: ServiceContext,
-  trx: Db,
   sessionHash: string,
   presented: string | null,
   now: Date,
 ): Promise<PollAnswer | { readonly session: SessionRow }> {
-  const session = context.policy.paceDecoupledPolls
-    ? await lockSession(trx, sessionHash)
-    : await findSession(trx, sessionHash);
-  if (session === undefined) return { error: new OAuthError('invalid_request', 'sessionId is not known') };
+  const found = await findSession(context.db, sessionHash);
+  const refusal = found === undefined ? undefined : pollRefusal(found, presented);
+  if (found === undefined || refusal !== undefined)
+    return refusal ?? { error: new OAuthError('invalid_request', 'sessionId is not known') };
+  const pacing = context.policy.pacing(found.psuId);
+  if (pacing === undefined) return { session: found };
+  return context.db.transaction(async (trx) => {
+    const session = (await lockSession(trx, sessionHash))!;
+    return pollRefusal(session, presented) ?? (await pace(trx, session, now, pacing)) ?? { session };
+  });
+}
+
+function pollRefusal(session: SessionRow, presented: string | null): PollAnswer | undefined {
   if (session.certThumbprint !== null && session.certThumbprint !== presented) {
     return {
       error: new OAuthError('unauthorized_client', 'the session was started with another certificate'),
@@ -226,11 +236,7 @@ async function checkPoll(
   }
   if (session.state !== 'active')
     return { error: new OAuthError('invalid_request', 'the session has ended') };
-  if (context.policy.paceDecoupledPolls) {
-    const paced = await pace(trx, session, now);
-    if (paced !== undefined) return paced;
-  }
-  return { session };
+  return undefined;
 }
 
 async function recordPoll(
@@ -276,12 +282,17 @@ async function recordPoll(
   return { error: new OAuthError(outcome.error, outcome.description) };
 }
 
-/** Live: polls sooner than sleep_time apart are counted; too many early or in all end the session. */
-async function pace(trx: Db, session: SessionRow, now: Date): Promise<PollAnswer | undefined> {
+/** Polls sooner than sleep_time apart are counted; too many early or in all end the session. */
+async function pace(
+  trx: Db,
+  session: SessionRow,
+  now: Date,
+  pacing: Pacing,
+): Promise<PollAnswer | undefined> {
   const early = session.lastPollAt !== null && now.getTime() - session.lastPollAt.getTime() < session.sleepMs;
   const polls = session.polls + 1;
   const earlyPolls = session.earlyPolls + (early ? 1 : 0);
-  if (polls > MAX_POLLS || earlyPolls > MAX_EARLY_POLLS) {
+  if (polls > pacing.maxPolls || earlyPolls > pacing.maxEarlyPolls) {
     await updateSession(trx, session.sessionHash, {
       state: 'failed',
       endedAt: now,

@@ -1,28 +1,43 @@
 // Everything that differs between the sandbox and live (DESIGN.md "Sandbox and live"), in one object
-// chosen at start from MODE. Code asks the policy, never the mode.
+// chosen at start from MODE. Code asks the policy, never the mode. The sandbox's policy also carries
+// its scenarios: what a dedicated test PSU makes happen (domain/scenarios.ts).
 import { randomUUID } from 'node:crypto';
 import type { Mode } from '../../config.ts';
+import { MAX_EARLY_POLLS, MAX_POLLS } from '../../domain/eid.ts';
+import { NO_SCENARIOS, type ScenarioOf } from '../../domain/scenarios.ts';
 import { newSandboxClientId } from '../../domain/secrets.ts';
 import type { Authorizable } from './authorizables.ts';
+
+/** How a decoupled session's polls are counted: too many in all, or too many early, end it. */
+export interface Pacing {
+  readonly maxPolls: number;
+  readonly maxEarlyPolls: number;
+}
 
 export interface ModePolicy {
   readonly mode: Mode;
   /** Redirect flow: the sandbox approves at once (spec: "the code is returned at once"); live, the PSU logs in and approves on our pages. */
   readonly redirectApproval: 'at-once' | 'psu-login';
+  /** Where the sandbox approves at once: why this PSU does not (a scenario), as an error_description. */
+  redirectRefusal(psuId: string): string | undefined;
   /** The PSU who approves a resource that names none: a test PSU in the sandbox, where nobody logs in; live nobody. */
   fallbackPsu(resource: Authorizable): string | null;
   /** Authorization codes, in seconds: long enough to copy by hand in the sandbox, short live (RFC 9700). */
   readonly codeLifetimeSeconds: number;
   /** PSU access tokens expire after their lifetime (live); in the sandbox they report it and never expire. */
   readonly enforcePsuTokenExpiry: boolean;
-  /** Decoupled: polls sooner than sleep_time are counted and too many end the session (live). */
-  readonly paceDecoupledPolls: boolean;
+  /** Decoupled: how the polls of the PSU's session are counted (live always; the sandbox for a scenario). */
+  pacing(psuId: string): Pacing | undefined;
   /** Decoupled: cancelling ends the session and the e-ID order (live); the sandbox accepts it and does nothing (spec row 11). */
   readonly decoupledCancelEnds: boolean;
+  /** What becomes of a consent right after this PSU approved it (a sandbox scenario). */
+  consentAfterApproval(psuId: string): 'expires' | 'revoked' | undefined;
   /** The built-in ledger rejects what an account cannot pay (live); the sandbox books against generous balances. */
   readonly enforceFunds: boolean;
-  /** The e-ID simulator completes an order at its first collect (sandbox). */
+  /** The e-ID simulator completes an order at its first collect (sandbox), but for the scenario PSUs. */
   readonly instantEid: boolean;
+  /** The PSUs with a scenario (none live). */
+  readonly scenarioOf: ScenarioOf;
   /** A TPP may rehearse onboarding without a certificate (sandbox). */
   readonly onboardingWithoutCertificate: boolean;
   /** A new app's client id: a UUID with dashes live, without in the sandbox (spec "Sandbox and live"). */
@@ -35,33 +50,55 @@ export interface ModePolicy {
   readonly sandboxTools: boolean;
 }
 
-export const sandboxPolicy: ModePolicy = Object.freeze({
-  mode: 'sandbox',
-  redirectApproval: 'at-once',
-  fallbackPsu: (resource: Authorizable) => resource.sandboxPsu,
-  codeLifetimeSeconds: 600,
-  enforcePsuTokenExpiry: false,
-  paceDecoupledPolls: false,
-  decoupledCancelEnds: false,
-  enforceFunds: false,
-  instantEid: true,
-  onboardingWithoutCertificate: true,
-  newClientId: newSandboxClientId,
-  redirectUriProtocols: Object.freeze(['https:', 'http:']),
-  requirePsuIpAddress: false,
-  sandboxTools: true,
-});
+/** The texts a PSU's refusal redirects with, as the live pages do. */
+const REFUSALS = {
+  declines: 'the PSU denied the authorization',
+  expires: 'the authorization page expired',
+} as const;
+
+export function sandboxPolicy(scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy {
+  return Object.freeze({
+    mode: 'sandbox',
+    redirectApproval: 'at-once',
+    redirectRefusal: (psuId: string) => {
+      const authorization = scenarioOf(psuId)?.authorization;
+      return authorization === undefined ? undefined : REFUSALS[authorization];
+    },
+    fallbackPsu: (resource: Authorizable) => resource.sandboxPsu,
+    codeLifetimeSeconds: 600,
+    enforcePsuTokenExpiry: false,
+    pacing: (psuId: string) => {
+      const maxPolls = scenarioOf(psuId)?.maxPolls;
+      return maxPolls === undefined ? undefined : { maxPolls, maxEarlyPolls: Number.POSITIVE_INFINITY };
+    },
+    decoupledCancelEnds: false,
+    consentAfterApproval: (psuId: string) => scenarioOf(psuId)?.consent,
+    enforceFunds: false,
+    instantEid: true,
+    scenarioOf,
+    onboardingWithoutCertificate: true,
+    newClientId: newSandboxClientId,
+    redirectUriProtocols: Object.freeze(['https:', 'http:']),
+    requirePsuIpAddress: false,
+    sandboxTools: true,
+  });
+}
+
+const LIVE_PACING: Pacing = Object.freeze({ maxPolls: MAX_POLLS, maxEarlyPolls: MAX_EARLY_POLLS });
 
 export const livePolicy: ModePolicy = Object.freeze({
   mode: 'live',
   redirectApproval: 'psu-login',
+  redirectRefusal: () => undefined,
   fallbackPsu: () => null,
   codeLifetimeSeconds: 60,
   enforcePsuTokenExpiry: true,
-  paceDecoupledPolls: true,
+  pacing: () => LIVE_PACING,
   decoupledCancelEnds: true,
+  consentAfterApproval: () => undefined,
   enforceFunds: true,
   instantEid: false,
+  scenarioOf: NO_SCENARIOS,
   onboardingWithoutCertificate: false,
   newClientId: () => randomUUID(),
   redirectUriProtocols: Object.freeze(['https:']),
@@ -69,6 +106,6 @@ export const livePolicy: ModePolicy = Object.freeze({
   sandboxTools: false,
 });
 
-export function policyFor(mode: Mode): ModePolicy {
-  return mode === 'live' ? livePolicy : sandboxPolicy;
+export function policyFor(mode: Mode, scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy {
+  return mode === 'live' ? livePolicy : sandboxPolicy(scenarioOf);
 }

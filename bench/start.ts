@@ -1,0 +1,206 @@
+// npm run bench, part "start": how fast the sandbox starts and how much memory it holds, as `npm start`
+// runs it (the built bundle, the embedded database from the snapshot), next to a raw node:http
+// process started the same way: the median of several starts to the first 200 on /healthz, and the
+// resident memory after a second idle; then the gateway's resident memory under load (initiations
+// from autocannon in a process of its own), sampled every 100 ms.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
+import { domestic } from '../test/helpers/payments.ts';
+
+const STARTS = Number(process.env.BENCH_STARTS ?? 5);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+const CLIENT_ID = '5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e';
+/** The gateway as `npm start` runs it, started the way the raw baseline is: node and a script. */
+const GATEWAY = ['--max-semi-space-size=2', 'bin/psd2-gateway.mjs', 'serve'];
+/** `npm start` itself, through npm's CLI: npm's own start-up is part of what a user waits for. */
+const NPM_CLI = process.env.npm_execpath;
+const RAW = [
+  '-e',
+  "require('node:http').createServer((q, s) => s.writeHead(200, {'content-type': 'application/json'}).end('{\"status\":\"ok\"}')).listen(Number(process.env.PORT), '127.0.0.1')",
+];
+
+export interface StartRow {
+  readonly target: string;
+  readonly readyMs: readonly number[];
+  readonly residentMb: readonly number[];
+}
+
+export interface StartFigures {
+  readonly rows: readonly StartRow[];
+  /** The gateway's resident memory under load: idle before, and the peak during the run. */
+  readonly load: { readonly idleMb: number; readonly peakMb: number; readonly requestsPerSecond: number };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Resident memory of a process in MB (Linux /proc; elsewhere ps). */
+async function residentMb(pid: number): Promise<number> {
+  const status = `/proc/${pid}/status`;
+  if (existsSync(status)) {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(status, 'utf8'))?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  }
+  const { stdout } = await promisify(execFile)('ps', ['-o', 'rss=', '-p', String(pid)]);
+  return Math.round(Number(stdout.trim()) / 1024);
+}
+
+/** The process that serves: the spawned one, or under npm the node process it started for the script. */
+function server(child: ChildProcess): number {
+  const children = (pid: number): number[] => {
+    const file = `/proc/${pid}/task/${pid}/children`;
+    return existsSync(file) ? readFileSync(file, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number) : [];
+  };
+  const queue = [child.pid!];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    const cmdline = existsSync(`/proc/${pid}/cmdline`) ? readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
+    const [program, ...args] = cmdline.split('\0');
+    if (
+      program?.endsWith('node') &&
+      args.some((arg) => arg.includes('psd2-gateway.mjs') || arg.includes('node:http'))
+    )
+      return pid;
+    queue.push(...children(pid));
+  }
+  return child.pid!;
+}
+
+async function started(args: readonly string[], port: number): Promise<{ child: ChildProcess; ms: number }> {
+  const begin = performance.now();
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', SANDBOX_CLIENT_ID: CLIENT_ID },
+    stdio: 'ignore',
+  });
+  for (;;) {
+    if (performance.now() - begin > 30_000) throw new Error(`${args.join(' ')} did not start in 30 s`);
+    try {
+      const answer = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (answer.status === 200) return { child, ms: performance.now() - begin };
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(server(child), 'SIGTERM');
+  await exited;
+}
+
+async function startRow(target: string, args: readonly string[]): Promise<StartRow> {
+  const readyMs: number[] = [];
+  const resident: number[] = [];
+  for (let round = 0; round < STARTS; round += 1) {
+    const { child, ms } = await started(args, await freePort());
+    readyMs.push(Math.round(ms));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    resident.push(await residentMb(server(child)));
+    await stop(child);
+  }
+  return { target, readyMs, residentMb: resident };
+}
+
+async function underLoad(): Promise<StartFigures['load']> {
+  const port = await freePort();
+  const { child } = await started(GATEWAY, port);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const tokenAnswer = await fetch(`${base}/oauth2/token/1.0`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=client_credentials&scope=PIS&client_id=${CLIENT_ID}`,
+    });
+    const { access_token: token } = (await tokenAnswer.json()) as { access_token: string };
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const pid = server(child);
+    const idleMb = await residentMb(pid);
+    let peakMb = idleMb;
+    const sampler = setInterval(async () => {
+      peakMb = Math.max(peakMb, await residentMb(pid));
+    }, 100);
+    const options = {
+      url: `${base}/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer`,
+      connections: 16,
+      seconds: LOAD_SECONDS,
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-gateway-client-id': CLIENT_ID,
+        'tpp-transaction-id': 'bench',
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify(domestic()),
+    };
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'bench/load-process.ts', JSON.stringify(options)],
+      { maxBuffer: 1 << 20 },
+    );
+    clearInterval(sampler);
+    const result = JSON.parse(stdout) as { average: number; failed: number; total: number };
+    if (result.failed > 0)
+      throw new Error(`start bench: ${result.failed} of ${result.total} requests failed`);
+    return { idleMb, peakMb, requestsPerSecond: Math.round(result.average) };
+  } finally {
+    await stop(child);
+  }
+}
+
+export async function measureStart(): Promise<StartFigures> {
+  if (!existsSync('dist/cli.js')) throw new Error('start bench: build first (npm run build)');
+  // Alternate the two so that the machine's moods fall on both.
+  const targets: [string, readonly string[]][] = [
+    ['raw node:http', RAW],
+    ['sandbox (node bin/psd2-gateway.mjs)', GATEWAY],
+    ...(NPM_CLI === undefined
+      ? []
+      : [['sandbox (npm start)', [NPM_CLI, 'start', '--silent']] as [string, string[]]]),
+  ];
+  const rounds: StartRow[][] = targets.map(() => []);
+  for (let round = 0; round < 2; round += 1) {
+    for (const [index, [target, args]] of targets.entries())
+      rounds[index]!.push(await startRow(target, args));
+  }
+  const rows = rounds.map((runs) => ({
+    target: runs[0]!.target,
+    readyMs: runs.flatMap((row) => row.readyMs),
+    residentMb: runs.flatMap((row) => row.residentMb),
+  }));
+  return { rows, load: await underLoad() };
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+const spread = (values: readonly number[]) => `${Math.min(...values)}-${Math.max(...values)}`;
+
+export function printStart(figures: StartFigures): void {
+  const [raw] = figures.rows;
+  console.log(
+    `\nStart to the first 200 on /healthz and resident memory after 1 s idle (${raw!.readyMs.length} starts each, median and range):\n`,
+  );
+  console.log('| target | ready ms | resident MB | ready, ratio to raw | resident, ratio to raw |');
+  console.log('|---|---|---|---|---|');
+  const ratio = (values: readonly number[], of: readonly number[]) =>
+    `${(median(values) / median(of)).toFixed(1)}x`;
+  for (const row of figures.rows) {
+    console.log(
+      `| ${row.target} | ${median(row.readyMs)} (${spread(row.readyMs)}) | ${median(row.residentMb)} (${spread(row.residentMb)}) | ${ratio(row.readyMs, raw!.readyMs)} | ${ratio(row.residentMb, raw!.residentMb)} |`,
+    );
+  }
+  const { idleMb, peakMb, requestsPerSecond } = figures.load;
+  console.log(
+    `\nThe sandbox under load (initiations, 16 connections, ${LOAD_SECONDS} s, ${requestsPerSecond} req/s): resident ${idleMb} MB idle, ${peakMb} MB at the peak.`,
+  );
+}

@@ -1,6 +1,7 @@
 // buildApp: a Fastify instance with every plugin and route; it never listens (tests use inject() or
 // listen on port 0; main.ts listens).
 import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { type BankSystems, builtInSystems } from './adapters/built-in-systems.ts';
 import { accountRoutes } from './api/accounts/account-routes.ts';
@@ -8,6 +9,7 @@ import { cardAccountRoutes } from './api/card-accounts/card-account-routes.ts';
 import { consentRoutes } from './api/consents/consent-routes.ts';
 import { shortTermConsentRoutes } from './api/consents/short-term-consent-routes.ts';
 import { decoupledRoutes } from './api/decoupled/decoupled-routes.ts';
+import { docsRoutes } from './api/docs/docs-routes.ts';
 import { fundsRoutes } from './api/funds/funds-routes.ts';
 import { healthRoutes } from './api/health/health-routes.ts';
 import { authorizeRoutes } from './api/oauth/authorize-routes.ts';
@@ -19,16 +21,20 @@ import { initiateRoutes } from './api/payments/initiation-routes.ts';
 import { seV1Routes } from './api/payments/se-v1-routes.ts';
 import { psuRoutes } from './api/psu/psu-routes.ts';
 import { sandboxRoutes } from './api/sandbox/sandbox-routes.ts';
+import { registerOpenApi } from './api/shared/openapi.ts';
+import { SHARED_SCHEMAS } from './api/shared/schemas.ts';
 import { loadQwacReader } from './certificates/qwac.ts';
 import type { Config } from './config.ts';
+import { registerAnswerCheck } from './http/answer-check.ts';
 import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
+import { lazyCompilers } from './http/lazy-compilers.ts';
 import { createLogger } from './http/logging.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerTolerantBodies, setIgnoredFieldsHeader } from './http/tolerant-body.ts';
 import { setAnswerHeaders } from './http/tpp-headers.ts';
 import { scenarioOf } from './sandbox/scenarios.ts';
-import { resetSandbox } from './sandbox/seed.ts';
+import { findSandboxApp, resetSandbox } from './sandbox/seed.ts';
 import { listTestData } from './sandbox/test-data-listing.ts';
 import { consentAuthorizables } from './services/account-information/authorizables.ts';
 import { paymentAuthorizables } from './services/payments/authorizables.ts';
@@ -52,6 +58,10 @@ export interface AppDependencies {
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca?: string; readonly crl?: string };
   /** A pino logger; by default one at config.logLevel. */
   readonly logger?: FastifyBaseLogger;
+  /** Tests: every answer must be one its route documents, else it becomes a 500 naming the mismatch. */
+  readonly checkAnswers?: boolean;
+  /** Tests: told of every route as it is registered (to hold the OpenAPI document to them). */
+  readonly onRoute?: (route: { readonly method: string | readonly string[]; readonly url: string }) => void;
 }
 
 /** The longest path segment the router reads (ids are at most 64 characters). */
@@ -84,14 +94,25 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true, useDefaults: false },
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: false,
+        allErrors: true,
+        useDefaults: false,
+        // Named examples of request bodies, for the OpenAPI document only.
+        keywords: ['x-examples'],
+      },
     },
+    // Each route's schemas compiled on its first call, not all at start (http/lazy-compilers.ts).
+    schemaController: { compilersFactory: lazyCompilers },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
     // Before routing: a malformed percent-encoding, or a path segment beyond maxParamLength.
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError(MAX_PARAM_LENGTH),
   }) as unknown as FastifyInstance;
+  const { onRoute } = dependencies;
+  if (onRoute !== undefined) app.addHook('onRoute', (route) => onRoute(route));
   app.decorateRequest('tpp', undefined);
   app.decorateRequest('grant', undefined);
   app.addHook('onSend', async (request, reply) => {
@@ -99,6 +120,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     setIgnoredFieldsHeader(request, reply);
   });
   registerErrorHandling(app);
+  if (dependencies.checkAnswers === true) registerAnswerCheck(app, SHARED_SCHEMAS);
   registerTextGuard(app);
   registerTolerantBodies(app);
   // JSON for the API, forms for the token endpoint; nothing else (Fastify also parses text/plain).
@@ -110,10 +132,18 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     app.addHook('onClose', stopScheduler);
   }
 
+  // Before any route: the OpenAPI document is generated from the routes as they are registered.
+  await registerOpenApi(app, config, context.mtls);
   await app.register(
-    async (api) => {
+    async (scope) => {
+      const api = scope.withTypeProvider<TypeBoxTypeProvider>();
+      await docsRoutes(
+        api,
+        context,
+        context.policy.sandboxTools ? () => findSandboxApp(context.db, config) : undefined,
+      );
       healthRoutes(api, context);
-      tokenRoutes(api, context);
+      tokenRoutes(api, context, config.basePath);
       authorizeRoutes(api, context);
       decoupledRoutes(api, context, config.basePath);
       psuRoutes(api, context);
@@ -129,7 +159,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       seV1Routes(api);
       if (context.policy.sandboxTools)
         sandboxRoutes(api, context, {
-          testData: () => listTestData(context.db),
+          testData: () => listTestData(context.db, context.config),
           reset: async (day) => {
             await resetSandbox(context.db, day);
             // The reset deleted the payments and restored the accounts that this process remembers.
@@ -143,8 +173,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   // The OAuth token and decoupled routes under the real service's other prefixes too (AUTH_BASE_PATHS).
   for (const prefix of config.authBasePaths) {
     await app.register(
-      async (auth) => {
-        tokenRoutes(auth, context);
+      async (scope) => {
+        const auth = scope.withTypeProvider<TypeBoxTypeProvider>();
+        tokenRoutes(auth, context, prefix);
         decoupledRoutes(auth, context, prefix);
       },
       { prefix },

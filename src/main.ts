@@ -63,7 +63,7 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
       });
       logger.info(
         { clientId: sandboxApp.clientId, redirectUri: sandboxApp.redirectUri },
-        `sandbox app: client_id ${sandboxApp.clientId}, redirect_uri ${sandboxApp.redirectUri}; test data at ${url}/sandbox/test-data`,
+        `sandbox app: client_id ${sandboxApp.clientId}, redirect_uri ${sandboxApp.redirectUri}; sandbox page at ${url}/sandbox, docs at ${url}/docs`,
       );
     }
     const memory = process.memoryUsage();

@@ -37,11 +37,16 @@ export function corporateHeaders(request: FastifyRequest): {
   return { id: header(request, 'psu-corporate-id'), type: header(request, 'psu-corporate-id-type') };
 }
 
-/** The app (or, on onboarding calls, the TPP) id: X-Gateway-Client-Id or one of its configured aliases. */
+/**
+ * The app (or, on onboarding calls, the TPP) id: X-Gateway-Client-Id or one of its configured aliases.
+ * One found under an alias is also set as X-Gateway-Client-Id, the header the route's schema names.
+ */
 export function clientIdOf(request: FastifyRequest, aliases: readonly string[]): string | undefined {
   for (const name of [CLIENT_ID_HEADER, ...aliases]) {
     const value = header(request, name);
-    if (value !== undefined) return value;
+    if (value === undefined) continue;
+    request.headers[CLIENT_ID_HEADER] = value;
+    return value;
   }
   return undefined;
 }
@@ -128,6 +133,19 @@ export function tppHeaders(context: ServiceContext, options: TppHeaderOptions): 
     if (context.mtls) await checkLiveAccess(context, peerIdentity(request), app, options.live(request));
     else await requireSubscription(context, app, options.live(request).products);
     request.tpp = { app, requestId, transactionId, country };
+  };
+}
+
+/** Onboarding calls after enrollment: X-Gateway-Client-Id (or an alias) names the TPP. */
+export function tppIdHeader(context: ServiceContext): onRequestAsyncHookHandler {
+  return async function checkTppId(request: FastifyRequest) {
+    if (clientIdOf(request, context.config.clientIdHeaderAliases) === undefined) {
+      throw new ApiError({
+        code: 'FORMAT_ERROR',
+        path: 'X-Gateway-Client-Id',
+        text: 'header X-Gateway-Client-Id (the TPP id) is required',
+      });
+    }
   };
 }
 

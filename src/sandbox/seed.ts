@@ -72,6 +72,14 @@ export function defaultRedirectUri(config: Config, listening: string): string {
   return `${config.publicUrl ?? listening}${config.basePath}/sandbox/callback`;
 }
 
+/** The sandbox app: the one SANDBOX_CLIENT_ID names, else the first one seeded (its id generated). */
+export function findSandboxApp(
+  db: StoreDb,
+  config: Pick<Config, 'sandboxClientId'>,
+): Promise<App | undefined> {
+  return config.sandboxClientId === undefined ? findSeededApp(db) : findApp(db, config.sandboxClientId);
+}
+
 export async function ensureSandboxApp(
   db: StoreDb,
   config: Config,
@@ -79,7 +87,7 @@ export async function ensureSandboxApp(
 ): Promise<App> {
   const redirectUri = config.sandboxRedirectUri ?? defaultRedirectUri(config, listening);
   const wanted = config.sandboxClientId;
-  const existing = wanted === undefined ? await findSeededApp(db) : await findApp(db, wanted);
+  const existing = await findSandboxApp(db, config);
   if (existing !== undefined) {
     if (existing.redirectUri !== redirectUri) await updateRedirectUri(db, existing.clientId, redirectUri);
     return { ...existing, redirectUri };

@@ -60,6 +60,8 @@ export interface Gateway {
   readonly config: Config;
   readonly sandboxApp: App;
   readonly url: string;
+  /** Every route the app registered, as "METHOD /path/:param" (HEAD ones included). */
+  readonly routes: readonly string[];
   readonly client: TppClient;
   /** Registers another app (as onboarding would) and answers a client for it. */
   addApp(name?: string, redirectUri?: string): Promise<TppClient>;
@@ -93,10 +95,16 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   });
   await seedTestCustomers(store.db, dateIn((options.clock ?? (() => new Date()))(), config.timeZone));
   const sandboxApp = await ensureSandboxApp(store.db, config);
+  const routes: string[] = [];
   const app = await buildApp({
     config,
     store,
     logger: pino({ level: 'silent' }),
+    // Every answer a test receives must be one its route documents (src/http/answer-check.ts).
+    checkAnswers: true,
+    onRoute: (route) => {
+      for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
+    },
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.coreBanking === undefined
       ? {}
@@ -113,6 +121,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     config,
     sandboxApp,
     url,
+    routes,
     client: new TppClient(url, sandboxApp.clientId, sandboxApp.redirectUri),
     async addApp(name = 'Another app', redirectUri?: string) {
       const clientId = randomBytes(16).toString('hex');

@@ -2,7 +2,7 @@
 // /{accountId}/transactions?dateFrom=&dateTo=; the same under /psd2/gb/v1 for British accounts and
 // /psd2/lu/v1 for Luxembourg's, and under /psd2/v2 with the real service's version 2 records.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { header, tppHeaders } from '../../http/tpp-headers.ts';
@@ -23,6 +23,8 @@ import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { AIS_APIS } from '../consents/consent-routes.ts';
 import { AccountFields, Amount, Balances } from '../consents/schemas.ts';
+import { type Api, asBody } from '../shared/api.ts';
+import { answer, apiErrors, BEARER, TPP_CALL_ERRORS, tppHeaderSchema } from '../shared/schemas.ts';
 
 const Account = Type.Object({
   ...AccountFields,
@@ -50,21 +52,32 @@ export const TransactionsResponse = Type.Object({
 
 export const TransactionsQuery = Type.Object(
   {
-    dateFrom: Type.Optional(Type.String({ maxLength: 10 })),
-    dateTo: Type.Optional(Type.String({ maxLength: 10 })),
+    dateFrom: Type.Optional(
+      Type.String({
+        maxLength: 10,
+        description: 'First booking day (YYYY-MM-DD); default 90 days before dateTo',
+      }),
+    ),
+    dateTo: Type.Optional(
+      Type.String({ maxLength: 10, description: 'Last booking day (YYYY-MM-DD); default today' }),
+    ),
   },
   { additionalProperties: false },
 );
 
 const WithBalance = Type.Object(
-  { withBalance: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])) },
+  {
+    withBalance: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'Include the balances' }),
+    ),
+  },
   { additionalProperties: false },
 );
-type WithBalanceQuery = { Querystring: { withBalance?: 'true' | 'false' } };
-const withBalance = (query: WithBalanceQuery['Querystring'], otherwise: boolean) =>
+const withBalance = (query: { withBalance?: 'true' | 'false' }, otherwise: boolean) =>
   query.withBalance === undefined ? otherwise : query.withBalance === 'true';
-const AccountParams = Type.Object({ accountId: Type.String({ maxLength: 64 }) });
-type Params = { Params: { accountId: string } };
+const AccountParams = Type.Object({
+  accountId: Type.String({ maxLength: 64, description: 'The accountId of the account list' }),
+});
 
 /** An accounts API: where its paths live, the consents it reads under, the products it needs, its records. */
 export interface AccountApi {
@@ -99,74 +112,122 @@ export function aisCall(context: ServiceContext, request: FastifyRequest, api: A
   };
 }
 
-export function accountRoutes(app: FastifyInstance, context: ServiceContext): void {
+/** How each accounts API is named in summaries and operation ids. */
+function namesOf(accountApi: AccountApi): { suffix: string; api: string } {
+  if (accountApi.shape === V2_RECORDS) return { suffix: 'V2', api: 'general API, version 2 records' };
+  return {
+    general: { suffix: '', api: 'general API' },
+    gb: { suffix: 'Gb', api: 'Great Britain' },
+    lu: { suffix: 'Lu', api: 'Luxembourg' },
+  }[accountApi.api];
+}
+
+/** What every account read answers besides its record: the API errors, and 429 past the daily reads. */
+const READ_ERRORS = apiErrors(...TPP_CALL_ERRORS, 429);
+
+export function accountRoutes(app: Api, context: ServiceContext): void {
   for (const accountApi of ACCOUNT_APIS) {
     const { prefix, products } = accountApi;
     const live = () => ({ role: 'AIS' as const, products });
     const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
+    const { suffix, api } = namesOf(accountApi);
+    const common = { tags: ['Accounts'], security: BEARER, headers: tppHeaderSchema() };
 
-    app.get<WithBalanceQuery>(
+    app.get(
       `${prefix}/accounts`,
       {
         onRequest: hooks,
         schema: {
+          ...common,
+          summary: `List the accounts of a consent (${api})`,
+          description:
+            "With the PSU's token of the consent (`AIS:<consentId>`). Balances are included unless withBalance=false. Without PSU-IP-Address the read counts against the consent's frequencyPerDay.",
+          operationId: `listAccounts${suffix}`,
           querystring: WithBalance,
-          response: { 200: Type.Object({ accounts: Type.Array(Account) }) },
+          response: {
+            200: answer(Type.Object({ accounts: Type.Array(Account) }), 'The accounts'),
+            ...READ_ERRORS,
+          },
         },
       },
       // The list carries balances unless asked not to (as the real service's list).
-      (request) =>
-        listConsentedAccounts(
-          context,
-          aisCall(context, request, accountApi),
-          withBalance(request.query, true),
+      async (request) =>
+        asBody(
+          await listConsentedAccounts(
+            context,
+            aisCall(context, request, accountApi),
+            withBalance(request.query, true),
+          ),
         ),
     );
 
-    app.get<Params & WithBalanceQuery>(
+    app.get(
       `${prefix}/accounts/:accountId`,
       {
         onRequest: hooks,
-        schema: { params: AccountParams, querystring: WithBalance, response: { 200: Account } },
+        schema: {
+          ...common,
+          summary: `Read an account (${api})`,
+          operationId: `getAccount${suffix}`,
+          params: AccountParams,
+          querystring: WithBalance,
+          response: { 200: answer(Account, 'The account'), ...READ_ERRORS },
+        },
       },
-      (request) =>
-        readConsentedAccount(
-          context,
-          aisCall(context, request, accountApi),
-          request.params.accountId,
-          withBalance(request.query, false),
+      async (request) =>
+        asBody(
+          await readConsentedAccount(
+            context,
+            aisCall(context, request, accountApi),
+            request.params.accountId,
+            withBalance(request.query, false),
+          ),
         ),
     );
 
-    app.get<Params>(
+    app.get(
       `${prefix}/accounts/:accountId/balances`,
       {
         onRequest: hooks,
         schema: {
+          ...common,
+          summary: `Read an account's balances (${api})`,
+          operationId: `getBalances${suffix}`,
           params: AccountParams,
-          response: { 200: Type.Object({ accountId: Type.String(), balances: Balances }) },
+          response: {
+            200: answer(Type.Object({ accountId: Type.String(), balances: Balances }), 'The balances'),
+            ...READ_ERRORS,
+          },
         },
       },
-      (request) =>
-        readAccountBalances(context, aisCall(context, request, accountApi), request.params.accountId),
+      async (request) =>
+        asBody(
+          await readAccountBalances(context, aisCall(context, request, accountApi), request.params.accountId),
+        ),
     );
 
-    app.get<Params & { Querystring: { dateFrom?: string; dateTo?: string } }>(
+    app.get(
       `${prefix}/accounts/:accountId/transactions`,
       {
         onRequest: hooks,
         schema: {
+          ...common,
+          summary: `Read an account's transactions (${api})`,
+          description: 'The transactions from dateFrom to dateTo (at most 15 months back).',
+          operationId: `getTransactions${suffix}`,
           params: AccountParams,
           querystring: TransactionsQuery,
-          response: { 200: TransactionsResponse },
+          response: { 200: answer(TransactionsResponse, 'The transactions'), ...READ_ERRORS },
         },
       },
-      (request) =>
-        readAccountTransactions(
-          context,
-          aisCall(context, request, accountApi),
-          request.params.accountId,
-          request.query,
+      async (request) =>
+        asBody(
+          await readAccountTransactions(
+            context,
+            aisCall(context, request, accountApi),
+            request.params.accountId,
+            request.query,
+          ),
         ),
     );
   }

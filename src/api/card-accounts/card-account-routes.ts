@@ -1,7 +1,6 @@
 // Card accounts (spec row 16): GET /psd2/v1/card-accounts, /{accountId}, /{accountId}/balances,
 // /{accountId}/transactions. Cards show masked PANs only.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
 import { tppHeaders } from '../../http/tpp-headers.ts';
 import {
@@ -17,6 +16,8 @@ import {
   TransactionsQuery,
   TransactionsResponse,
 } from '../accounts/account-routes.ts';
+import { type Api, asBody } from '../shared/api.ts';
+import { answer, apiErrors, BEARER, TPP_CALL_ERRORS, tppHeaderSchema } from '../shared/schemas.ts';
 
 /** Card accounts are read under general account consents, at /psd2/v1. */
 const CARD_ACCOUNTS_API = ACCOUNT_APIS[0]!;
@@ -31,63 +32,88 @@ const CardAccount = Type.Object({
   creditLimit: Money,
   balances: CardBalances,
 });
-const Params = Type.Object({ accountId: Type.String({ maxLength: 64 }) });
-type Params = { Params: { accountId: string } };
+const Params = Type.Object({
+  accountId: Type.String({ maxLength: 64, description: 'The accountId of the card account list' }),
+});
+const READ_ERRORS = apiErrors(...TPP_CALL_ERRORS, 429);
+const common = { tags: ['Card accounts'], security: BEARER, headers: tppHeaderSchema() };
 
-export function cardAccountRoutes(app: FastifyInstance, context: ServiceContext): void {
+export function cardAccountRoutes(app: Api, context: ServiceContext): void {
   const live = () => ({ role: 'AIS' as const, products: ['card-accounts'] });
   const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
   const prefix = '/psd2/v1/card-accounts';
+  const call = (request: Parameters<typeof aisCall>[1]) => aisCall(context, request, CARD_ACCOUNTS_API);
 
   app.get(
     prefix,
     {
       onRequest: hooks,
-      schema: { response: { 200: Type.Object({ cardAccounts: Type.Array(CardAccount) }) } },
+      schema: {
+        ...common,
+        summary: 'List the card accounts of a consent',
+        description:
+          "With the PSU's token of an account consent (`AIS:<consentId>`). Cards show masked PANs only.",
+        operationId: 'listCardAccounts',
+        response: {
+          200: answer(Type.Object({ cardAccounts: Type.Array(CardAccount) }), 'The card accounts'),
+          ...READ_ERRORS,
+        },
+      },
     },
-    (request) => listConsentedCardAccounts(context, aisCall(context, request, CARD_ACCOUNTS_API)),
+    async (request) => asBody(await listConsentedCardAccounts(context, call(request))),
   );
 
-  app.get<Params>(
+  app.get(
     `${prefix}/:accountId`,
-    { onRequest: hooks, schema: { params: Params, response: { 200: CardAccount } } },
-    (request) =>
-      readConsentedCardAccount(
-        context,
-        aisCall(context, request, CARD_ACCOUNTS_API),
-        request.params.accountId,
-      ),
+    {
+      onRequest: hooks,
+      schema: {
+        ...common,
+        summary: 'Read a card account',
+        operationId: 'getCardAccount',
+        params: Params,
+        response: { 200: answer(CardAccount, 'The card account'), ...READ_ERRORS },
+      },
+    },
+    async (request) =>
+      asBody(await readConsentedCardAccount(context, call(request), request.params.accountId)),
   );
 
-  app.get<Params>(
+  app.get(
     `${prefix}/:accountId/balances`,
     {
       onRequest: hooks,
       schema: {
+        ...common,
+        summary: "Read a card account's balances",
+        operationId: 'getCardAccountBalances',
         params: Params,
-        response: { 200: Type.Object({ accountId: Type.String(), balances: CardBalances }) },
+        response: {
+          200: answer(Type.Object({ accountId: Type.String(), balances: CardBalances }), 'The balances'),
+          ...READ_ERRORS,
+        },
       },
     },
-    (request) =>
-      readCardAccountBalances(
-        context,
-        aisCall(context, request, CARD_ACCOUNTS_API),
-        request.params.accountId,
-      ),
+    async (request) =>
+      asBody(await readCardAccountBalances(context, call(request), request.params.accountId)),
   );
 
-  app.get<Params & { Querystring: { dateFrom?: string; dateTo?: string } }>(
+  app.get(
     `${prefix}/:accountId/transactions`,
     {
       onRequest: hooks,
-      schema: { params: Params, querystring: TransactionsQuery, response: { 200: TransactionsResponse } },
+      schema: {
+        ...common,
+        summary: "Read a card account's transactions",
+        operationId: 'getCardAccountTransactions',
+        params: Params,
+        querystring: TransactionsQuery,
+        response: { 200: answer(TransactionsResponse, 'The transactions'), ...READ_ERRORS },
+      },
     },
-    (request) =>
-      readCardAccountTransactions(
-        context,
-        aisCall(context, request, CARD_ACCOUNTS_API),
-        request.params.accountId,
-        request.query,
+    async (request) =>
+      asBody(
+        await readCardAccountTransactions(context, call(request), request.params.accountId, request.query),
       ),
   );
 }

@@ -2,7 +2,7 @@
 // /{consentId}; the same under /psd2/gb/v1 and /psd2/lu/v1 for the GB and Luxembourg accounts APIs (whose
 // products include consent).
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { header, tppHeaders } from '../../http/tpp-headers.ts';
@@ -17,15 +17,32 @@ import {
 } from '../../services/account-information/consents.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
-import { ConsentResponse } from './schemas.ts';
+import { type Api, answerWith, asBody } from '../shared/api.ts';
+import {
+  answer,
+  apiErrors,
+  BEARER,
+  BODY_ERRORS,
+  TPP_CALL_ERRORS,
+  tppHeaderSchema,
+} from '../shared/schemas.ts';
+import { CONSENT_BODY_OPTIONS, ConsentResponse } from './schemas.ts';
 
 const ConsentBody = Type.Object(
   {
     access: Type.Literal('ALL_ACCOUNTS'),
-    validUntil: Type.Optional(Type.String({ maxLength: 10 })),
-    frequencyPerDay: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_FREQUENCY_PER_DAY })),
+    validUntil: Type.Optional(
+      Type.String({ maxLength: 10, description: 'Last day of access (YYYY-MM-DD); at most 180 days ahead' }),
+    ),
+    frequencyPerDay: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_FREQUENCY_PER_DAY,
+        description: 'Reads a day without the PSU present (no PSU-IP-Address), per account and resource',
+      }),
+    ),
   },
-  { additionalProperties: false },
+  CONSENT_BODY_OPTIONS,
 );
 
 const ConsentView = Type.Object({
@@ -37,7 +54,6 @@ const ConsentView = Type.Object({
 });
 
 const ConsentParams = Type.Object({ consentId: Type.String({ maxLength: 64 }) });
-type Params = { Params: { consentId: string } };
 
 /** Luxembourg's accounts API, one product per customer type; either one includes consent. */
 const LU_PRODUCTS = ['accounts-lu-individual', 'accounts-lu-corporate'];
@@ -57,16 +73,49 @@ export const AIS_APIS: readonly {
   { api: 'lu', prefix: '/psd2/lu/v1', consents: LU_PRODUCTS, accounts: LU_PRODUCTS },
 ];
 
-export function consentRoutes(app: FastifyInstance, context: ServiceContext): void {
+/** How each API is named in summaries and operation ids. */
+const NAMES: Record<AisApi, { readonly suffix: string; readonly api: string }> = {
+  general: { suffix: '', api: 'general API' },
+  gb: { suffix: 'Gb', api: 'Great Britain' },
+  lu: { suffix: 'Lu', api: 'Luxembourg' },
+};
+
+export function consentRoutes(app: Api, context: ServiceContext): void {
   for (const { api, prefix, consents } of AIS_APIS) {
     const live = () => ({ role: 'AIS' as const, products: consents });
     const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
-    const call = (request: FastifyRequest<Params>) =>
-      [tppOf(request).app, grantOf(request), api, request.params.consentId] as const;
+    const call = (request: FastifyRequest) =>
+      [
+        tppOf(request).app,
+        grantOf(request),
+        api,
+        (request.params as { consentId: string }).consentId,
+      ] as const;
+    const { suffix, api: apiName } = NAMES[api];
+    const common = { tags: ['Consents'], security: BEARER, headers: tppHeaderSchema() };
 
-    app.post<{ Body: ConsentRequest }>(
+    app.post(
       `${prefix}/consents`,
-      { onRequest: hooks, schema: { body: ConsentBody, response: { 200: ConsentResponse } } },
+      {
+        onRequest: hooks,
+        schema: {
+          ...common,
+          summary: `Ask for a consent to read accounts (${apiName})`,
+          description:
+            "With a client-credentials token of scope AIS. The PSU approves it through the authorize endpoint (scope `AIS:<consentId>`); the code's token reads the accounts. PSU-ID names the PSU in advance (optional).",
+          operationId: `createConsent${suffix}`,
+          headers: tppHeaderSchema({
+            extra: {
+              'PSU-ID': Type.Optional(Type.String({ description: 'The PSU, when known in advance' })),
+            },
+          }),
+          body: ConsentBody,
+          response: {
+            200: answer(ConsentResponse, 'Received: the consentId and where the PSU approves'),
+            ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+          },
+        },
+      },
       async (request, reply) => {
         const tpp = tppOf(request);
         const answer = await createAccountConsent(context, {
@@ -74,35 +123,64 @@ export function consentRoutes(app: FastifyInstance, context: ServiceContext): vo
           grant: grantOf(request),
           requestId: tpp.requestId,
           api,
-          body: request.body,
+          body: request.body as ConsentRequest,
           psuId: header(request, 'psu-id'),
           baseUrl: baseUrlOf(context.config, request),
         });
-        return reply.code(answer.statusCode).send(answer.body);
+        return answerWith(reply, answer);
       },
     );
 
-    app.get<Params>(
+    app.get(
       `${prefix}/consents/:consentId`,
-      { onRequest: hooks, schema: { params: ConsentParams, response: { 200: ConsentView } } },
-      (request) => readConsent(context, ...call(request)),
+      {
+        onRequest: hooks,
+        schema: {
+          ...common,
+          summary: `Read a consent (${apiName})`,
+          operationId: `getConsent${suffix}`,
+          params: ConsentParams,
+          response: { 200: answer(ConsentView, 'The consent'), ...apiErrors(...TPP_CALL_ERRORS) },
+        },
+      },
+      async (request) => asBody(await readConsent(context, ...call(request))),
     );
 
-    app.get<Params>(
+    app.get(
       `${prefix}/consents/:consentId/status`,
       {
         onRequest: hooks,
-        schema: { params: ConsentParams, response: { 200: Type.Object({ consentStatus: Type.String() }) } },
+        schema: {
+          ...common,
+          summary: `Read a consent's status (${apiName})`,
+          description: 'received, valid, rejected, expired, revokedByPsu or terminatedByTpp',
+          operationId: `getConsentStatus${suffix}`,
+          params: ConsentParams,
+          response: {
+            200: answer(Type.Object({ consentStatus: Type.String() }), "The consent's status"),
+            ...apiErrors(...TPP_CALL_ERRORS),
+          },
+        },
       },
-      (request) => readConsentStatus(context, ...call(request)),
+      async (request) => asBody(await readConsentStatus(context, ...call(request))),
     );
 
-    app.delete<Params>(
+    app.delete(
       `${prefix}/consents/:consentId`,
-      { onRequest: hooks, schema: { params: ConsentParams } },
+      {
+        onRequest: hooks,
+        schema: {
+          ...common,
+          summary: `End a consent (${apiName})`,
+          description: 'The consent becomes terminatedByTpp; its tokens read nothing more.',
+          operationId: `deleteConsent${suffix}`,
+          params: ConsentParams,
+          response: { 204: { description: 'Ended', type: 'null' }, ...apiErrors(...TPP_CALL_ERRORS) },
+        },
+      },
       async (request, reply) => {
         await deleteConsent(context, ...call(request));
-        return reply.code(204).send();
+        reply.code(204);
       },
     );
   }

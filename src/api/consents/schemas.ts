@@ -30,3 +30,9 @@ export const AccountFields = {
 };
 
 export const Balances = Type.Array(Type.Object({ amount: Amount, balanceType: Type.String() }));
+
+/** A consent body: closed, with the example every consent request can send. */
+export const CONSENT_BODY_OPTIONS = {
+  additionalProperties: false,
+  'x-examples': { allAccounts: { summary: 'All accounts', value: { access: 'ALL_ACCOUNTS' } } },
+} as const;

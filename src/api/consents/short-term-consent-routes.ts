@@ -1,6 +1,5 @@
 // The Swedish short-term consent (spec rows 14 and 15).
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { corporateHeaders, tppHeaders } from '../../http/tpp-headers.ts';
@@ -10,9 +9,18 @@ import {
 } from '../../services/account-information/short-term-consent.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
-import { AccountFields, Balances, ConsentResponse } from './schemas.ts';
+import { type Api, answerWith, asBody } from '../shared/api.ts';
+import {
+  answer,
+  apiErrors,
+  BEARER,
+  BODY_ERRORS,
+  TPP_CALL_ERRORS,
+  tppHeaderSchema,
+} from '../shared/schemas.ts';
+import { AccountFields, Balances, CONSENT_BODY_OPTIONS, ConsentResponse } from './schemas.ts';
 
-const ConsentBody = Type.Object({ access: Type.Literal('ALL_ACCOUNTS') }, { additionalProperties: false });
+const ConsentBody = Type.Object({ access: Type.Literal('ALL_ACCOUNTS') }, CONSENT_BODY_OPTIONS);
 
 const AccountsResponse = Type.Object({
   accounts: Type.Array(
@@ -24,13 +32,29 @@ const AccountsResponse = Type.Object({
   ),
 });
 
-export function shortTermConsentRoutes(app: FastifyInstance, context: ServiceContext): void {
+export function shortTermConsentRoutes(app: Api, context: ServiceContext): void {
   const live = () => ({ role: 'PIS' as const, products: ['payments-se-private'] });
   const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
 
-  app.post<{ Body: { access: 'ALL_ACCOUNTS' } }>(
+  app.post(
     '/psd2/se/v2/payments/private/accounts/shorttermconsents',
-    { onRequest: hooks, schema: { body: ConsentBody, response: { 200: ConsentResponse } } },
+    {
+      onRequest: hooks,
+      schema: {
+        summary: 'Ask for a short-term consent (Sweden, private customers)',
+        description:
+          "With a client-credentials token of scope PIS. The PSU approves it through the authorize endpoint (scope `PIS:<consentId>`); the PSU's token then reads the account list once, for choosing the account to pay from.",
+        operationId: 'createShortTermConsent',
+        tags: ['Consents'],
+        security: BEARER,
+        headers: tppHeaderSchema({ corporate: true }),
+        body: ConsentBody,
+        response: {
+          200: answer(ConsentResponse, 'Received: the consentId and where the PSU approves'),
+          ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+        },
+      },
+    },
     async (request, reply) => {
       const tpp = tppOf(request);
       const answer = await createShortTermConsent(context, {
@@ -41,13 +65,28 @@ export function shortTermConsentRoutes(app: FastifyInstance, context: ServiceCon
         corporate: corporateHeaders(request),
         baseUrl: baseUrlOf(context.config, request),
       });
-      return reply.code(answer.statusCode).send(answer.body);
+      return answerWith(reply, answer);
     },
   );
 
   app.get(
     '/psd2/se/v2/payments/private/accounts',
-    { onRequest: hooks, schema: { response: { 200: AccountsResponse } } },
-    (request) => readConsentedAccounts(context, tppOf(request).app, grantOf(request)),
+    {
+      onRequest: hooks,
+      schema: {
+        summary: 'Read the accounts under a short-term consent (Sweden)',
+        description:
+          "With the PSU's token of the short-term consent: the accounts, their balances and cards.",
+        operationId: 'listShortTermConsentAccounts',
+        tags: ['Consents'],
+        security: BEARER,
+        headers: tppHeaderSchema(),
+        response: {
+          200: answer(AccountsResponse, "The PSU's accounts"),
+          ...apiErrors(...TPP_CALL_ERRORS, 429),
+        },
+      },
+    },
+    async (request) => asBody(await readConsentedAccounts(context, tppOf(request).app, grantOf(request))),
   );
 }

@@ -3,26 +3,41 @@
 // /decoupled/mbid/initAuthorization/1.0 (psu_id names the PSU; same-device start). Errors have the
 // OAuth shape: {"error", "error_description"}.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { peerIdentity } from '../../http/mtls.ts';
 import {
   cancelAuthorization,
-  type InitRequest,
   initAuthorization,
   pollToken,
   type SessionLinks,
 } from '../../services/authorization/decoupled.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { originOf } from '../base-url.ts';
+import { type Api, asBody } from '../shared/api.ts';
+import { answer, oauthErrors, operationSuffix } from '../shared/schemas.ts';
 
 const InitBody = Type.Object(
   {
     client_id: Type.String({ minLength: 1, maxLength: 64 }),
     scope: Type.String({ minLength: 1, maxLength: 80 }),
     psu_client_ip: Type.String({ minLength: 1, maxLength: 45 }),
-    bisa_same_device: Type.Boolean(),
+    bisa_same_device: Type.Boolean({
+      description: 'true: the e-ID app is on this device (auto_start_token); false: another device (qr_code)',
+    }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    'x-examples': {
+      payment: {
+        summary: 'Authorize a payment (scope `PIS:<paymentId>`)',
+        value: {
+          client_id: '0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9',
+          scope: 'PIS:0f9d7c1e-3b7a-4c55-9f0e-5b2c8e1d4a6f',
+          psu_client_ip: '192.0.2.1',
+          bisa_same_device: false,
+        },
+      },
+    },
+  },
 );
 
 /** Version 1: the PSU by personal number (psu_id_type "1"), no bisa_same_device (the app starts on this device). */
@@ -36,19 +51,20 @@ const InitBodyV1 = Type.Object(
   },
   { additionalProperties: false },
 );
-type InitRequestV1 = { client_id: string; scope: string; psu_client_ip: string; psu_id: string };
 
 const Link = Type.Object({ href: Type.String(), hints: Type.Object({ allow: Type.Array(Type.String()) }) });
 
 const InitResponse = Type.Object({
-  auto_start_token: Type.Optional(Type.String()),
-  qr_code: Type.Optional(Type.String()),
-  sleep_time: Type.Integer(),
+  auto_start_token: Type.Optional(Type.String({ description: 'When bisa_same_device is true' })),
+  qr_code: Type.Optional(Type.String({ description: 'When bisa_same_device is false' })),
+  sleep_time: Type.Integer({ description: 'Milliseconds to wait before the first poll and between polls' }),
   _links: Type.Object({ token: Link, cancel: Link }),
 });
 
 const TokenResponse = Type.Object({
-  result: Type.String(),
+  result: Type.String({
+    description: 'IN_PROGRESS (poll again after sleep_time), COMPLETE (with the token), USER_CANCEL',
+  }),
   sleep_time: Type.Optional(Type.Integer()),
   qr_code: Type.Optional(Type.String()),
   access_token: Type.Optional(Type.String()),
@@ -57,12 +73,14 @@ const TokenResponse = Type.Object({
   refresh_token: Type.Optional(Type.String()),
 });
 
-const SessionQuery = Type.Object({ sessionId: Type.Optional(Type.String({ maxLength: 100 })) });
+const SessionQuery = Type.Object({
+  sessionId: Type.Optional(Type.String({ maxLength: 100, description: 'From the _links of the start' })),
+});
 /** The token and cancel calls take an empty JSON object (spec row 10); a missing or empty body is {}. */
 const EmptyBody = Type.Optional(Type.Object({}, { additionalProperties: true }));
 
 /** The routes under `prefix` (the base path, or an extra auth base path): links point back under it. */
-export function decoupledRoutes(app: FastifyInstance, context: ServiceContext, prefix: string): void {
+export function decoupledRoutes(app: Api, context: ServiceContext, prefix: string): void {
   void app.register(async (decoupled) => {
     // Clients poll with Content-Type: application/json and no body at all: that is the empty object.
     const json = decoupled.getDefaultJsonParser('error', 'ignore');
@@ -74,58 +92,127 @@ export function decoupledRoutes(app: FastifyInstance, context: ServiceContext, p
   });
 }
 
-function sessionRoutes(app: FastifyInstance, context: ServiceContext, prefix: string): void {
+function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void {
+  const suffix = operationSuffix(prefix, context.config.basePath);
+  const alias = suffix === '' ? '' : ` (also under ${prefix})`;
   const config = { errorShape: 'oauth' as const };
   const linksOf = (request: Parameters<typeof originOf>[1], version: SessionLinks['version']) => ({
     baseUrl: originOf(context.config, request) + prefix,
     version,
   });
 
-  app.post<{ Body: InitRequest }>(
+  const noStore = (reply: { header(name: string, value: string): unknown }) =>
+    reply.header('Cache-Control', 'no-store');
+  const startErrors = oauthErrors(400, 401, 413, 415, 500);
+
+  app.post(
     '/decoupled/eid/initAuthorization/2.0',
-    { config, schema: { body: InitBody, response: { 200: InitResponse } } },
+    {
+      config,
+      schema: {
+        summary: `Start a decoupled (mobile e-ID) authorization${alias}`,
+        description:
+          "Sweden. The PSU approves in the e-ID app (auto_start_token on this device, qr_code on another); then poll _links.token no sooner than sleep_time apart until COMPLETE, which carries the PSU's token.",
+        operationId: `startDecoupledAuthorization${suffix}`,
+        tags: ['Decoupled authorization'],
+        body: InitBody,
+        response: {
+          200: answer(InitResponse, 'Started: where to poll and how long to wait'),
+          ...startErrors,
+        },
+      },
+    },
     async (request, reply) => {
-      const answer = await initAuthorization(
+      const started = await initAuthorization(
         context,
         request.body,
         linksOf(request, 'eid/{action}/2.0'),
         peerIdentity(request),
       );
-      return reply.header('Cache-Control', 'no-store').send(answer);
+      noStore(reply);
+      return asBody(started);
     },
   );
 
-  app.post<{ Body: InitRequestV1 }>(
+  app.post(
     '/decoupled/mbid/initAuthorization/1.0',
-    { config, schema: { body: InitBodyV1, response: { 200: InitResponse } } },
+    {
+      config,
+      schema: {
+        summary: `Start a decoupled authorization, version 1 (mbid: the PSU by personal number)${alias}`,
+        description:
+          'As version 2, with psu_id naming the PSU who signs; the e-ID app starts on this device.',
+        operationId: `startDecoupledAuthorizationV1${suffix}`,
+        tags: ['Decoupled authorization'],
+        body: InitBodyV1,
+        response: {
+          200: answer(InitResponse, 'Started: where to poll and how long to wait'),
+          ...startErrors,
+        },
+      },
+    },
     async (request, reply) => {
       const { client_id, scope, psu_client_ip, psu_id } = request.body;
-      const answer = await initAuthorization(
+      const started = await initAuthorization(
         context,
         { client_id, scope, psu_client_ip, psu_id, bisa_same_device: true },
         linksOf(request, 'mbid/{action}/1.0'),
         peerIdentity(request),
       );
-      return reply.header('Cache-Control', 'no-store').send(answer);
+      noStore(reply);
+      return asBody(started);
     },
   );
 
   for (const version of ['eid/{action}/2.0', 'mbid/{action}/1.0'] as const) {
-    app.post<{ Querystring: { sessionId?: string } }>(
+    const v1 = version.startsWith('mbid') ? 'V1' : '';
+    const named = v1 === '' ? '' : ', version 1';
+    app.post(
       `/decoupled/${version.replace('{action}', 'token')}`,
-      { config, schema: { querystring: SessionQuery, body: EmptyBody, response: { 200: TokenResponse } } },
+      {
+        config,
+        schema: {
+          summary: `Poll a decoupled authorization${named}${alias}`,
+          description:
+            'An empty JSON object (or no body). IN_PROGRESS: wait sleep_time and poll again; COMPLETE: the PSU token. Errors: intent_expired (the PSU did not finish in time), mbid_max_polling (polled too often), mbid_error (the e-ID order failed or was declined).',
+          operationId: `pollDecoupledToken${v1}${suffix}`,
+          tags: ['Decoupled authorization'],
+          querystring: SessionQuery,
+          body: EmptyBody,
+          response: {
+            200: answer(TokenResponse, 'The session: in progress, or complete with the token'),
+            ...oauthErrors(400, 401, 413, 415, 500),
+          },
+        },
+      },
       async (request, reply) => {
-        const answer = await pollToken(context, request.query.sessionId, peerIdentity(request));
-        return reply.header('Cache-Control', 'no-store').send(answer);
+        const polled = await pollToken(context, request.query.sessionId, peerIdentity(request));
+        noStore(reply);
+        return asBody(polled);
       },
     );
 
-    app.post<{ Querystring: { sessionId?: string } }>(
+    app.post(
       `/decoupled/${version.replace('{action}', 'cancel')}`,
-      { config, schema: { querystring: SessionQuery, body: EmptyBody } },
+      {
+        config,
+        schema: {
+          summary: `Cancel a decoupled authorization${named}${alias}`,
+          description:
+            'An empty JSON object (or no body). The e-ID order is cancelled; later polls are refused.',
+          operationId: `cancelDecoupledAuthorization${v1}${suffix}`,
+          tags: ['Decoupled authorization'],
+          querystring: SessionQuery,
+          body: EmptyBody,
+          response: {
+            204: { description: 'Cancelled', type: 'null' },
+            ...oauthErrors(400, 413, 415, 500),
+          },
+        },
+      },
       async (request, reply) => {
         await cancelAuthorization(context, request.query.sessionId);
-        return reply.code(204).send();
+        reply.code(204);
       },
     );
   }

@@ -1,11 +1,19 @@
 // POST /psd2/v1/funds-confirmations (spec row 16).
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { tppHeaders } from '../../http/tpp-headers.ts';
 import { confirmFunds, type FundsRequest } from '../../services/account-information/funds-confirmation.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
+import { type Api, asBody } from '../shared/api.ts';
+import {
+  answer,
+  apiErrors,
+  BEARER,
+  BODY_ERRORS,
+  TPP_CALL_ERRORS,
+  tppHeaderSchema,
+} from '../shared/schemas.ts';
 
 const closed = { additionalProperties: false } as const;
 const FundsBody = Type.Object(
@@ -21,21 +29,47 @@ const FundsBody = Type.Object(
       closed,
     ),
   },
-  closed,
+  {
+    ...closed,
+    description: 'The account (IBAN) or the card number, and the amount',
+    'x-examples': {
+      account: {
+        summary: 'An account by IBAN',
+        value: {
+          account: { iban: 'SE7160000000000123456789' },
+          instructedAmount: { currency: 'SEK', amount: '125.50' },
+        },
+      },
+    },
+  },
 );
 
-export function fundsRoutes(app: FastifyInstance, context: ServiceContext): void {
+export function fundsRoutes(app: Api, context: ServiceContext): void {
   // Live: the CBPII role (PIS includes it) and a funds-confirmations subscription.
   const live = () => ({
     role: 'CBPII' as const,
     products: ['funds-confirmations', 'funds-confirmations-gb'],
   });
-  app.post<{ Body: FundsRequest }>(
+  app.post(
     '/psd2/v1/funds-confirmations',
     {
       onRequest: [tppHeaders(context, { country: 'path', live }), bearer(context)],
-      schema: { body: FundsBody, response: { 200: Type.Object({ fundsAvailable: Type.Boolean() }) } },
+      schema: {
+        summary: 'Confirm that an amount is available on an account now',
+        description:
+          'With a client-credentials token of scope PIS (the card-based payment instrument issuer: CBPII). Answers true or false, never the balance.',
+        operationId: 'confirmFunds',
+        tags: ['Funds confirmation'],
+        security: BEARER,
+        headers: tppHeaderSchema(),
+        body: FundsBody,
+        response: {
+          200: answer(Type.Object({ fundsAvailable: Type.Boolean() }), 'Whether the amount is available'),
+          ...apiErrors(...TPP_CALL_ERRORS, ...BODY_ERRORS),
+        },
+      },
     },
-    (request) => confirmFunds(context, tppOf(request).app, grantOf(request), request.body),
+    async (request) =>
+      asBody(await confirmFunds(context, tppOf(request).app, grantOf(request), request.body as FundsRequest)),
   );
 }

@@ -1,26 +1,110 @@
 // POST /oauth2/token/1.0 (spec row 1), also at /redirect/oauth2/token/1.0 and
 // /refresh/oauth2/token/1.0 (API-NOTES). Form-encoded only; RFC 6749 answers and errors.
-import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { OAuthError } from '../../domain/errors.ts';
 import { peerIdentity } from '../../http/mtls.ts';
-import type { TokenParameters } from '../../services/authorization/grants/parameters.ts';
 import { exchangeToken } from '../../services/authorization/grants/token-endpoint.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
+import { type Api, asBody } from '../shared/api.ts';
+import { answer, oauthErrors, operationSuffix } from '../shared/schemas.ts';
 
-const TOKEN_PATHS = ['/oauth2/token/1.0', '/redirect/oauth2/token/1.0', '/refresh/oauth2/token/1.0'];
+const TOKEN_PATHS = [
+  { path: '/oauth2/token/1.0', name: 'getToken', also: '' },
+  {
+    path: '/redirect/oauth2/token/1.0',
+    name: 'getTokenRedirect',
+    also: ' (the redirect flow’s name for it)',
+  },
+  { path: '/refresh/oauth2/token/1.0', name: 'getTokenRefresh', also: ' (the refresh name for it)' },
+];
 
-export function tokenRoutes(app: FastifyInstance, context: ServiceContext): void {
-  for (const path of TOKEN_PATHS) {
-    app.post(path, { config: { errorShape: 'oauth' } }, async (request, reply) => {
-      if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-        throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
-      }
-      const answer = await exchangeToken(
-        context,
-        (request.body ?? {}) as TokenParameters,
-        peerIdentity(request),
-      );
-      return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache').send(answer);
-    });
+const text = (description: string, examples?: string[]) =>
+  Type.Optional(Type.String({ description, ...(examples === undefined ? {} : { examples }) }));
+
+/**
+ * The parameters of every grant; which are required depends on grant_type, and the endpoint names a
+ * missing one in its invalid_request answer.
+ */
+const TokenForm = Type.Object(
+  {
+    grant_type: text('client_credentials, authorization_code or refresh_token', ['client_credentials']),
+    client_id: text('The app id; onboarding: the TPP id'),
+    scope: text(
+      'client_credentials: PIS, AIS or PSD2-ADMIN; authorization_code: the scope of the authorization, e.g. `PIS:<paymentId>`',
+      ['PIS'],
+    ),
+    code: text('authorization_code: the code of the redirect'),
+    redirect_uri: text("authorization_code: the app's redirect URI, as in the authorization request"),
+    refresh_token: text('refresh_token: the refresh token of an account-access token'),
+  },
+  {
+    additionalProperties: true,
+    'x-examples': {
+      clientCredentials: {
+        summary: 'A client-credentials token for payments',
+        value: {
+          grant_type: 'client_credentials',
+          scope: 'PIS',
+          client_id: '0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9',
+        },
+      },
+    },
+  },
+);
+
+const TokenAnswer = Type.Object(
+  {
+    access_token: Type.String({ description: 'An opaque bearer token' }),
+    expires_in: Type.Integer({ description: 'Seconds of validity' }),
+    token_type: Type.Literal('Bearer'),
+    refresh_token: Type.Optional(Type.String({ description: 'Account access only: for new tokens later' })),
+  },
+  {
+    examples: [{ access_token: 'q5Fh0k3rW1tDzXb2QvB6yA8eJ9mL4nC7', expires_in: 86400, token_type: 'Bearer' }],
+  },
+);
+
+/** Only forms: anything else is an invalid_request before the parameters are read. */
+async function formOnly(request: FastifyRequest): Promise<void> {
+  if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+    throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
+  }
+}
+
+/** The token routes under `prefix`: the base path, or an extra auth base path. */
+export function tokenRoutes(app: Api, context: ServiceContext, prefix: string): void {
+  const suffix = operationSuffix(prefix, context.config.basePath);
+  const alias = suffix === '' ? '' : ` (also under ${prefix})`;
+  for (const { path, name, also } of TOKEN_PATHS) {
+    app.post(
+      path,
+      {
+        config: { errorShape: 'oauth' },
+        preValidation: formOnly,
+        schema: {
+          summary: `Get an access token${also}${alias}`,
+          description:
+            'Step 1: client credentials (grant_type=client_credentials, scope, client_id). Step 3 of the redirect flow: the code for the PSU token (grant_type=authorization_code, scope, client_id, code, redirect_uri). Account access: refresh_token.',
+          operationId: `${name}${suffix}`,
+          tags: ['OAuth'],
+          consumes: ['application/x-www-form-urlencoded'],
+          body: TokenForm,
+          response: {
+            200: answer(TokenAnswer, 'The token'),
+            ...oauthErrors(400, 401, 413, 415, 500),
+          },
+        },
+      },
+      async (request, reply) => {
+        const token = await exchangeToken(
+          context,
+          request.body as Record<string, string>,
+          peerIdentity(request),
+        );
+        reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+        return asBody(token);
+      },
+    );
   }
 }

@@ -1,13 +1,13 @@
 // POST /psd2/v1/subscriptions (spec rows 4 and 5): register an app, or add a product to one.
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { apiError } from '../../domain/errors.ts';
 import { bearer } from '../../http/bearer.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import { grantOf } from '../../http/request-context.ts';
-import { clientIdOf, header, tppIdsOnly } from '../../http/tpp-headers.ts';
+import { header, tppIdHeader, tppIdsOnly } from '../../http/tpp-headers.ts';
 import { type SubscriptionRequestBody, subscribe } from '../../services/onboarding/subscriptions.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
+import { type Api, answerWith } from '../shared/api.ts';
+import { answer, apiErrors, BEARER, BODY_ERRORS, tppIdHeaders } from '../shared/schemas.ts';
 
 const closed = { additionalProperties: false } as const;
 
@@ -24,9 +24,40 @@ const SubscriptionBody = Type.Object(
       ),
     ),
     clientId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    product: Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) }, closed),
+    product: Type.Object(
+      {
+        name: Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description:
+            'consents, accounts, accounts-gb, accounts-lu-individual, accounts-lu-corporate, card-accounts, payments, payments-gb, payments-lu, funds-confirmations, funds-confirmations-gb, payments-se-corporate, payments-se-private',
+        }),
+      },
+      closed,
+    ),
   },
-  closed,
+  {
+    ...closed,
+    description:
+      'Register an app with its first product (app and product), or add a product to an app (clientId and product)',
+    'x-examples': {
+      register: {
+        summary: 'Register an app with its first product',
+        value: {
+          app: {
+            name: 'Budget Buddy',
+            description: 'Pays bills',
+            oauthRedirectURI: 'https://tpp.example/callback',
+          },
+          product: { name: 'payments-se-private' },
+        },
+      },
+      subscribe: {
+        summary: 'Add a product to an app',
+        value: { clientId: '5b0f2c64-3f8e-4c1a-9a57-8f1b6f1e2d3c', product: { name: 'consents' } },
+      },
+    },
+  },
 );
 
 const SubscriptionResponse = Type.Object({
@@ -40,30 +71,38 @@ const SubscriptionResponse = Type.Object({
   }),
 });
 
-export function subscriptionsRoutes(app: FastifyInstance, context: ServiceContext): void {
-  app.post<{ Body: SubscriptionRequestBody }>(
+export function subscriptionsRoutes(app: Api, context: ServiceContext): void {
+  app.post(
     '/psd2/v1/subscriptions',
     {
-      onRequest: [tppIdsOnly, bearer(context)],
-      schema: { body: SubscriptionBody, response: { 200: SubscriptionResponse } },
+      onRequest: [tppIdsOnly, bearer(context), tppIdHeader(context)],
+      schema: {
+        summary: 'Register an app, or subscribe an app to one more API product',
+        description:
+          "With the TPP's token of scope PSD2-ADMIN (client_id: the TPP id) and X-Gateway-Client-Id: the TPP id. One product per request. Answers the app and only the new subscription.",
+        operationId: 'subscribe',
+        tags: ['Onboarding'],
+        security: BEARER,
+        headers: Type.Object({
+          'X-Gateway-Client-Id': Type.String({ minLength: 1, description: 'The TPP id from enrollment' }),
+          ...tppIdHeaders,
+        }),
+        body: SubscriptionBody,
+        response: {
+          200: answer(SubscriptionResponse, 'The app and the new subscription'),
+          ...apiErrors(400, 401, 403, 404, 409, 500, ...BODY_ERRORS),
+        },
+      },
     },
     async (request, reply) => {
-      const tppId = clientIdOf(request, context.config.clientIdHeaderAliases);
-      if (tppId === undefined) {
-        throw apiError(
-          'FORMAT_ERROR',
-          'header X-Gateway-Client-Id (the TPP id) is required',
-          'X-Gateway-Client-Id',
-        );
-      }
       const answer = await subscribe(context, {
-        tppId,
+        tppId: request.headers['x-gateway-client-id'],
         requestId: header(request, 'tpp-request-id')!,
         grant: grantOf(request),
         peer: peerIdentity(request),
-        body: request.body,
+        body: request.body as SubscriptionRequestBody,
       });
-      return reply.code(answer.statusCode).send(answer.body);
+      return answerWith(reply, answer);
     },
   );
 }

@@ -1,36 +1,70 @@
 // POST and PUT /psd2/v1/third-parties (spec rows 2 and 3).
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
 import { peerIdentity } from '../../http/mtls.ts';
 import { tppIdsOnly } from '../../http/tpp-headers.ts';
 import { addThirdPartyCertificate, enrollThirdParty } from '../../services/onboarding/third-parties.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
+import { type Api, answerWith } from '../shared/api.ts';
+import { answer, apiErrors, BODY_ERRORS, tppIdHeaders } from '../shared/schemas.ts';
 
-const ThirdPartyResponse = Type.Object({ clientId: Type.String() });
+const ThirdPartyResponse = Type.Object({
+  clientId: Type.String({ description: 'The TPP id: X-Gateway-Client-Id and client_id of onboarding calls' }),
+});
 const CertificateBody = Type.Object(
-  { clientCertificate: Type.String({ minLength: 1, maxLength: 16_384 }) },
+  {
+    clientCertificate: Type.String({
+      minLength: 1,
+      maxLength: 16_384,
+      description: 'The certificate presented in TLS, base64 DER without line breaks or white space',
+    }),
+  },
   { additionalProperties: false },
 );
+const headers = Type.Object(tppIdHeaders);
 
-export function thirdPartiesRoutes(app: FastifyInstance, context: ServiceContext): void {
+export function thirdPartiesRoutes(app: Api, context: ServiceContext): void {
   app.post(
     '/psd2/v1/third-parties',
-    { onRequest: tppIdsOnly, schema: { response: { 200: ThirdPartyResponse, 201: ThirdPartyResponse } } },
-    async (request, reply) => {
-      const answer = await enrollThirdParty(context, peerIdentity(request));
-      return reply.code(answer.statusCode as 200 | 201).send(answer.body);
+    {
+      onRequest: tppIdsOnly,
+      schema: {
+        summary: 'Enroll as a TPP with the certificate presented in TLS (live)',
+        description:
+          'No body. The QWAC in the TLS handshake names the TPP (organization identifier) and its PSD2 roles. A TPP enrolled already gets its id again (200).',
+        operationId: 'enrollThirdParty',
+        tags: ['Onboarding'],
+        headers,
+        response: {
+          201: answer(ThirdPartyResponse, 'Enrolled: the TPP id'),
+          200: answer(ThirdPartyResponse, 'Enrolled already: the TPP id'),
+          ...apiErrors(400, 401, 403, 500),
+        },
+      },
     },
+    async (request, reply) => answerWith(reply, await enrollThirdParty(context, peerIdentity(request))),
   );
-  app.put<{ Body: { clientCertificate: string } }>(
+  app.put(
     '/psd2/v1/third-parties',
-    { onRequest: tppIdsOnly, schema: { body: CertificateBody, response: { 200: ThirdPartyResponse } } },
-    async (request, reply) => {
-      const answer = await addThirdPartyCertificate(
-        context,
-        peerIdentity(request),
-        request.body.clientCertificate,
-      );
-      return reply.code(answer.statusCode).send(answer.body);
+    {
+      onRequest: tppIdsOnly,
+      schema: {
+        summary: 'Add a certificate to an enrolled TPP (live)',
+        description:
+          'The certificate in the body must be the one presented in TLS. It is added; earlier ones, consents and tokens stay valid.',
+        operationId: 'addThirdPartyCertificate',
+        tags: ['Onboarding'],
+        headers,
+        body: CertificateBody,
+        response: {
+          200: answer(ThirdPartyResponse, 'Added: the TPP id'),
+          ...apiErrors(400, 401, 403, 404, 500, ...BODY_ERRORS),
+        },
+      },
     },
+    async (request, reply) =>
+      answerWith(
+        reply,
+        await addThirdPartyCertificate(context, peerIdentity(request), request.body.clientCertificate),
+      ),
   );
 }

@@ -1,6 +1,7 @@
-// Execute: PUT /psd2/v1/payments/{paymentProduct}/{paymentId}; status: GET .../{paymentId}/status with
-// the Country header. Both also under the Sweden v2 prefix, where the country is SE.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Execute: PUT /psd2/v1/payments/{paymentProduct}/{paymentId}; cancel: DELETE on the same path; status:
+// GET .../{paymentId}/status with the Country header. All also under the Sweden v2, GB and LU prefixes,
+// where the country is in the path.
+import type { FastifyRequest } from 'fastify';
 import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { tppHeaders } from '../../http/tpp-headers.ts';
@@ -9,72 +10,106 @@ import { cancelPayment } from '../../services/payments/cancellation.ts';
 import { executePayment } from '../../services/payments/execution.ts';
 import { readPaymentStatus } from '../../services/payments/status.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
+import { type Api, answerWith } from '../shared/api.ts';
+import { answer, apiErrors, BEARER, TPP_CALL_ERRORS, tppHeaderSchema } from '../shared/schemas.ts';
 import { ExecuteResponseSchema, PaymentParams, StatusResponseSchema } from './schemas.ts';
 
-type Params = { Params: { paymentProduct: string; paymentId: string } };
-
 /** What execute and cancel are asked: the app, token, request id and the payment of the path. */
-function paymentCall(request: FastifyRequest<Params>) {
+function paymentCall(request: FastifyRequest) {
   const tpp = tppOf(request);
+  const params = request.params as { paymentProduct: string; paymentId: string };
   return {
     app: tpp.app,
     grant: grantOf(request),
     requestId: tpp.requestId,
-    productName: request.params.paymentProduct,
-    paymentId: request.params.paymentId,
+    productName: params.paymentProduct,
+    paymentId: params.paymentId,
   };
 }
 
 /** Live mode: execute, status and cancel act on payments of any payment product. */
 const anyPayments = () => ({ role: 'PIS' as const, products: PAYMENT_PRODUCTS_ALL });
 
-export function executeStatusRoutes(app: FastifyInstance, context: ServiceContext): void {
-  const prefixes = [
-    ['/psd2/v1/payments', undefined],
-    ['/psd2/se/v2/payments', 'SE'],
-    ['/psd2/gb/v1/payments', 'GB'],
-    ['/psd2/lu/v1/payments', 'LU'],
-  ] as const;
-  for (const [prefix, pathCountry] of prefixes) {
+const PREFIXES = [
+  { prefix: '/psd2/v1/payments', country: undefined, name: '', api: 'general API' },
+  { prefix: '/psd2/se/v2/payments', country: 'SE', name: 'SeV2', api: 'Sweden v2' },
+  { prefix: '/psd2/gb/v1/payments', country: 'GB', name: 'Gb', api: 'Great Britain' },
+  { prefix: '/psd2/lu/v1/payments', country: 'LU', name: 'Lu', api: 'Luxembourg' },
+] as const;
+
+export function executeStatusRoutes(app: Api, context: ServiceContext): void {
+  for (const { prefix, country: pathCountry, name, api } of PREFIXES) {
     const general = pathCountry === undefined;
 
-    app.put<Params>(
+    app.put(
       `${prefix}/:paymentProduct/:paymentId`,
       {
         onRequest: [
           tppHeaders(context, { country: 'path', psuPresent: true, live: anyPayments }),
           bearer(context),
         ],
-        schema: { params: PaymentParams, response: { 200: ExecuteResponseSchema } },
+        schema: {
+          summary: `Execute an authorized payment or basket (${api})`,
+          description:
+            "Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. A retried TPP-Request-ID answers the first answer.",
+          operationId: `executePayment${name}`,
+          tags: ['Payments'],
+          security: BEARER,
+          params: PaymentParams,
+          headers: tppHeaderSchema({ psuPresent: true }),
+          response: {
+            200: answer(ExecuteResponseSchema, 'Executed: the status it reached'),
+            ...apiErrors(...TPP_CALL_ERRORS, 409),
+          },
+        },
       },
-      async (request, reply) => {
-        const answer = await executePayment(context, paymentCall(request));
-        return reply.code(answer.statusCode).send(answer.body);
-      },
+      async (request, reply) => answerWith(reply, await executePayment(context, paymentCall(request))),
     );
 
-    app.delete<Params>(
+    app.delete(
       `${prefix}/:paymentProduct/:paymentId`,
       {
         onRequest: [tppHeaders(context, { country: 'path', live: anyPayments }), bearer(context)],
-        schema: { params: PaymentParams, response: { 200: StatusResponseSchema } },
+        schema: {
+          summary: `Cancel a payment not yet executed (${api})`,
+          description:
+            'With the client-credentials token that initiated it, or the PSU token: an initiated or authorized payment becomes CANC; one executed or being booked cannot be cancelled (405).',
+          operationId: `cancelPayment${name}`,
+          tags: ['Payments'],
+          security: BEARER,
+          params: PaymentParams,
+          headers: tppHeaderSchema(),
+          response: {
+            200: answer(StatusResponseSchema, 'Cancelled: CANC'),
+            ...apiErrors(...TPP_CALL_ERRORS, 405, 409),
+          },
+        },
       },
-      async (request, reply) => {
-        const answer = await cancelPayment(context, paymentCall(request));
-        return reply.code(answer.statusCode).send(answer.body);
-      },
+      async (request, reply) => answerWith(reply, await cancelPayment(context, paymentCall(request))),
     );
 
-    app.get<Params>(
+    app.get(
       `${prefix}/:paymentProduct/:paymentId/status`,
       {
         onRequest: [
           tppHeaders(context, { country: general ? 'header' : 'path', live: anyPayments }),
           bearer(context),
         ],
-        schema: { params: PaymentParams, response: { 200: StatusResponseSchema } },
+        schema: {
+          summary: `Read a payment's status (${api})`,
+          description: 'Step 5, with the client-credentials token or the PSU token.',
+          operationId: `getPaymentStatus${name}`,
+          tags: ['Payments'],
+          security: BEARER,
+          params: PaymentParams,
+          headers: tppHeaderSchema({ country: general }),
+          response: {
+            200: answer(StatusResponseSchema, "The payment's status"),
+            ...apiErrors(...TPP_CALL_ERRORS),
+          },
+        },
       },
-      (request) => {
+      async (request) => {
         const tpp = tppOf(request);
         return readPaymentStatus(context, {
           app: tpp.app,

@@ -1,6 +1,7 @@
 // POST /psd2/v1/payments/{paymentProduct} (general API, Country header) and
-// POST /psd2/se/v2/payments/{private|corporate}/single/{paymentProduct} (Sweden v2).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// POST /psd2/se/v2/payments/{private|corporate}/single/{paymentProduct} (Sweden v2), GB and LU (country
+// in the path), and the Swedish signing basket.
+import type { FastifyRequest } from 'fastify';
 import { apiError } from '../../domain/errors.ts';
 import type { CustomerType } from '../../domain/products.ts';
 import { bearer } from '../../http/bearer.ts';
@@ -10,8 +11,16 @@ import { initiateBasket } from '../../services/payments/basket-initiation.ts';
 import { type Channel, initiatePayment } from '../../services/payments/initiation.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
+import { type Api, answerWith } from '../shared/api.ts';
 import {
-  type BasketBodyInput,
+  answer,
+  apiErrors,
+  BEARER,
+  BODY_ERRORS,
+  TPP_CALL_ERRORS,
+  tppHeaderSchema,
+} from '../shared/schemas.ts';
+import {
   BasketBodySchema,
   BasketResponseSchema,
   InitiationResponseSchema,
@@ -28,15 +37,34 @@ const pis = (product: string) => () => ({ role: 'PIS' as const, products: [produ
 const seV2Product = (request: FastifyRequest) =>
   pis(`payments-se-${(request.params as { customerType?: string }).customerType ?? 'private'}`)();
 
-export function initiateRoutes(app: FastifyInstance, context: ServiceContext): void {
-  app.post<{ Body: BasketBodyInput }>(
+/** What an initiation answers: the payment and its SCA methods, or an error. */
+const INITIATION_ANSWERS = {
+  200: answer(InitiationResponseSchema, 'Initiated (ACTC): the paymentId and where the PSU authorizes'),
+  ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+};
+
+export function initiateRoutes(app: Api, context: ServiceContext): void {
+  app.post(
     '/psd2/se/v2/payments/private/signing-basket',
     {
       onRequest: [
         tppHeaders(context, { country: 'path', psuPresent: true, live: pis('payments-se-private') }),
         bearer(context),
       ],
-      schema: { body: BasketBodySchema, response: { 200: BasketResponseSchema } },
+      schema: {
+        summary: 'Initiate a signing basket (Sweden, private customers)',
+        description:
+          'Several payments signed and executed together: authorize with scope `PIS:<signingBaskedId>`, execute PUT /psd2/v1/payments/{any product of the basket}/{signingBaskedId}; all are booked or none.',
+        operationId: 'initiateBasket',
+        tags: ['Signing baskets'],
+        security: BEARER,
+        headers: tppHeaderSchema({ psuPresent: true }),
+        body: BasketBodySchema,
+        response: {
+          200: answer(BasketResponseSchema, 'Initiated: one paymentId per payment, and the basket id'),
+          ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+        },
+      },
     },
     async (request, reply) => {
       const tpp = tppOf(request);
@@ -47,7 +75,7 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
         payments: request.body.payments,
         corporate: corporateHeaders(request),
       });
-      return reply.code(answer.statusCode).send(answer.body);
+      return answerWith(reply, answer);
     },
   );
   app.post(
@@ -57,18 +85,23 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
         tppHeaders(context, { country: 'path', psuPresent: true, live: pis('payments-se-corporate') }),
         bearer(context),
       ],
+      schema: {
+        summary: 'Signing baskets for corporate customers: refused (PRODUCT_INVALID)',
+        description:
+          'The bank offers signing baskets to private customers only; this path always answers 403.',
+        operationId: 'initiateCorporateBasket',
+        tags: ['Signing baskets'],
+        security: BEARER,
+        headers: tppHeaderSchema({ psuPresent: true, corporate: true }),
+        response: apiErrors(...TPP_CALL_ERRORS),
+      },
     },
     () => {
       throw apiError('PRODUCT_INVALID', 'signing baskets are offered to private customers only');
     },
   );
 
-  const initiate = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    channel: Channel,
-    productName: string,
-  ) => {
+  const initiate = async (request: FastifyRequest, reply: object, channel: Channel, productName: string) => {
     const tpp = tppOf(request);
     const answer = await initiatePayment(context, {
       app: tpp.app,
@@ -80,17 +113,28 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
       corporate: corporateHeaders(request),
       baseUrl: baseUrlOf(context.config, request),
     });
-    return reply.code(answer.statusCode).send(answer.body);
+    return answerWith(reply, answer);
   };
 
-  app.post<{ Params: { paymentProduct: string }; Body: PaymentBodyInput }>(
+  app.post(
     '/psd2/v1/payments/:paymentProduct',
     {
       onRequest: [
         tppHeaders(context, { country: 'header', psuPresent: true, live: pis('payments') }),
         bearer(context),
       ],
-      schema: { params: ProductParams, body: PaymentBodySchema, response: { 200: InitiationResponseSchema } },
+      schema: {
+        summary: 'Initiate a payment (general API: the country in the Country header)',
+        description:
+          'Step 2 of the payment flow, with a client-credentials token of scope PIS. The only form for the Netherlands.',
+        operationId: 'initiatePayment',
+        tags: ['Payments'],
+        security: BEARER,
+        params: ProductParams,
+        headers: tppHeaderSchema({ country: true, psuPresent: true, corporate: true }),
+        body: PaymentBodySchema,
+        response: INITIATION_ANSWERS,
+      },
     },
     (request, reply) =>
       initiate(
@@ -103,7 +147,7 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
 
   // The country APIs of Great Britain and Luxembourg (spec row 7): the country is in the path.
   for (const country of ['GB', 'LU'] as const) {
-    app.post<{ Params: { paymentProduct: string }; Body: PaymentBodyInput }>(
+    app.post(
       `/psd2/${country.toLowerCase()}/v1/payments/:paymentProduct`,
       {
         onRequest: [
@@ -115,9 +159,14 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
           bearer(context),
         ],
         schema: {
+          summary: `Initiate a payment (${country === 'GB' ? 'Great Britain' : 'Luxembourg'} API)`,
+          operationId: `initiatePayment${country === 'GB' ? 'Gb' : 'Lu'}`,
+          tags: ['Payments'],
+          security: BEARER,
           params: ProductParams,
+          headers: tppHeaderSchema({ psuPresent: true, corporate: true }),
           body: PaymentBodySchema,
-          response: { 200: InitiationResponseSchema },
+          response: INITIATION_ANSWERS,
         },
       },
       (request, reply) =>
@@ -125,7 +174,7 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
     );
   }
 
-  app.post<{ Params: { customerType: string; paymentProduct: string }; Body: PaymentBodyInput }>(
+  app.post(
     '/psd2/se/v2/payments/:customerType/single/:paymentProduct',
     {
       onRequest: [
@@ -133,9 +182,16 @@ export function initiateRoutes(app: FastifyInstance, context: ServiceContext): v
         bearer(context),
       ],
       schema: {
+        summary: 'Initiate a single payment (Sweden v2, private or corporate)',
+        description:
+          'Corporate PSUs send PSU-Corporate-ID and PSU-Corporate-ID-Type: BANK. sek-credit-transfer is for baskets only.',
+        operationId: 'initiateSeV2Payment',
+        tags: ['Payments'],
+        security: BEARER,
         params: SeV2InitiationParams,
+        headers: tppHeaderSchema({ psuPresent: true, corporate: true }),
         body: PaymentBodySchema,
-        response: { 200: InitiationResponseSchema },
+        response: INITIATION_ANSWERS,
       },
     },
     (request, reply) => {

@@ -3,6 +3,30 @@
 // misspelt field is visible without breaking clients that send more than the contract knows.
 import { type Static, Type } from '@sinclair/typebox';
 
+/** Examples from the sandbox's test data (the collection's requests run them: test/docs). */
+const DOMESTIC_EXAMPLE = {
+  debtorAccount: { value: '6000123456789', accountType: 'BBAN', currency: 'SEK' },
+  creditorAccount: { value: '6789555555550', accountType: 'BBAN' },
+  instructedAmount: { currency: 'SEK', amount: '125.50' },
+  remittanceInformationUnstructured: 'Rent March',
+};
+const SEPA_EXAMPLE = {
+  debtorAccount: { value: 'NL46HAND0254678912', accountType: 'IBAN', currency: 'EUR' },
+  instructedAmount: { currency: 'EUR', amount: '1000.00' },
+  paymentTypeInformation: { serviceLevel: { code: 'SEPA' }, categoryPurpose: { code: 'SUPP' } },
+  chargeBearer: 'SLEV',
+  creditorAccount: { value: 'DE89370400440532013000', accountType: 'IBAN', country: 'DE' },
+  creditor: { name: 'Muster GmbH', postalAddress: { townName: 'Berlin', country: 'DE' } },
+  remittanceInformationUnstructured: 'Invoice 2026-11',
+};
+const OTHER_BANK_EXAMPLE = {
+  debtorAccount: { value: '6000123456789', accountType: 'BBAN' },
+  creditorAccount: { value: '50001234501', accountType: 'BBAN' },
+  instructedAmount: { currency: 'SEK', amount: 99.9 },
+  creditor: { name: 'Sven Svensson' },
+  remittanceInformationUnstructured: 'Invoice 12',
+};
+
 const text = (maxLength: number) => Type.String({ maxLength });
 const closed = { additionalProperties: false } as const;
 
@@ -62,22 +86,63 @@ export const PaymentBodySchema = Type.Object(
     tppPaymentReference: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
     endToEndIdentification: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
   },
-  closed,
+  {
+    ...closed,
+    description:
+      'A single payment. The amount is a decimal string or a number; accountType is IBAN or BBAN (Swedish giro: BG, PG). Fields the contract does not know are set aside and named in X-Ignored-Fields.',
+    'x-examples': {
+      domestic: { summary: 'Within the bank, SEK (Country: SE)', value: DOMESTIC_EXAMPLE },
+      sepa: { summary: 'SEPA from a Dutch account (Country: NL)', value: SEPA_EXAMPLE },
+      otherBank: {
+        summary: 'To another Swedish bank (other-bank-domestic-credit-transfer, Country: SE)',
+        value: OTHER_BANK_EXAMPLE,
+      },
+    },
+  },
 );
 export type PaymentBodyInput = Static<typeof PaymentBodySchema>;
 
 const ScaLink = Type.Object({ href: Type.String(), name: Type.String(), type: Type.String() });
 
-export const InitiationResponseSchema = Type.Object({
-  paymentId: Type.String(),
-  scaMethods: Type.Array(
-    Type.Object({
-      scaMethodType: Type.String(),
-      _links: Type.Object({ authorization: Type.Array(ScaLink) }),
+export const ScaMethods = Type.Array(
+  Type.Object({
+    scaMethodType: Type.String({ description: 'REDIRECT, or DECOUPLED (Sweden)' }),
+    _links: Type.Object({ authorization: Type.Array(ScaLink) }),
+  }),
+  { description: 'Where the PSU authorizes: the authorize URL (redirect) or the decoupled start URL' },
+);
+
+export const InitiationResponseSchema = Type.Object(
+  {
+    paymentId: Type.String({
+      description: 'Scope suffix at authorization (`PIS:<paymentId>`), and in execute and status paths',
     }),
-  ),
-  transactionStatus: Type.String(),
-});
+    scaMethods: ScaMethods,
+    transactionStatus: Type.String({ description: 'ACTC at initiation' }),
+  },
+  {
+    examples: [
+      {
+        paymentId: '0f9d7c1e-3b7a-4c55-9f0e-5b2c8e1d4a6f',
+        scaMethods: [
+          {
+            scaMethodType: 'REDIRECT',
+            _links: {
+              authorization: [
+                {
+                  href: 'http://localhost:3000/oauth2/authorize/1.0',
+                  name: 'authorization',
+                  type: 'application/json',
+                },
+              ],
+            },
+          },
+        ],
+        transactionStatus: 'ACTC',
+      },
+    ],
+  },
+);
 
 const CurrencyExchangeSchema = Type.Object({
   sourceCurrency: Type.String(),
@@ -88,20 +153,28 @@ const CurrencyExchangeSchema = Type.Object({
 
 export const StatusResponseSchema = Type.Object({
   paymentId: Type.String(),
-  transactionStatus: Type.String(),
+  transactionStatus: Type.String({ description: 'ACTC, ACCC, ACCP, ACSC, RJCT, CANC' }),
   currencyExchange: Type.Optional(CurrencyExchangeSchema),
   reasonCode: Type.Optional(Type.String()),
   reason: Type.Optional(Type.String()),
 });
 
-export const ProductParams = Type.Object({ paymentProduct: Type.String({ maxLength: 64 }) });
-export const PaymentParams = Type.Object({
-  paymentProduct: Type.String({ maxLength: 64 }),
-  paymentId: Type.String({ maxLength: 64 }),
+const PaymentProduct = Type.String({
+  maxLength: 64,
+  description:
+    'handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer',
+  examples: ['handelsbanken-domestic-credit-transfer'],
 });
+const PaymentId = Type.String({
+  maxLength: 64,
+  description: 'The paymentId of the initiation; for a basket, its signingBaskedId',
+});
+
+export const ProductParams = Type.Object({ paymentProduct: PaymentProduct });
+export const PaymentParams = Type.Object({ paymentProduct: PaymentProduct, paymentId: PaymentId });
 export const SeV2InitiationParams = Type.Object({
-  customerType: Type.String({ maxLength: 16 }),
-  paymentProduct: Type.String({ maxLength: 64 }),
+  customerType: Type.String({ maxLength: 16, description: 'private or corporate', examples: ['private'] }),
+  paymentProduct: PaymentProduct,
 });
 
 export const BasketBodySchema = Type.Object(
@@ -118,13 +191,43 @@ export const BasketBodySchema = Type.Object(
       { minItems: 1, maxItems: 50 },
     ),
   },
-  closed,
+  {
+    ...closed,
+    description:
+      'The payments of a basket, each with its product and a tppPaymentReference unique in the basket',
+    'x-examples': {
+      basket: {
+        summary: 'Rent within the bank and a bankgiro payment',
+        value: {
+          payments: [
+            {
+              paymentProduct: 'handelsbanken-domestic-credit-transfer',
+              tppPaymentReference: 'rent',
+              ...DOMESTIC_EXAMPLE,
+            },
+            {
+              paymentProduct: 'sek-credit-transfer',
+              tppPaymentReference: 'power',
+              debtorAccount: { value: '6000123456789', accountType: 'BBAN' },
+              creditorAccount: { value: '505-0109', accountType: 'BG' },
+              creditor: { name: 'Elbolaget AB' },
+              instructedAmount: { currency: 'SEK', amount: '250.00' },
+              remittanceInformationUnstructured: 'OCR 4455667788',
+            },
+          ],
+        },
+      },
+    },
+  },
 );
 export type BasketBodyInput = Static<typeof BasketBodySchema>;
 
 export const BasketResponseSchema = Type.Object({
   payments: Type.Array(Type.Object({ paymentId: Type.String(), tppPaymentReference: Type.String() })),
-  signingBaskedId: Type.String(),
+  signingBaskedId: Type.String({
+    description:
+      'The basket id (spelt so, as the real service does): the scope suffix and the execute path id',
+  }),
 });
 
 export const ExecuteResponseSchema = Type.Object({

@@ -1,34 +1,127 @@
-// The PSU's login and consent forms of the live redirect flow.
-import type { FastifyInstance } from 'fastify';
+// The PSU's login and consent forms of the live redirect flow, and the simulator's pretend e-ID app.
+import { Type } from '@sinclair/typebox';
 import { eidOpen, eidSign, eidStart } from '../../services/authorization/eid-app.ts';
-import { type PsuForm, submitConsent, submitLogin } from '../../services/authorization/psu-login.ts';
+import { submitConsent, submitLogin } from '../../services/authorization/psu-login.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
+import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
+import type { Api } from '../shared/api.ts';
 import { CSRF_COOKIE, cookieOf, sendPsuAnswer } from './reply.ts';
 
-export function psuRoutes(app: FastifyInstance, context: ServiceContext): void {
+const field = (description: string) => Type.Optional(Type.String({ description }));
+/** What every PSU form posts back: the request it belongs to and its CSRF token (also in a cookie). */
+const FORM_FIELDS = {
+  request: field('The authorization request the page belongs to'),
+  csrf: field('The CSRF token of the page; the psu_csrf cookie carries it too'),
+};
+const LoginForm = Type.Object({
+  ...FORM_FIELDS,
+  psu_id: field('Personal number (12 digits) or customer id'),
+  password: field('The password'),
+});
+const ConsentForm = Type.Object({ ...FORM_FIELDS, decision: field('approve or deny') });
+const FORM = ['application/x-www-form-urlencoded'];
+const INVALID = HTML_PAGE('The page is no longer valid (expired, used, or a bad CSRF token)');
+
+export function psuRoutes(app: Api, context: ServiceContext): void {
   if (context.eid.simulatedApp !== undefined) eidAppRoutes(app, context);
-  app.post<{ Body: PsuForm }>('/psu/login', async (request, reply) => {
-    const answer = await submitLogin(context, request.body ?? {}, cookieOf(request, CSRF_COOKIE));
-    return sendPsuAnswer(context.config, request, reply, answer);
-  });
-  app.post<{ Body: PsuForm }>('/psu/consent', async (request, reply) => {
-    const answer = await submitConsent(context, request.body ?? {}, cookieOf(request, CSRF_COOKIE));
-    return sendPsuAnswer(context.config, request, reply, answer);
-  });
+  app.post(
+    '/psu/login',
+    {
+      schema: {
+        summary: "Live redirect flow: the PSU's login (HTML form)",
+        operationId: 'psuLogin',
+        tags: ['PSU pages'],
+        consumes: FORM,
+        body: LoginForm,
+        response: {
+          200: HTML_PAGE('Logged in: what the PSU is asked to approve'),
+          400: INVALID,
+          401: HTML_PAGE('Wrong personal number or password, or locked after too many attempts'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await submitLogin(context, request.body, cookieOf(request, CSRF_COOKIE));
+      return sendPsuAnswer(context.config, request, reply, answer);
+    },
+  );
+  app.post(
+    '/psu/consent',
+    {
+      schema: {
+        summary: 'Live redirect flow: the PSU approves or denies (HTML form)',
+        operationId: 'psuConsent',
+        tags: ['PSU pages'],
+        consumes: FORM,
+        body: ConsentForm,
+        response: {
+          302: REDIRECT("Back to the TPP's redirect URI: code and state, or error=access_denied"),
+          400: INVALID,
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await submitConsent(context, request.body, cookieOf(request, CSRF_COOKIE));
+      return sendPsuAnswer(context.config, request, reply, answer);
+    },
+  );
 }
 
 /** The simulator's pretend e-ID app: only where the built-in simulator is the e-ID provider. */
-function eidAppRoutes(app: FastifyInstance, context: ServiceContext): void {
-  app.get('/psu/eid', (request, reply) => sendPsuAnswer(context.config, request, reply, eidStart()));
-  app.post<{ Body: { input?: string } }>('/psu/eid/open', async (request, reply) =>
-    sendPsuAnswer(context.config, request, reply, await eidOpen(context, request.body?.input)),
+function eidAppRoutes(app: Api, context: ServiceContext): void {
+  app.get(
+    '/psu/eid',
+    {
+      schema: {
+        summary: "The e-ID simulator's app: open an order (HTML)",
+        description:
+          'Where the built-in e-ID simulator is the e-ID provider: the PSU enters the personal number, auto-start token or QR code of a decoupled authorization.',
+        operationId: 'eidSimulatorStart',
+        tags: ['PSU pages'],
+        response: { 200: HTML_PAGE('The form') },
+      },
+    },
+    async (request, reply) => sendPsuAnswer(context.config, request, reply, eidStart()),
   );
-  app.post<{ Body: { order?: string; decision?: string } }>('/psu/eid/sign', async (request, reply) =>
-    sendPsuAnswer(
-      context.config,
-      request,
-      reply,
-      await eidSign(context, request.body?.order, request.body?.decision),
-    ),
+  app.post(
+    '/psu/eid/open',
+    {
+      schema: {
+        summary: "The e-ID simulator's app: show what an order signs (HTML form)",
+        operationId: 'eidSimulatorOpen',
+        tags: ['PSU pages'],
+        consumes: FORM,
+        body: Type.Object({ input: field('Personal number, auto-start token or QR code') }),
+        response: {
+          200: HTML_PAGE('What the order signs, with approve and decline'),
+          404: HTML_PAGE('No open order matches'),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendPsuAnswer(context.config, request, reply, await eidOpen(context, request.body.input)),
+  );
+  app.post(
+    '/psu/eid/sign',
+    {
+      schema: {
+        summary: "The e-ID simulator's app: approve or decline an order (HTML form)",
+        operationId: 'eidSimulatorSign',
+        tags: ['PSU pages'],
+        consumes: FORM,
+        body: Type.Object({ order: field('The order'), decision: field('approve or decline') }),
+        response: {
+          200: HTML_PAGE('Signed, or cancelled'),
+          400: HTML_PAGE('The order cannot be signed now'),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendPsuAnswer(
+        context.config,
+        request,
+        reply,
+        await eidSign(context, request.body.order, request.body.decision),
+      ),
   );
 }

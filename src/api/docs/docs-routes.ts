@@ -1,0 +1,134 @@
+// The contract as a document: GET /openapi.json and /openapi.yaml (OpenAPI 3.1, generated from the
+// route schemas), the docs page at /docs (Swagger UI, its assets served from the package: no CDN), and
+// GET / naming where everything is.
+import swaggerUi from '@fastify/swagger-ui';
+import { Type } from '@sinclair/typebox';
+import type { ServiceContext } from '../../services/shared/context.ts';
+import { VERSION } from '../../version.ts';
+import { baseUrlOf, originOf } from '../base-url.ts';
+import type { Api } from '../shared/api.ts';
+import { answer } from '../shared/schemas.ts';
+import { type OpenApiDocument, postmanCollection } from './collection.ts';
+
+const Index = Type.Object({
+  service: Type.Literal('psd2-gateway'),
+  version: Type.String({ examples: [VERSION] }),
+  mode: Type.Union([Type.Literal('sandbox'), Type.Literal('live')]),
+  links: Type.Object({
+    docs: Type.String({ description: 'The docs page' }),
+    openapi: Type.String({ description: 'This document, JSON' }),
+    openapiYaml: Type.String({ description: 'This document, YAML' }),
+    health: Type.String(),
+    sandbox: Type.Optional(Type.String({ description: 'Sandbox: the test data page' })),
+  }),
+});
+
+/** Sandbox: the seeded app, whose client id and redirect URI the served collection carries. */
+export type SandboxAppOf = () => Promise<{ clientId: string; redirectUri: string } | undefined>;
+
+export async function docsRoutes(
+  app: Api,
+  context: ServiceContext,
+  sandboxApp: SandboxAppOf | undefined,
+): Promise<void> {
+  const { config } = context;
+
+  app.get(
+    '/openapi.json',
+    {
+      schema: {
+        summary: 'This API as an OpenAPI 3.1 document (JSON)',
+        operationId: 'getOpenApiJson',
+        tags: ['Service'],
+        response: {
+          200: answer(Type.Object({}, { additionalProperties: true }), 'The OpenAPI 3.1 document'),
+        },
+      },
+    },
+    (_request, reply) => {
+      reply.header('Cache-Control', 'no-cache');
+      return app.swagger();
+    },
+  );
+
+  app.get(
+    '/openapi.yaml',
+    {
+      schema: {
+        summary: 'This API as an OpenAPI 3.1 document (YAML)',
+        operationId: 'getOpenApiYaml',
+        tags: ['Service'],
+        response: {
+          200: {
+            description: 'The OpenAPI 3.1 document',
+            content: { 'application/yaml': { schema: Type.String() } },
+          },
+        },
+      },
+    },
+    (_request, reply) => {
+      reply.header('Cache-Control', 'no-cache').type('application/yaml; charset=utf-8');
+      return app.swagger({ yaml: true });
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        summary: 'Where the docs, the document and (sandbox) the test data are',
+        operationId: 'getIndex',
+        tags: ['Service'],
+        response: { 200: answer(Index, 'Links to the docs page, the document and the sandbox page') },
+      },
+    },
+    (request) => {
+      const base = baseUrlOf(config, request);
+      return {
+        service: 'psd2-gateway' as const,
+        version: VERSION,
+        mode: context.policy.mode,
+        links: {
+          docs: `${base}/docs`,
+          openapi: `${base}/openapi.json`,
+          openapiYaml: `${base}/openapi.yaml`,
+          health: `${base}/healthz`,
+          ...(context.policy.sandboxTools ? { sandbox: `${base}/sandbox` } : {}),
+        },
+      };
+    },
+  );
+
+  if (sandboxApp !== undefined) {
+    app.get(
+      '/sandbox/collection',
+      {
+        schema: {
+          summary: 'The flows as a Postman collection (v2.1), for this sandbox',
+          description:
+            "Import it in Postman (or run it with newman): the flows in order, wired by variables, with this sandbox's base URL, client id and redirect URI filled in.",
+          operationId: 'getSandboxCollection',
+          tags: ['Sandbox'],
+          response: {
+            200: answer(Type.Object({}, { additionalProperties: true }), 'The Postman collection'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const seeded = await sandboxApp();
+        reply.header('Cache-Control', 'no-cache');
+        return postmanCollection(app.swagger() as unknown as OpenApiDocument, {
+          baseUrl: originOf(config, request),
+          clientId: seeded?.clientId ?? '',
+          redirectUri: seeded?.redirectUri ?? '',
+        });
+      },
+    );
+  }
+
+  // Swagger UI from the package's own files (it serves the document again at /docs/json).
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true, docExpansion: 'list', validatorUrl: null, tryItOutEnabled: true },
+  });
+}

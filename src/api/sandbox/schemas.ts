@@ -1,0 +1,77 @@
+// GET /sandbox/test-data: the response schema (it also serializes: a field missing here is dropped).
+import { type Static, Type } from '@sinclair/typebox';
+
+const TestAccount = Type.Object({
+  accountId: Type.String(),
+  iban: Type.Optional(Type.String()),
+  bban: Type.Optional(Type.String()),
+  clearingNumber: Type.Optional(Type.String()),
+  currency: Type.String(),
+  country: Type.String(),
+  name: Type.String(),
+  ownerName: Type.String(),
+});
+
+const TestCardAccount = Type.Object({
+  cardAccountId: Type.String(),
+  psuId: Type.String(),
+  currency: Type.String(),
+  product: Type.String(),
+  ownerName: Type.String(),
+  creditLimit: Type.Object({ currency: Type.String(), amount: Type.String() }),
+});
+
+const TestCard = Type.Object({
+  cardId: Type.String(),
+  maskedPan: Type.String({ description: 'First six and last four digits' }),
+  name: Type.String(),
+  accountId: Type.Optional(Type.String({ description: 'A debit card: the account it draws on' })),
+  cardAccountId: Type.Optional(Type.String({ description: 'A credit card: its card account' })),
+});
+
+const TestCreditor = Type.Object({
+  bank: Type.String(),
+  country: Type.String(),
+  accountType: Type.Union([Type.Literal('IBAN'), Type.Literal('BBAN')]),
+  account: Type.String(),
+  bic: Type.Optional(Type.String()),
+  product: Type.String({ description: 'The payment product that pays this account' }),
+});
+
+export const TestDataSchema = Type.Object({
+  app: Type.Optional(
+    Type.Object(
+      { clientId: Type.String(), redirectUri: Type.String() },
+      { description: 'The seeded sandbox app: its client_id and its one redirect URI' },
+    ),
+  ),
+  psuPassword: Type.String({ description: "Every test PSU's password (the live login page asks for it)" }),
+  scenarios: Type.Array(Type.Object({ trigger: Type.String(), outcome: Type.String() })),
+  psus: Type.Array(
+    Type.Object({
+      psuId: Type.String(),
+      name: Type.String(),
+      type: Type.Union([Type.Literal('private'), Type.Literal('corporate')]),
+      corporateId: Type.Optional(Type.String()),
+      accounts: Type.Array(TestAccount),
+    }),
+  ),
+  cardAccounts: Type.Array(TestCardAccount),
+  cards: Type.Array(TestCard),
+  creditors: Type.Array(TestCreditor, { description: 'Accounts at other banks to pay to' }),
+});
+
+export type SandboxTestData = Static<typeof TestDataSchema>;
+export type SandboxAccount = Static<typeof TestAccount>;
+
+export const ResetAnswer = Type.Object({
+  reset: Type.Literal(true),
+  date: Type.String({ description: "The bank's date the history now runs up to" }),
+});
+
+export const CallbackAnswer = Type.Object({
+  code: Type.Optional(Type.String()),
+  state: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+  error_description: Type.Optional(Type.String()),
+});

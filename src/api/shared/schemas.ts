@@ -1,0 +1,209 @@
+// What every route's schema shares: the two error bodies (API and OAuth), the TPP headers, the
+// headers every answer carries, and the statuses a route answers with their meaning. The OpenAPI
+// document (/openapi.json) is generated from these and the routes' own schemas.
+import { type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
+import { API_ERRORS, type ApiErrorCode } from '../../domain/errors.ts';
+
+const TPP_MESSAGE_EXAMPLE = {
+  category: 'ERROR',
+  code: 'FORMAT_ERROR',
+  path: 'instructedAmount.amount',
+  text: 'instructedAmount.amount must be a decimal with at most 2 fraction digits',
+};
+
+/** The API's error body (API-NOTES "Error bodies"); tppMessages name the field or header at fault. */
+export const ApiErrorBody = Type.Object(
+  {
+    httpCode: Type.String({ description: 'The HTTP status as text', examples: ['400'] }),
+    httpMessage: Type.String({ description: "The status's reason phrase", examples: ['Bad Request'] }),
+    moreInformation: Type.String({ description: 'The first message, for humans' }),
+    tppMessages: Type.Array(
+      Type.Object({
+        category: Type.Literal('ERROR'),
+        code: Type.Union(
+          Object.keys(API_ERRORS).map((code) => Type.Literal(code as ApiErrorCode)),
+          { description: 'A stable code: branch on it, not on the text' },
+        ),
+        path: Type.Optional(
+          Type.String({ description: 'Where: a body path (instructedAmount.amount) or a header name' }),
+        ),
+        text: Type.String(),
+      }),
+    ),
+  },
+  {
+    $id: 'ApiError',
+    title: 'ApiError',
+    examples: [
+      {
+        httpCode: '400',
+        httpMessage: 'Bad Request',
+        moreInformation: TPP_MESSAGE_EXAMPLE.text,
+        tppMessages: [TPP_MESSAGE_EXAMPLE],
+      },
+    ],
+  },
+);
+
+/** RFC 6749 section 5.2: the token, decoupled and authorization endpoints' error body. */
+export const OAuthErrorBody = Type.Object(
+  {
+    error: Type.String({
+      description:
+        'invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, server_error; decoupled: intent_expired, mbid_max_polling, mbid_error',
+    }),
+    error_description: Type.String(),
+  },
+  {
+    $id: 'OAuthError',
+    title: 'OAuthError',
+    examples: [{ error: 'invalid_grant', error_description: 'the code is unknown, used or expired' }],
+  },
+);
+
+/** The shared schemas, added to the app once so routes can refer to them by $id. */
+export const SHARED_SCHEMAS: readonly TSchema[] = [ApiErrorBody, OAuthErrorBody];
+
+const API_ERROR_MEANINGS: Record<number, string> = {
+  400: 'The request breaks the contract: a header, parameter or body field is missing or malformed (FORMAT_ERROR, PARAMETER_NOT_SUPPORTED, PAYMENT_FAILED, EXECUTION_DATE_INVALID)',
+  401: 'Who is calling is not established: unknown app, missing, unknown or expired token, missing or invalid certificate live, invalid or expired consent (CLIENT_UNKNOWN, TOKEN_INVALID, TOKEN_UNKNOWN, TOKEN_EXPIRED, CERTIFICATE_*, CONSENT_INVALID, CONSENT_EXPIRED, CORPORATE_ID_INVALID)',
+  403: "The caller may not do this: the token's scope, the certificate's role or the app's subscriptions do not cover it, or the resource is someone else's (ROLE_INVALID, PRODUCT_INVALID, CONSENT_UNKNOWN, RESOURCE_UNKNOWN)",
+  404: 'No such resource or payment product (RESOURCE_UNKNOWN, PRODUCT_UNKNOWN)',
+  405: 'Not allowed on this resource now (CANCELLATION_INVALID, SERVICE_INVALID)',
+  409: 'The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID)',
+  410: 'This version of the API is decommissioned; path names its successor (SERVICE_INVALID)',
+  413: 'The body is larger than the service accepts (REQUEST_TOO_LARGE)',
+  415: 'The body is not application/json (UNSUPPORTED_MEDIA_TYPE)',
+  429: "The consent's daily reads without the PSU are used up (ACCESS_EXCEEDED)",
+  500: 'An internal error; the text carries a correlation id, also in X-Correlation-ID (INTERNAL_ERROR)',
+};
+
+const OAUTH_ERROR_MEANINGS: Record<number, string> = {
+  400: 'The request is refused (invalid_request, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope; decoupled: intent_expired, mbid_max_polling, mbid_error)',
+  401: 'The client is unknown or not allowed this grant (invalid_client)',
+  413: 'The body is larger than the service accepts (invalid_request)',
+  415: 'The body is not of the media type the endpoint takes (invalid_request)',
+  500: 'An internal error; the description carries a correlation id (server_error)',
+};
+
+/** The API error body as the answer of each status, with what the status means. */
+export function apiErrors(...statuses: number[]): Record<number, TSchema> {
+  return errorAnswers(statuses, API_ERROR_MEANINGS, 'ApiError');
+}
+
+/** The OAuth error body as the answer of each status. */
+export function oauthErrors(...statuses: number[]): Record<number, TSchema> {
+  return errorAnswers(statuses, OAUTH_ERROR_MEANINGS, 'OAuthError');
+}
+
+function errorAnswers(
+  statuses: readonly number[],
+  meanings: Record<number, string>,
+  ref: string,
+): Record<number, TSchema> {
+  return Object.fromEntries(
+    statuses.map((status) => {
+      const description = meanings[status];
+      if (description === undefined) throw new Error(`no meaning written for error status ${status}`);
+      return [status, Type.Ref(ref, { description })];
+    }),
+  );
+}
+
+/** The statuses of calls with TPP headers and a bearer token; more for calls that take a body or write. */
+export const TPP_CALL_ERRORS = [400, 401, 403, 404, 500] as const;
+export const BODY_ERRORS = [413, 415] as const;
+
+const TPP_ID_PATTERN = '^[!-~]{1,128}$';
+
+/** Headers every answer carries (API-NOTES "Headers"). */
+const ANSWER_HEADERS = {
+  'X-Correlation-ID': { type: 'string', description: 'Our id of this request: quote it to the bank' },
+  'TPP-Request-ID': { type: 'string', description: 'Echoed from the request' },
+  'TPP-Transaction-ID': { type: 'string', description: 'Echoed from the request' },
+};
+
+/** A success answer: its schema, what it means, and the headers it carries. */
+export function answer<T extends TSchema>(schema: T, description: string): T {
+  return { ...schema, description, headers: ANSWER_HEADERS };
+}
+
+export interface TppHeaderOptions {
+  /** The general API: Country is required. */
+  readonly country?: boolean;
+  /** A PSU-present call: PSU-IP-Address (required live). */
+  readonly psuPresent?: boolean;
+  /** A call a corporate PSU makes: PSU-Corporate-ID and PSU-Corporate-ID-Type. */
+  readonly corporate?: boolean;
+  /** Extra headers of this call. */
+  readonly extra?: TProperties;
+}
+
+/** The TPP headers of payment and account calls (spec "Endpoints", common headers). */
+export function tppHeaderSchema(options: TppHeaderOptions = {}): TObject {
+  return Type.Object({
+    'X-Gateway-Client-Id': Type.String({
+      minLength: 1,
+      description: 'The app id (client_id) the call is made for; onboarding: the TPP id',
+      examples: ['0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9'],
+    }),
+    ...tppIdHeaders,
+    ...(options.country === true
+      ? {
+          Country: Type.String({
+            description: 'ISO 3166-1 alpha-2 country of the account: SE, NL, GB, LU (general API only)',
+            examples: ['SE'],
+          }),
+        }
+      : {}),
+    'PSU-IP-Address': Type.Optional(
+      Type.String({
+        description:
+          options.psuPresent === true
+            ? "The PSU device's IP address: required live on this PSU-present call"
+            : "The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)",
+        examples: ['192.0.2.1'],
+      }),
+    ),
+    ...(options.corporate === true
+      ? {
+          'PSU-Corporate-ID': Type.Optional(
+            Type.String({ description: "The corporate customer's id; required for corporate PSUs" }),
+          ),
+          'PSU-Corporate-ID-Type': Type.Optional(
+            Type.String({ description: 'Always BANK; required for corporate PSUs', examples: ['BANK'] }),
+          ),
+        }
+      : {}),
+    ...options.extra,
+  });
+}
+
+/** TPP-Request-ID and TPP-Transaction-ID: every API call, onboarding included. */
+export const tppIdHeaders = {
+  'TPP-Request-ID': Type.String({
+    pattern: TPP_ID_PATTERN,
+    description:
+      'Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer',
+    examples: ['7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d'],
+  }),
+  'TPP-Transaction-ID': Type.String({
+    pattern: TPP_ID_PATTERN,
+    description: 'Unique per transaction (1-128 visible ASCII characters)',
+    examples: ['b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11'],
+  }),
+};
+
+/** A bearer token; live, also the TPP's certificate in the TLS handshake. */
+export const BEARER = [{ bearerToken: [] }];
+
+/**
+ * Routes registered again under an extra auth base path (AUTH_BASE_PATHS) get operation ids of their
+ * own: the prefix in camel case (/bb/gls5 -> BbGls5); under the base path, none.
+ */
+export function operationSuffix(prefix: string, basePath: string): string {
+  if (prefix === basePath) return '';
+  return prefix.replace(/[^A-Za-z0-9]+(.)?/g, (_match, next: string | undefined) =>
+    (next ?? '').toUpperCase(),
+  );
+}

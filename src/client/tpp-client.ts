@@ -1,100 +1,58 @@
-// A typed TPP client for the payment flow of the contract (spec steps 1-5) and account information,
-// over real HTTP with fetch.
-// Used by the demo, the end-to-end tests and the benchmark.
-import { randomUUID } from 'node:crypto';
+// A typed TPP client over real HTTP with fetch: the payment flow of the contract (spec steps 1-5), and
+// through its areas the decoupled authorization, signing baskets, onboarding, consents, accounts and
+// card accounts. Calls answer an HttpAnswer (status, headers, typed body) so that failures can be
+// inspected; the flow shortcuts (clientCredentialsToken, authorizeScope, decoupled.authorize) expect
+// success and throw a TppError carrying the answer otherwise. Used by the demo, the tests and the bench.
+import { AccountsApi, CardAccountsApi } from './accounts.ts';
+import type {
+  ConsentAnswer,
+  InitiationAnswer,
+  SandboxTestData,
+  StatusAnswer,
+  TokenAnswer,
+} from './answers.ts';
+import { BasketsApi } from './baskets.ts';
+import { type ConsentOptions, ConsentsApi } from './consents.ts';
+import { DecoupledApi } from './decoupled.ts';
+import { expectOk, type HttpAnswer, HttpCaller, newRequestId, TppError } from './http.ts';
+import { OnboardingApi } from './onboarding.ts';
 
-export interface HttpAnswer<T = unknown> {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: T;
-}
-
-export interface TokenAnswer {
-  readonly access_token: string;
-  readonly expires_in: number;
-  readonly token_type: string;
-  /** Account access only. */
-  readonly refresh_token?: string;
-}
-
-export interface ConsentAnswer {
-  readonly consentId: string;
-  readonly consentStatus: string;
-}
-
-export interface InitiationAnswer {
-  readonly paymentId: string;
-  readonly scaMethods: {
-    scaMethodType: string;
-    _links: { authorization: { href: string; name: string; type: string }[] };
-  }[];
-  readonly transactionStatus: string;
-}
-
-export interface StatusAnswer {
-  readonly paymentId: string;
-  readonly transactionStatus: string;
-}
+// What this module exported before the client had areas: its callers import them from here.
+export type { ConsentAnswer, InitiationAnswer, StatusAnswer, TokenAnswer } from './answers.ts';
+export { expectOk, type HttpAnswer } from './http.ts';
 
 export interface InitiateOptions {
   /** Path after the base URL, e.g. /psd2/v1/payments/sepa-credit-transfer. */
   readonly path: string;
   readonly body: unknown;
+  /** The Country header of the general API (/psd2/v1/payments). */
   readonly country?: string;
   readonly headers?: Record<string, string>;
 }
 
-export class TppClient {
-  constructor(
-    readonly baseUrl: string,
-    readonly clientId: string,
-    readonly redirectUri: string,
-    /** The PSU's device address, sent on every call as PSU-IP-Address (live requires it on PSU-present calls). */
-    readonly psuIpAddress = '192.0.2.1',
-  ) {}
+const GENERAL_PAYMENTS = '/psd2/v1/payments';
 
-  async request<T = unknown>(
-    method: string,
-    path: string,
-    options: { headers?: Record<string, string>; json?: unknown; form?: Record<string, string> } = {},
-  ): Promise<HttpAnswer<T>> {
-    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-    let body: string | undefined;
-    if (options.json !== undefined) {
-      headers['Content-Type'] = 'application/json';
-      body = JSON.stringify(options.json);
-    } else if (options.form !== undefined) {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(options.form).toString();
-    }
-    const response = await fetch(this.baseUrl + path, { method, headers, body, redirect: 'manual' });
-    const text = await response.text();
-    const type = response.headers.get('content-type') ?? '';
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (type.includes('json') && text !== '' ? JSON.parse(text) : text) as T,
-    };
+export class TppClient extends HttpCaller {
+  readonly decoupled = new DecoupledApi(this);
+  readonly baskets = new BasketsApi(this);
+  readonly onboarding = new OnboardingApi(this);
+  readonly consents = new ConsentsApi(this);
+  readonly accounts = new AccountsApi(this);
+  readonly cardAccounts = new CardAccountsApi(this);
+
+  /** The sandbox's test PSUs, accounts and scenarios. */
+  sandboxTestData(): Promise<HttpAnswer<SandboxTestData>> {
+    return this.request<SandboxTestData>('GET', '/sandbox/test-data');
   }
 
-  /** TPP headers of payment calls, with fresh request and transaction ids. */
-  tppHeaders(token: string, extra: Record<string, string> = {}): Record<string, string> {
-    return {
-      'X-Gateway-Client-Id': this.clientId,
-      'PSU-IP-Address': this.psuIpAddress,
-      'TPP-Request-ID': randomUUID(),
-      'TPP-Transaction-ID': randomUUID(),
-      Authorization: `Bearer ${token}`,
-      ...extra,
-    };
+  /** Step 1: the client-credentials token request of the app (PIS for payments, AIS for consents). */
+  clientCredentials(scope = 'PIS'): Promise<HttpAnswer<TokenAnswer>> {
+    return this.token<TokenAnswer>({ grant_type: 'client_credentials', scope, client_id: this.clientId });
   }
 
-  /** Step 1: a client-credentials token. */
+  /** Step 1: the client-credentials token itself. */
   async clientCredentialsToken(scope = 'PIS'): Promise<string> {
-    const answer = await this.request<TokenAnswer>('POST', '/oauth2/token/1.0', {
-      form: { grant_type: 'client_credentials', scope, client_id: this.clientId },
-    });
-    return expectOk(answer, 'client credentials token').access_token;
+    return expectOk(await this.clientCredentials(scope), 'client credentials token').access_token;
   }
 
   /** Step 2: initiate a payment. */
@@ -109,12 +67,11 @@ export class TppClient {
     });
   }
 
-  /** Step 3 (redirect flow): the authorization request; answers the query of the redirect's Location. */
-  async authorize(
-    scope: string,
-    state: string,
-    extra: Record<string, string> = {},
-  ): Promise<URLSearchParams> {
+  /**
+   * Step 3 (redirect flow): where to send the PSU's browser. Live, the PSU logs in and approves there;
+   * then the browser lands on the redirect URI with `code` and `state`.
+   */
+  authorizationUrl(scope: string, state: string, extra: Record<string, string> = {}): string {
     const query = new URLSearchParams({
       response_type: 'code',
       scope,
@@ -123,10 +80,34 @@ export class TppClient {
       redirect_uri: this.redirectUri,
       ...extra,
     });
-    const answer = await this.request('GET', `/oauth2/authorize/1.0?${query}`);
+    return `${this.baseUrl}/oauth2/authorize/1.0?${query}`;
+  }
+
+  /**
+   * Step 3 (redirect flow) in the sandbox, where the PSU approves at once: the authorization request as
+   * answered, a 302 whose Location carries the code. (Browsers hide a redirect's Location from fetch.)
+   */
+  authorizationRequest(
+    scope: string,
+    state: string,
+    extra: Record<string, string> = {},
+  ): Promise<HttpAnswer<unknown>> {
+    return this.request('GET', this.authorizationUrl(scope, state, extra));
+  }
+
+  /**
+   * Step 3 (redirect flow): the query of the redirect's Location: `code` and `state`, or `error` and
+   * `error_description`. Anything but a redirect is a TppError.
+   */
+  async authorize(
+    scope: string,
+    state: string,
+    extra: Record<string, string> = {},
+  ): Promise<URLSearchParams> {
+    const answer = await this.authorizationRequest(scope, state, extra);
     const location = answer.headers.get('location');
     if (answer.status !== 302 || location === null) {
-      throw new Error(`authorize answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+      throw new TppError('authorize', answer.status, answer.body, answer);
     }
     return new URL(location).searchParams;
   }
@@ -137,36 +118,48 @@ export class TppClient {
     code: string,
     extra: Record<string, string> = {},
   ): Promise<HttpAnswer<TokenAnswer>> {
-    return this.request<TokenAnswer>('POST', '/oauth2/token/1.0', {
-      form: {
-        grant_type: 'authorization_code',
-        scope,
-        client_id: this.clientId,
-        code,
-        redirect_uri: this.redirectUri,
-        ...extra,
-      },
+    return this.token<TokenAnswer>({
+      grant_type: 'authorization_code',
+      scope,
+      client_id: this.clientId,
+      code,
+      redirect_uri: this.redirectUri,
+      ...extra,
     });
   }
 
-  /** Step 4: execute with the PSU token. */
-  execute(product: string, paymentId: string, psuToken: string, prefix = '/psd2/v1/payments') {
+  /** Step 4: execute with the PSU token (a basket: baskets.execute). */
+  execute(
+    product: string,
+    paymentId: string,
+    psuToken: string,
+    prefix = GENERAL_PAYMENTS,
+  ): Promise<HttpAnswer<StatusAnswer>> {
     return this.request<StatusAnswer>('PUT', `${prefix}/${product}/${paymentId}`, {
       headers: this.tppHeaders(psuToken),
     });
   }
 
-  /** Step 5: the status, with either token. */
-  status(product: string, paymentId: string, token: string, country: string, prefix = '/psd2/v1/payments') {
-    const headers = this.tppHeaders(token, prefix === '/psd2/v1/payments' ? { Country: country } : {});
+  /** Step 5: the status, with either token; the general API takes the country as a header. */
+  status(
+    product: string,
+    paymentId: string,
+    token: string,
+    country: string,
+    prefix = GENERAL_PAYMENTS,
+  ): Promise<HttpAnswer<StatusAnswer>> {
+    const headers = this.tppHeaders(token, prefix === GENERAL_PAYMENTS ? { Country: country } : {});
     return this.request<StatusAnswer>('GET', `${prefix}/${product}/${paymentId}/status`, { headers });
   }
 
-  /** The redirect flow for a scope where the PSU approves at once (the sandbox): the PSU's tokens. */
+  /**
+   * The redirect flow for a scope where the PSU approves at once (the sandbox): the PSU's tokens. A
+   * refusal in the redirect (`error=access_denied`) or a failed exchange is a TppError.
+   */
   async authorizeScope(scope: string): Promise<TokenAnswer> {
-    const query = await this.authorize(scope, randomUUID());
+    const query = await this.authorize(scope, newRequestId());
     const code = query.get('code');
-    if (code === null) throw new Error(`authorize gave no code: ${query}`);
+    if (code === null) throw new TppError('authorize', 302, Object.fromEntries(query));
     return expectOk(await this.exchangeCode(scope, code), 'code exchange');
   }
 
@@ -176,34 +169,8 @@ export class TppClient {
     return this.execute(product, paymentId, token);
   }
 
-  /** Account information: asks for a consent with a client-credentials token of scope AIS. */
-  createConsent(
-    token: string,
-    options: { body?: unknown; prefix?: string; headers?: Record<string, string> } = {},
-  ): Promise<HttpAnswer<ConsentAnswer>> {
-    return this.request<ConsentAnswer>('POST', `${options.prefix ?? '/psd2/v1'}/consents`, {
-      headers: this.tppHeaders(token, options.headers),
-      json: options.body ?? { access: 'ALL_ACCOUNTS' },
-    });
+  /** Account information: asks for a consent with a client-credentials token of scope AIS (consents.create). */
+  createConsent(token: string, options: ConsentOptions = {}): Promise<HttpAnswer<ConsentAnswer>> {
+    return this.consents.create(token, options);
   }
-
-  /**
-   * Reads account information with the PSU's token. `psuPresent: false` leaves out PSU-IP-Address: a
-   * read the TPP makes on its own, which counts against the consent's daily frequency.
-   */
-  read<T = unknown>(
-    path: string,
-    token: string,
-    options: { psuPresent?: boolean } = {},
-  ): Promise<HttpAnswer<T>> {
-    const headers = this.tppHeaders(token);
-    if (options.psuPresent === false) delete headers['PSU-IP-Address'];
-    return this.request<T>('GET', path, { headers });
-  }
-}
-
-export function expectOk<T>(answer: HttpAnswer<T>, what: string): T {
-  if (answer.status !== 200)
-    throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-  return answer.body;
 }

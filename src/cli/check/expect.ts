@@ -1,0 +1,110 @@
+// Expectations on an answer: each throws a Deviation that says what the contract wants and what came,
+// short enough for one row of the table.
+import { Deviation } from './check.ts';
+import type { Answer } from './http.ts';
+
+type Json = Record<string, unknown>;
+
+/** An answer in a few words: its status and the start of its body. */
+export function summary(answer: Answer): string {
+  const body = answer.text.trim();
+  return body === '' ? `${answer.status} (no body)` : `${answer.status} ${clip(body)}`;
+}
+
+export function clip(text: string, length = 160): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+}
+
+/** A value in a few words: its JSON, or what it is not. */
+export function shown(value: unknown): string {
+  if (value === undefined) return 'missing';
+  return clip(JSON.stringify(value) ?? String(value), 60);
+}
+
+export function expectStatus(answer: Answer, expected: number, what = ''): void {
+  if (answer.status !== expected)
+    throw new Deviation(`${expected}${what === '' ? '' : ` ${what}`}`, summary(answer));
+}
+
+/** The body as a JSON object, sent as application/json; the status checked first. */
+export function jsonBody(answer: Answer, status: number, what = ''): Json {
+  expectStatus(answer, status, what);
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(answer.contentType)) {
+    throw new Deviation(
+      `${status} with Content-Type application/json`,
+      `Content-Type ${shown(answer.contentType || undefined)}`,
+    );
+  }
+  if (answer.json === null || typeof answer.json !== 'object' || Array.isArray(answer.json)) {
+    throw new Deviation(`${status} with a JSON object`, summary(answer));
+  }
+  return answer.json as Json;
+}
+
+/** The value at a dotted path (`scaMethods.0._links.authorization`). */
+export function at(body: unknown, path: string): unknown {
+  let value = body;
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Json)[key];
+  }
+  return value;
+}
+
+/** The field names beside a missing one, so that a misspelt field shows. */
+function siblings(body: unknown, path: string): string {
+  const parent = path.includes('.') ? at(body, path.slice(0, path.lastIndexOf('.'))) : body;
+  if (parent === null || typeof parent !== 'object') return '';
+  return ` (fields: ${Object.keys(parent).sort().join(', ') || 'none'})`;
+}
+
+function fieldDeviation(body: unknown, path: string, wanted: string): Deviation {
+  const value = at(body, path);
+  return new Deviation(
+    `${path}: ${wanted}`,
+    `${path}: ${shown(value)}${value === undefined ? siblings(body, path) : ''}`,
+  );
+}
+
+export function expectString(body: unknown, path: string): string {
+  const value = at(body, path);
+  if (typeof value !== 'string' || value === '') throw fieldDeviation(body, path, 'a non-empty string');
+  return value;
+}
+
+export function expectInteger(body: unknown, path: string): number {
+  const value = at(body, path);
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw fieldDeviation(body, path, 'an integer');
+  return value;
+}
+
+export function expectArray(body: unknown, path: string): unknown[] {
+  const value = at(body, path);
+  if (!Array.isArray(value) || value.length === 0) throw fieldDeviation(body, path, 'a non-empty array');
+  return value;
+}
+
+export function expectValue(body: unknown, path: string, expected: unknown): void {
+  if (at(body, path) !== expected) throw fieldDeviation(body, path, JSON.stringify(expected));
+}
+
+export function expectOneOf(body: unknown, path: string, allowed: readonly string[]): string {
+  const value = at(body, path);
+  if (typeof value !== 'string' || !allowed.includes(value))
+    throw fieldDeviation(body, path, `one of ${allowed.join(', ')}`);
+  return value;
+}
+
+export function expectAbsent(body: unknown, path: string, why: string): void {
+  const value = at(body, path);
+  if (value !== undefined) throw new Deviation(`no ${path} (${why})`, `${path}: ${shown(value)}`);
+}
+
+/** An access token response (spec Resources "Access token response"): answers the token. */
+export function expectAccessToken(body: unknown): string {
+  const token = expectString(body, 'access_token');
+  expectValue(body, 'token_type', 'Bearer');
+  expectInteger(body, 'expires_in');
+  return token;
+}

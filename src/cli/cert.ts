@@ -2,11 +2,11 @@
 // PSD2 roles, organization identifier and validity, CRLs), written as PEM files.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createCa, createCrl, issueQwac, issueServerCertificate, loadIssued } from '../certificates/issue.ts';
 import { PSP_ROLES, type PspRole } from '../domain/psp-roles.ts';
+import { type Command, parseOptions, required, UsageError } from './args.ts';
 
-export const CERT_USAGE = `usage: psd2-gateway cert <what> [options]
+const CERT_USAGE = `usage: psd2-gateway cert <what> [options]
   ca      --out DIR                                   a test CA: DIR/ca.pem, DIR/ca.key
   server  --ca DIR --out DIR [--host localhost,127.0.0.1]
                                                       a server certificate: DIR/server.pem, DIR/server.key
@@ -28,25 +28,22 @@ const OPTIONS = {
   revoke: { type: 'string' },
 } as const;
 
-class UsageError extends Error {}
-
-function need(value: string | undefined, name: string): string {
-  if (value === undefined || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
-
 async function loadCa(dir: string) {
   return loadIssued(await readFile(join(dir, 'ca.pem'), 'utf8'), await readFile(join(dir, 'ca.key'), 'utf8'));
 }
 
+/** Writes the certificate and its key (readable by the owner only) and says where. */
 async function write(
   dir: string,
   name: string,
   issued: { certificatePem: string; keyPem: string },
 ): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, `${name}.pem`), issued.certificatePem);
-  await writeFile(join(dir, `${name}.key`), issued.keyPem, { mode: 0o600 });
+  const certificate = join(dir, `${name}.pem`);
+  const key = join(dir, `${name}.key`);
+  await writeFile(certificate, issued.certificatePem);
+  await writeFile(key, issued.keyPem, { mode: 0o600 });
+  process.stdout.write(`wrote ${certificate} and ${key}\n`);
 }
 
 function roles(text: string): PspRole[] {
@@ -58,56 +55,58 @@ function roles(text: string): PspRole[] {
   });
 }
 
-export async function certCommand(args: readonly string[]): Promise<number> {
-  try {
-    const { positionals, values } = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true });
-    switch (positionals[0]) {
-      case 'ca':
-        await write(need(values.out, 'out'), 'ca', await createCa());
-        break;
-      case 'server': {
-        const hosts = (values.host ?? 'localhost,127.0.0.1').split(',').map((host) => host.trim());
-        await write(
-          need(values.out, 'out'),
-          'server',
-          await issueServerCertificate(await loadCa(need(values.ca, 'ca')), hosts),
-        );
-        break;
-      }
-      case 'qwac': {
-        const days = Number(values.days ?? '365');
-        if (!Number.isInteger(days) || days < 1)
-          throw new UsageError('--days must be a whole number of days');
-        const now = Date.now();
-        const qwac = await issueQwac(await loadCa(need(values.ca, 'ca')), {
-          organizationIdentifier: need(values.org, 'org'),
-          organizationName: need(values.name, 'name'),
-          roles: roles(need(values.roles, 'roles')),
-          ...(values.expired === true
-            ? { notBefore: new Date(now - (days + 1) * 86_400_000), notAfter: new Date(now - 86_400_000) }
-            : { notAfter: new Date(now + days * 86_400_000) }),
-        });
-        await write(need(values.out, 'out'), values.file ?? 'qwac', qwac);
-        process.stdout.write(`serial ${qwac.serialNumber}\n`);
-        break;
-      }
-      case 'crl': {
-        const crl = await createCrl(
-          await loadCa(need(values.ca, 'ca')),
-          need(values.revoke, 'revoke').split(','),
-        );
-        await writeFile(need(values.out, 'out'), crl);
-        break;
-      }
-      default:
-        throw new UsageError(
-          positionals[0] === undefined ? 'say what to make' : `unknown: ${positionals[0]}`,
-        );
+async function make(args: readonly string[]): Promise<number> {
+  const { positionals, values } = parseOptions(args, OPTIONS, true);
+  if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]}`);
+  switch (positionals[0]) {
+    case 'ca':
+      await write(required(values.out, 'out'), 'ca', await createCa());
+      break;
+    case 'server': {
+      const hosts = (values.host ?? 'localhost,127.0.0.1').split(',').map((host) => host.trim());
+      await write(
+        required(values.out, 'out'),
+        'server',
+        await issueServerCertificate(await loadCa(required(values.ca, 'ca')), hosts),
+      );
+      break;
     }
-    return 0;
-  } catch (error) {
-    if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;
-    process.stderr.write(`psd2-gateway cert: ${error.message}\n${CERT_USAGE}\n`);
-    return 2;
+    case 'qwac': {
+      const days = Number(values.days ?? '365');
+      if (!Number.isInteger(days) || days < 1) throw new UsageError('--days must be a whole number of days');
+      const now = Date.now();
+      const qwac = await issueQwac(await loadCa(required(values.ca, 'ca')), {
+        organizationIdentifier: required(values.org, 'org'),
+        organizationName: required(values.name, 'name'),
+        roles: roles(required(values.roles, 'roles')),
+        ...(values.expired === true
+          ? { notBefore: new Date(now - (days + 1) * 86_400_000), notAfter: new Date(now - 86_400_000) }
+          : { notAfter: new Date(now + days * 86_400_000) }),
+      });
+      await write(required(values.out, 'out'), values.file ?? 'qwac', qwac);
+      process.stdout.write(`serial ${qwac.serialNumber}\n`);
+      break;
+    }
+    case 'crl': {
+      const crl = await createCrl(
+        await loadCa(required(values.ca, 'ca')),
+        required(values.revoke, 'revoke').split(','),
+      );
+      const out = required(values.out, 'out');
+      await writeFile(out, crl);
+      process.stdout.write(`wrote ${out}\n`);
+      break;
+    }
+    default:
+      throw new UsageError(
+        `${positionals[0] === undefined ? 'say what to make' : `cannot make ${positionals[0].slice(0, 40)}`}: ca, server, qwac or crl`,
+      );
   }
+  return 0;
 }
+
+export const certCommand: Command = {
+  summary: 'make test certificates for live mode',
+  usage: CERT_USAGE,
+  run: make,
+};

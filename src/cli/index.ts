@@ -1,55 +1,88 @@
-// psd2-gateway serve | migrate | snapshot | cert | help. Each command loads only what it needs, so that
-// `--help` answers at once.
+// psd2-gateway <command>: serve | migrate | snapshot | cert | demo | check | help. A command's module is
+// imported only when it is named, and heavy code inside it only when it runs: `--help` and `--version`
+// answer at once, never start a server and never touch a database.
 import { ConfigError } from '../config.ts';
+import { type Command, UsageError } from './args.ts';
 
-const USAGE = `usage: psd2-gateway <command>
-  serve     start the gateway (default); settings come from the environment (see README)
-  migrate   apply database migrations and exit
-  snapshot  prepare the sandbox's start snapshot (npm run build does it)
-  cert      make test certificates for live mode (psd2-gateway cert, for its usage)
-  help      show this text`;
+const COMMANDS: Record<string, { readonly summary: string; load(): Promise<Command> }> = {
+  serve: {
+    summary: 'start the gateway (the default command); settings come from the environment',
+    load: async () => (await import('./serve.ts')).serveCommand,
+  },
+  migrate: {
+    summary: 'apply the database migrations and exit',
+    load: async () => (await import('./serve.ts')).migrateCommand,
+  },
+  snapshot: {
+    summary: "prepare the sandbox's start snapshot (npm run build does it)",
+    load: async () => (await import('./serve.ts')).snapshotCommand,
+  },
+  cert: {
+    summary: 'make test certificates for live mode (a CA, server certificates, QWACs, CRLs)',
+    load: async () => (await import('./cert.ts')).certCommand,
+  },
+  demo: {
+    summary: 'walk the flows (redirect, decoupled, basket, account information) against a sandbox',
+    load: async () => (await import('./demo.ts')).demoCommand,
+  },
+  check: {
+    summary: 'check an endpoint against the contract: flows, statuses, headers, fields, error shapes',
+    load: async () => (await import('./check/index.ts')).checkCommand,
+  },
+};
 
-async function migrate(): Promise<void> {
-  const { loadConfig } = await import('../config.ts');
-  const { openStore } = await import('../store/database.ts');
-  const { runMigrations } = await import('../store/migrate.ts');
-  const config = loadConfig();
-  const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  try {
-    const ran = await runMigrations(store);
-    process.stdout.write(ran.length === 0 ? 'database is up to date\n' : `applied ${ran.join(', ')}\n`);
-  } finally {
-    await store.close();
-  }
-}
+const USAGE = `usage: psd2-gateway <command> [options]
 
-async function run(command: string | undefined): Promise<void> {
-  switch (command ?? 'serve') {
-    case 'serve':
-      return (await import('../main.ts')).main();
-    case 'migrate':
-      return migrate();
-    case 'snapshot': {
-      const { writeSandboxSnapshot } = await import('../sandbox/snapshot.ts');
-      process.stdout.write(`${await writeSandboxSnapshot()}\n`);
-      return;
+${Object.entries(COMMANDS)
+  .map(([name, command]) => `  ${name.padEnd(9)} ${command.summary}`)
+  .join('\n')}
+  help      show this text (psd2-gateway <command> --help: a command's own options)
+
+  --version print the version`;
+
+const HELP = ['--help', '-h'];
+
+async function run(args: readonly string[]): Promise<number> {
+  const [name = 'serve', ...rest] = args;
+  if (name === 'help' || HELP.includes(name)) {
+    const asked = name === 'help' ? rest[0] : undefined;
+    if (asked !== undefined && COMMANDS[asked] !== undefined) {
+      process.stdout.write(`${(await COMMANDS[asked].load()).usage}\n`);
+      return 0;
     }
-    case 'cert':
-      process.exitCode = await (await import('./cert.ts')).certCommand(process.argv.slice(3));
-      return;
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(`${USAGE}\n`);
-      return;
-    default:
-      process.stderr.write(`${USAGE}\n`);
-      process.exitCode = 2;
+    process.stdout.write(`${USAGE}\n`);
+    return asked === undefined ? 0 : 2;
+  }
+  if (name === '--version' || name === '-v') {
+    process.stdout.write(`psd2-gateway ${(await import('../version.ts')).VERSION}\n`);
+    return 0;
+  }
+  const entry = COMMANDS[name];
+  if (entry === undefined) {
+    process.stderr.write(`psd2-gateway: unknown command ${name.slice(0, 40)} (psd2-gateway help)\n`);
+    return 2;
+  }
+  const command = await entry.load();
+  if (rest.some((arg) => HELP.includes(arg))) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`psd2-gateway ${name}: ${error.message} (psd2-gateway ${name} --help)\n`);
+    return 2;
   }
 }
 
-run(process.argv[2]).catch((error: unknown) => {
-  if (error instanceof ConfigError) process.stderr.write(`psd2-gateway: bad setting ${error.message}\n`);
-  else process.stderr.write(`psd2-gateway: ${(error as Error).stack ?? String(error)}\n`);
-  process.exit(1);
-});
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) process.stderr.write(`psd2-gateway: bad setting ${error.message}\n`);
+    else process.stderr.write(`psd2-gateway: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

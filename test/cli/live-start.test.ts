@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { UsageError } from '../../src/cli/args.ts';
 import { certCommand } from '../../src/cli/cert.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { start } from '../../src/main.ts';
@@ -13,13 +14,13 @@ import { tlsRequest } from '../helpers/tls.ts';
 test('cert command, then a live gateway on its certificates', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'psd2-certs-'));
   try {
-    assert.equal(await certCommand(['ca', '--out', dir]), 0);
+    assert.equal(await certCommand.run(['ca', '--out', dir]), 0);
     assert.equal(
-      await certCommand(['server', '--ca', dir, '--out', dir, '--host', 'localhost,127.0.0.1']),
+      await certCommand.run(['server', '--ca', dir, '--out', dir, '--host', 'localhost,127.0.0.1']),
       0,
     );
     assert.equal(
-      await certCommand([
+      await certCommand.run([
         'qwac',
         '--ca',
         dir,
@@ -34,8 +35,9 @@ test('cert command, then a live gateway on its certificates', async () => {
       ]),
       0,
     );
-    assert.equal(
-      await certCommand([
+    // A role no certificate carries is a usage error (the CLI prints it on one line, exit code 2).
+    await assert.rejects(
+      certCommand.run([
         'qwac',
         '--ca',
         dir,
@@ -48,7 +50,9 @@ test('cert command, then a live gateway on its certificates', async () => {
         '--roles',
         'PSP_ZZ',
       ]),
-      2,
+      (error) =>
+        error instanceof UsageError &&
+        error.message === 'unknown role PSP_ZZ: use PSP_AS, PSP_PI, PSP_AI, PSP_IC',
     );
     const config = loadConfig({
       MODE: 'live',

@@ -41,7 +41,52 @@ export interface Config {
    * in the sandbox only: a live gateway with known credentials must be asked for.
    */
   readonly seedTestData: boolean;
+  /**
+   * Who identifies PSUs in the decoupled flow: the built-in simulator (the sandbox's default; live only
+   * when asked for by name) or the national e-ID's relying-party API (BankID v6).
+   */
+  readonly eidProvider: EidProviderSetting;
+  /** The PSU login of the redirect flow: the bank's OpenID Connect provider; unset: the built-in login. */
+  readonly psuOidc: PsuOidcSetting | undefined;
+  /** The bank's core banking system over HTTP; unset: the built-in ledger. */
+  readonly coreBanking: CoreBankingSetting | undefined;
+  /** Where exchange rates come from: the sandbox's fixed rates, or a file or URL refreshed on a schedule. */
+  readonly fxRates: FxRatesSetting;
 }
+
+/** A service the gateway calls over HTTPS, with its client certificate (mutual TLS) and trusted issuers. */
+export interface ClientTlsFiles {
+  readonly cert: string | undefined;
+  readonly key: string | undefined;
+  /** Trusted issuers of the service's certificate; unset: the system's. */
+  readonly ca: string | undefined;
+}
+
+export type EidProviderSetting =
+  | { readonly kind: 'simulator' }
+  | { readonly kind: 'bankid'; readonly url: string; readonly tls: ClientTlsFiles };
+
+export interface PsuOidcSetting {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** The ID token claim that carries the PSU id (e.g. a personal number); default sub. */
+  readonly idClaim: string;
+}
+
+export interface CoreBankingSetting {
+  readonly url: string;
+  readonly tls: ClientTlsFiles;
+  /** How long one call may take before it is retried (same idempotency key), ms. */
+  readonly timeoutMs: number;
+}
+
+export type FxRatesSetting =
+  | { readonly kind: 'sandbox' }
+  | { readonly kind: 'file'; readonly path: string; readonly refreshMs: number }
+  | { readonly kind: 'url'; readonly url: string; readonly refreshMs: number }
+  /** Live without a rate source: cross-currency payments are refused (FX_RATES=none). */
+  | { readonly kind: 'none' };
 
 export interface TlsFiles {
   /** The server's certificate chain and key. */
@@ -172,6 +217,95 @@ function tlsFiles(env: Env, mode: Mode): TlsFiles | undefined {
   return Object.freeze({ cert: cert!, key: key!, clientCa, crl });
 }
 
+function clientTls(env: Env, prefix: string): ClientTlsFiles {
+  const cert = text(env, `${prefix}_CERT`);
+  const key = text(env, `${prefix}_KEY`);
+  if ((cert === undefined) !== (key === undefined))
+    throw new ConfigError(
+      cert === undefined ? `${prefix}_CERT` : `${prefix}_KEY`,
+      `is required with ${prefix}_${cert === undefined ? 'KEY' : 'CERT'}`,
+    );
+  return Object.freeze({ cert, key, ca: text(env, `${prefix}_CA`) });
+}
+
+function eidProvider(env: Env, mode: Mode): EidProviderSetting {
+  const kind = text(env, 'EID_PROVIDER');
+  if (kind === undefined) {
+    if (mode === 'live') {
+      // The simulator checks no identity: live, it must be asked for by name.
+      throw new ConfigError(
+        'EID_PROVIDER',
+        'live mode needs EID_PROVIDER=bankid (with BANKID_URL, BANKID_CERT, BANKID_KEY) or, to try live without an e-ID, EID_PROVIDER=simulator',
+      );
+    }
+    return { kind: 'simulator' };
+  }
+  if (kind === 'simulator') return { kind };
+  if (kind !== 'bankid') throw new ConfigError('EID_PROVIDER', `must be bankid or simulator, got "${kind}"`);
+  const bankIdUrl = url(env, 'BANKID_URL', ['https:']);
+  if (bankIdUrl === undefined) throw new ConfigError('BANKID_URL', 'is required with EID_PROVIDER=bankid');
+  const tls = clientTls(env, 'BANKID');
+  if (tls.cert === undefined)
+    throw new ConfigError(
+      'BANKID_CERT',
+      "is required with EID_PROVIDER=bankid (the relying party's certificate)",
+    );
+  return Object.freeze({ kind, url: bankIdUrl.replace(/\/$/, ''), tls });
+}
+
+function psuOidc(env: Env): PsuOidcSetting | undefined {
+  const issuer = url(env, 'PSU_OIDC_ISSUER', ['https:', 'http:']);
+  const clientId = text(env, 'PSU_OIDC_CLIENT_ID');
+  const clientSecret = text(env, 'PSU_OIDC_CLIENT_SECRET');
+  if (issuer === undefined && clientId === undefined && clientSecret === undefined) return undefined;
+  for (const [key, value] of [
+    ['PSU_OIDC_ISSUER', issuer],
+    ['PSU_OIDC_CLIENT_ID', clientId],
+    ['PSU_OIDC_CLIENT_SECRET', clientSecret],
+  ] as const) {
+    if (value === undefined) throw new ConfigError(key, 'is required with the other PSU_OIDC_ settings');
+  }
+  return Object.freeze({
+    issuer: issuer!,
+    clientId: clientId!,
+    clientSecret: clientSecret!,
+    idClaim: text(env, 'PSU_OIDC_ID_CLAIM') ?? 'sub',
+  });
+}
+
+function coreBanking(env: Env): CoreBankingSetting | undefined {
+  const address = url(env, 'CORE_BANKING_URL', ['https:', 'http:']);
+  if (address === undefined) return undefined;
+  return Object.freeze({
+    url: address.replace(/\/$/, ''),
+    tls: clientTls(env, 'CORE_BANKING'),
+    timeoutMs: integer(env, 'CORE_BANKING_TIMEOUT_MS', 5_000, 100, 120_000),
+  });
+}
+
+function fxRates(env: Env, mode: Mode): FxRatesSetting {
+  const raw = text(env, 'FX_RATES');
+  const refreshMs = integer(env, 'FX_RATES_REFRESH_MS', 3_600_000, 1_000, 86_400_000);
+  if (raw === undefined) {
+    if (mode === 'live') {
+      // The sandbox's fixed rates are no bank's rates.
+      throw new ConfigError(
+        'FX_RATES',
+        'live mode needs a rate source: FX_RATES=/path/to/eurofxref.xml, FX_RATES=https://…, or FX_RATES=none (cross-currency payments refused)',
+      );
+    }
+    return { kind: 'sandbox' };
+  }
+  if (raw === 'sandbox') {
+    if (mode === 'live') throw new ConfigError('FX_RATES', "the sandbox's fixed rates are not for live mode");
+    return { kind: 'sandbox' };
+  }
+  if (raw === 'none') return { kind: 'none' };
+  if (/^https?:\/\//.test(raw))
+    return Object.freeze({ kind: 'url', url: url(env, 'FX_RATES', ['https:', 'http:'])!, refreshMs });
+  return Object.freeze({ kind: 'file', path: raw, refreshMs });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf<Mode>(env, 'MODE', ['sandbox', 'live'], 'sandbox');
   const tls = tlsFiles(env, mode);
@@ -217,6 +351,10 @@ export function loadConfig(env: Env = process.env): Config {
     tls,
     seedTestData:
       oneOf(env, 'SEED_TEST_DATA', ['true', 'false'], mode === 'sandbox' ? 'true' : 'false') === 'true',
+    eidProvider: eidProvider(env, mode),
+    psuOidc: psuOidc(env),
+    coreBanking: coreBanking(env),
+    fxRates: fxRates(env, mode),
   };
   return Object.freeze(config);
 }

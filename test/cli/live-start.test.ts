@@ -64,6 +64,8 @@ test('cert command, then a live gateway on its certificates', async () => {
       TLS_KEY: join(dir, 'server.key'),
       TLS_CLIENT_CA: join(dir, 'ca.pem'),
       DATA_DIR: join(dir, 'db'),
+      EID_PROVIDER: 'simulator',
+      FX_RATES: 'none',
     });
     const server = await start(config);
     try {

@@ -64,6 +64,17 @@ test('clients of the real service: extra auth prefixes, a proxy, plain HTTPS in 
   assert.equal(loadConfig({}).trustProxy, false);
 });
 
+/** A live configuration that starts: TLS, a database on disk, the e-ID simulator asked for, no rates. */
+const LIVE = {
+  MODE: 'live',
+  TLS_CERT: 'a',
+  TLS_KEY: 'b',
+  TLS_CLIENT_CA: 'c',
+  DATA_DIR: 'data',
+  EID_PROVIDER: 'simulator',
+  FX_RATES: 'none',
+};
+
 test('a bad setting stops the start, naming it', () => {
   const cases: [Record<string, string>, string, RegExp][] = [
     [{ PORT: 'eighty' }, 'PORT', /whole number/],
@@ -90,6 +101,35 @@ test('a bad setting stops the start, naming it', () => {
       'DATABASE_URL',
       /live mode needs a database that outlives the process: set DATABASE_URL \(PostgreSQL\) or DATA_DIR/,
     ],
+    [
+      { ...LIVE, EID_PROVIDER: '' },
+      'EID_PROVIDER',
+      /live mode needs EID_PROVIDER=bankid .* or, to try live without an e-ID, EID_PROVIDER=simulator/,
+    ],
+    [{ EID_PROVIDER: 'freja' }, 'EID_PROVIDER', /must be bankid or simulator/],
+    [{ EID_PROVIDER: 'bankid' }, 'BANKID_URL', /required with EID_PROVIDER=bankid/],
+    [{ EID_PROVIDER: 'bankid', BANKID_URL: 'http://rp' }, 'BANKID_URL', /must use https:/],
+    [{ EID_PROVIDER: 'bankid', BANKID_URL: 'https://rp' }, 'BANKID_CERT', /relying party's certificate/],
+    [
+      { EID_PROVIDER: 'bankid', BANKID_URL: 'https://rp', BANKID_CERT: 'rp.pem' },
+      'BANKID_KEY',
+      /required with BANKID_CERT/,
+    ],
+    [{ PSU_OIDC_ISSUER: 'https://idp' }, 'PSU_OIDC_CLIENT_ID', /required with the other PSU_OIDC_ settings/],
+    [{ CORE_BANKING_URL: 'ftp://core' }, 'CORE_BANKING_URL', /https: or http:/],
+    [
+      { CORE_BANKING_URL: 'https://core', CORE_BANKING_KEY: 'k' },
+      'CORE_BANKING_CERT',
+      /required with CORE_BANKING_KEY/,
+    ],
+    [
+      { CORE_BANKING_URL: 'https://core', CORE_BANKING_TIMEOUT_MS: '5' },
+      'CORE_BANKING_TIMEOUT_MS',
+      /between 100/,
+    ],
+    [{ ...LIVE, FX_RATES: '' }, 'FX_RATES', /live mode needs a rate source/],
+    [{ ...LIVE, FX_RATES: 'sandbox' }, 'FX_RATES', /not for live mode/],
+    [{ FX_RATES: 'https://rates', FX_RATES_REFRESH_MS: '10' }, 'FX_RATES_REFRESH_MS', /between 1000/],
   ];
   for (const [env, key, message] of cases) {
     assert.throws(
@@ -102,14 +142,61 @@ test('a bad setting stops the start, naming it', () => {
 
 test('the sandbox listens on this machine only unless HOST says otherwise; live on every address', () => {
   assert.equal(loadConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0');
-  const live = { MODE: 'live', TLS_CERT: 'a', TLS_KEY: 'b', TLS_CLIENT_CA: 'c', DATA_DIR: 'data' };
-  assert.equal(loadConfig(live).host, '0.0.0.0');
-  assert.equal(loadConfig({ ...live, HOST: '127.0.0.1' }).host, '127.0.0.1');
+  assert.equal(loadConfig(LIVE).host, '0.0.0.0');
+  assert.equal(loadConfig({ ...LIVE, HOST: '127.0.0.1' }).host, '127.0.0.1');
 });
 
 test('test customers are seeded by default in the sandbox only', () => {
   assert.equal(loadConfig({}).seedTestData, true);
-  const tls = { TLS_CERT: 'a', TLS_KEY: 'b', TLS_CLIENT_CA: 'c', DATABASE_URL: 'postgres://db/bank' };
-  assert.equal(loadConfig({ MODE: 'live', ...tls }).seedTestData, false);
-  assert.equal(loadConfig({ MODE: 'live', ...tls, SEED_TEST_DATA: 'true' }).seedTestData, true);
+  assert.equal(loadConfig(LIVE).seedTestData, false);
+  assert.equal(loadConfig({ ...LIVE, SEED_TEST_DATA: 'true' }).seedTestData, true);
+});
+
+test("the bank's systems: built in by default, the e-ID simulator live only by name, a rate source live", () => {
+  const sandbox = loadConfig({});
+  assert.deepEqual(
+    [sandbox.eidProvider, sandbox.psuOidc, sandbox.coreBanking, sandbox.fxRates],
+    [{ kind: 'simulator' }, undefined, undefined, { kind: 'sandbox' }],
+  );
+  const bank = loadConfig({
+    ...LIVE,
+    EID_PROVIDER: 'bankid',
+    BANKID_URL: 'https://appapi2.test.bankid.com/rp/v6.0/',
+    BANKID_CERT: 'rp.pem',
+    BANKID_KEY: 'rp.key',
+    BANKID_CA: 'bankid-ca.pem',
+    PSU_OIDC_ISSUER: 'https://login.bank.example',
+    PSU_OIDC_CLIENT_ID: 'psd2-gateway',
+    PSU_OIDC_CLIENT_SECRET: 's3cret',
+    PSU_OIDC_ID_CLAIM: 'personal_number',
+    CORE_BANKING_URL: 'https://core.bank.example/api/',
+    FX_RATES: '/etc/psd2/eurofxref-daily.xml',
+  });
+  assert.deepEqual(bank.eidProvider, {
+    kind: 'bankid',
+    url: 'https://appapi2.test.bankid.com/rp/v6.0',
+    tls: { cert: 'rp.pem', key: 'rp.key', ca: 'bankid-ca.pem' },
+  });
+  assert.deepEqual(bank.psuOidc, {
+    issuer: 'https://login.bank.example',
+    clientId: 'psd2-gateway',
+    clientSecret: 's3cret',
+    idClaim: 'personal_number',
+  });
+  assert.deepEqual(bank.coreBanking, {
+    url: 'https://core.bank.example/api',
+    tls: { cert: undefined, key: undefined, ca: undefined },
+    timeoutMs: 5000,
+  });
+  assert.deepEqual(bank.fxRates, {
+    kind: 'file',
+    path: '/etc/psd2/eurofxref-daily.xml',
+    refreshMs: 3_600_000,
+  });
+  assert.deepEqual(loadConfig({ ...LIVE, FX_RATES: 'https://rates.example/eurofxref-daily.xml' }).fxRates, {
+    kind: 'url',
+    url: 'https://rates.example/eurofxref-daily.xml',
+    refreshMs: 3_600_000,
+  });
+  assert.deepEqual(loadConfig(LIVE).fxRates, { kind: 'none' });
 });

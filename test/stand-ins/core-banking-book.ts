@@ -1,0 +1,161 @@
+// The stand-in core banking system's book, in memory: the sandbox's customers with balances, a
+// statement per account, and booking orders decided once per key (the whole order or nothing; AC02,
+// AC06, AM04 rejections), as docs/core-banking-api.yaml asks of a bank.
+import { sandboxRates } from '../../src/adapters/sandbox-rates.ts';
+import { type BankAccount, type CardAccountRecord, maskPan } from '../../src/domain/accounts.ts';
+import { convert, type Money } from '../../src/domain/money.ts';
+import type { StatementLine } from '../../src/ports/core-banking.ts';
+import { TEST_ACCOUNTS, TEST_CARD_ACCOUNTS, TEST_CARDS, TEST_PSUS } from '../../src/sandbox/test-data.ts';
+
+export interface OrderLine {
+  readonly paymentId: string;
+  readonly debtorAccountId: string;
+  readonly amount: Money;
+  readonly creditorAccount: string;
+  readonly creditorName: string | null;
+  readonly withinBank: boolean;
+  readonly remittance: string | null;
+  readonly initiatedOn: string;
+}
+
+export interface Order {
+  readonly key: string;
+  readonly bookingDate: string;
+  readonly lines: readonly OrderLine[];
+}
+
+export type Outcome =
+  | { readonly key: string; readonly outcome: 'booked' }
+  | {
+      readonly key: string;
+      readonly outcome: 'rejected';
+      readonly reasonCode: string;
+      readonly reason: string;
+    };
+
+interface Held {
+  readonly account: BankAccount;
+  balanceMinor: number;
+  blocked: boolean;
+  readonly lines: StatementLine[];
+}
+
+export class InMemoryBook {
+  readonly accounts = new Map<string, Held>();
+  readonly cardAccounts = new Map<string, CardAccountRecord & { balanceMinor: number }>();
+  /** How often each payment was booked: the one number every exactly-once test checks. */
+  readonly bookings = new Map<string, number>();
+
+  constructor() {
+    for (const seed of TEST_ACCOUNTS) {
+      const owner = TEST_PSUS.find((psu) => psu.psuId === seed.psuId)!;
+      const { position: _, balanceMinor, blocked, dailyLimitMinor: __, enforceRules: ___, ...record } = seed;
+      this.accounts.set(seed.accountId, {
+        account: { ...record, ownerType: owner.customerType, ownerCorporateId: owner.corporateId },
+        balanceMinor,
+        blocked: blocked ?? false,
+        lines: [],
+      });
+    }
+    for (const { position: _, ...cardAccount } of TEST_CARD_ACCOUNTS)
+      this.cardAccounts.set(cardAccount.cardAccountId, cardAccount);
+  }
+
+  setBalance(accountId: string, minor: number): void {
+    this.accounts.get(accountId)!.balanceMinor = minor;
+  }
+
+  findByIban(iban: string): BankAccount | undefined {
+    return [...this.accounts.values()].find((held) => held.account.iban === iban)?.account;
+  }
+
+  findByBban(country: string, bban: string): BankAccount | undefined {
+    return [...this.accounts.values()].find(
+      (held) => held.account.country === country && held.account.bban === bban,
+    )?.account;
+  }
+
+  balanceOf(id: string): number | undefined {
+    return this.accounts.get(id)?.balanceMinor ?? this.cardAccounts.get(id)?.balanceMinor;
+  }
+
+  statementOf(id: string, from: string, to: string, limit: number): StatementLine[] | undefined {
+    const held = this.accounts.get(id);
+    if (held === undefined) return this.cardAccounts.has(id) ? [] : undefined;
+    return held.lines
+      .filter((line) => line.bookedOn >= from && line.bookedOn <= to)
+      .reverse()
+      .slice(0, limit);
+  }
+
+  fundsOfIban(iban: string): { currency: string; availableMinor: number } | undefined {
+    const account = this.findByIban(iban);
+    return account && { currency: account.currency, availableMinor: this.balanceOf(account.accountId)! };
+  }
+
+  fundsOfCard(cardNumber: string): { currency: string; availableMinor: number } | undefined {
+    const card = TEST_CARDS.find((candidate) => candidate.maskedPan === maskPan(cardNumber));
+    if (card?.accountId) return this.fundsOfIban(this.accounts.get(card.accountId)!.account.iban!);
+    const cardAccount = card?.cardAccountId ? this.cardAccounts.get(card.cardAccountId) : undefined;
+    return (
+      cardAccount && {
+        currency: cardAccount.currency,
+        availableMinor: cardAccount.creditLimitMinor + cardAccount.balanceMinor,
+      }
+    );
+  }
+
+  /** Decides an order never seen before: books every line, or none with the first line's reason. */
+  decide(order: Order): Outcome {
+    const reject = (reasonCode: string, reason: string): Outcome => ({
+      key: order.key,
+      outcome: 'rejected',
+      reasonCode,
+      reason,
+    });
+    const taken = new Map<string, number>();
+    const debits: Money[] = [];
+    for (const line of order.lines) {
+      const held = this.accounts.get(line.debtorAccountId);
+      if (held === undefined) return reject('AC02', 'the bank has no such debtor account');
+      if (held.blocked) return reject('AC06', 'the debtor account is blocked');
+      const debit =
+        line.amount.currency === held.account.currency
+          ? line.amount
+          : convert(
+              line.amount,
+              sandboxRates.quote(held.account.currency, line.amount.currency, order.bookingDate),
+            );
+      const already = taken.get(held.account.accountId) ?? 0;
+      if (already + debit.minor > held.balanceMinor)
+        return reject('AM04', 'insufficient funds on the debtor account');
+      taken.set(held.account.accountId, already + debit.minor);
+      debits.push(debit);
+    }
+    for (const [index, line] of order.lines.entries()) this.bookLine(order, line, debits[index]!);
+    return { key: order.key, outcome: 'booked' };
+  }
+
+  private bookLine(order: Order, line: OrderLine, debit: Money): void {
+    const debtor = this.accounts.get(line.debtorAccountId)!;
+    const creditor = line.withinBank
+      ? [...this.accounts.values()].find((held) =>
+          [held.account.bban, held.account.iban].includes(line.creditorAccount),
+        )
+      : undefined;
+    const said = {
+      bookedOn: order.bookingDate,
+      transactionDate: line.initiatedOn,
+      debtorName: debtor.account.ownerName,
+      creditorName: line.creditorName ?? creditor?.account.ownerName ?? null,
+      remittance: line.remittance,
+    };
+    debtor.balanceMinor -= debit.minor;
+    debtor.lines.push({ amountMinor: -debit.minor, currency: debit.currency, ...said });
+    if (creditor !== undefined && creditor.account.currency === line.amount.currency) {
+      creditor.balanceMinor += line.amount.minor;
+      creditor.lines.push({ amountMinor: line.amount.minor, currency: line.amount.currency, ...said });
+    }
+    this.bookings.set(line.paymentId, (this.bookings.get(line.paymentId) ?? 0) + 1);
+  }
+}

@@ -19,6 +19,7 @@ import { thirdPartiesRoutes } from './api/onboarding/third-party-routes.ts';
 import { executeStatusRoutes } from './api/payments/execution-routes.ts';
 import { initiateRoutes } from './api/payments/initiation-routes.ts';
 import { seV1Routes } from './api/payments/se-v1-routes.ts';
+import { oidcRoutes } from './api/psu/oidc-routes.ts';
 import { psuRoutes } from './api/psu/psu-routes.ts';
 import { sandboxRoutes } from './api/sandbox/sandbox-routes.ts';
 import { registerOpenApi } from './api/shared/openapi.ts';
@@ -50,7 +51,10 @@ export interface AppDependencies {
   readonly store: Store;
   readonly clock?: Clock;
   /** The bank's systems (ports); each one not given is the built-in one (src/adapters/built-in-systems.ts). */
-  readonly systems?: Partial<BankSystems>;
+  readonly systems?: Partial<BankSystems> & {
+    /** The bank's OpenID Connect provider for PSU logins (adapters/openid-psu-login.ts); none is built in. */
+    readonly psuIdentityProvider?: ServiceContext['psuIdentityProvider'];
+  };
   /**
    * Serve HTTPS and ask for the TPP's certificate (live mode). The handshake succeeds without one or
    * with a bad one, so that the API answers with its own codes (CERTIFICATE_MISSING, …).
@@ -147,6 +151,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       authorizeRoutes(api, context);
       decoupledRoutes(api, context, config.basePath);
       psuRoutes(api, context);
+      oidcRoutes(api, context);
       initiateRoutes(api, context);
       executeStatusRoutes(api, context);
       shortTermConsentRoutes(api, context);
@@ -197,6 +202,8 @@ export function serviceContext(dependencies: AppDependencies): ServiceContext {
     enforceFunds: policy.enforceFunds,
     instantEid: policy.instantEid,
     scenarioOf: policy.scenarioOf,
+    // The built-in ledger converts with the bank's rates where they are given.
+    ...(dependencies.systems?.rates === undefined ? {} : { rates: dependencies.systems.rates }),
   });
   const context: ServiceContext = {
     config,
@@ -205,6 +212,7 @@ export function serviceContext(dependencies: AppDependencies): ServiceContext {
     clock,
     ...builtIn,
     ...dependencies.systems,
+    psuIdentityProvider: dependencies.systems?.psuIdentityProvider,
     caches: newCaches(),
     authorizables: new AuthorizableRegistry(),
     mtls: dependencies.tls?.ca !== undefined,

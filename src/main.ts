@@ -1,6 +1,7 @@
 // Starts the gateway: config, database (migrated), sandbox seed, app, listen; stops cleanly on signals.
 
 import { readFile } from 'node:fs/promises';
+import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig, type TlsFiles } from './config.ts';
 import { dateIn } from './domain/dates.ts';
@@ -9,9 +10,16 @@ import { ensureSandboxApp, seedTestCustomers } from './sandbox/seed.ts';
 import { SNAPSHOT_DIR } from './sandbox/snapshot.ts';
 import { policyFor } from './services/shared/policy.ts';
 import { openStore } from './store/database.ts';
+import { connectBankSystems } from './systems.ts';
 
-export async function start(config: Config): Promise<{ close: () => Promise<void>; url: string }> {
-  const logger = createLogger(config);
+/** Said at every live start on the simulator: it is no e-ID, whatever the PSU pages look like. */
+export const LIVE_SIMULATOR_WARNING =
+  "the e-ID simulator is not the bank's e-ID: PSUs sign decoupled authorizations with their password alone (no strong customer authentication); for trying live without the bank's e-ID only";
+
+export async function start(
+  config: Config,
+  logger: Logger = createLogger(config),
+): Promise<{ close: () => Promise<void>; url: string }> {
   // One line per phase with its time, from the process's start.
   let last = 0;
   const phase = (name: string, text: string, fields: Record<string, unknown> = {}) => {
@@ -21,11 +29,23 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
     logger.info({ phase: name, ms, ...fields }, `${text} in ${ms} ms`);
   };
   phase('modules', 'code loaded');
+  if (policyFor(config.mode).warnOfSimulator && config.eidProvider.kind === 'simulator')
+    logger.warn({ eidProvider: 'simulator' }, LIVE_SIMULATOR_WARNING);
   const tls = config.tls === undefined ? undefined : await readTlsFiles(config.tls);
+  // The bank's own systems first: a setting they refuse stops the start before the database opens.
+  const bank = await connectBankSystems(config, {
+    onRatesRefreshError: (error) =>
+      logger.warn({ err: error }, 'exchange rates could not be refreshed; the last ones stay in use'),
+  });
+  if (Object.keys(bank.connected).length > 0)
+    phase('systems', `bank systems connected: ${describe(bank.connected)}`, { systems: bank.connected });
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     ...(config.seedTestData ? { snapshot: SNAPSHOT_DIR } : {}),
+  }).catch((error: unknown) => {
+    bank.close();
+    throw error;
   });
   const database = store.kind === 'postgres' ? 'PostgreSQL' : `PGlite (${config.dataDir ?? 'in memory'})`;
   phase(
@@ -41,6 +61,7 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
   const close = () => {
     closing ??= (async () => {
       await app?.close();
+      bank.close();
       await store.close();
     })();
     return closing;
@@ -50,7 +71,13 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
       await seedTestCustomers(store.db, dateIn(new Date(), config.timeZone));
       phase('seed', 'test customers seeded');
     }
-    app = await buildApp({ config, store, logger, ...(tls === undefined ? {} : { tls }) });
+    app = await buildApp({
+      config,
+      store,
+      logger,
+      systems: bank.systems,
+      ...(tls === undefined ? {} : { tls }),
+    });
     phase('routes', 'routes ready');
     const listening = localOrigin(await app.listen({ port: config.port, host: config.host }));
     const url = (config.publicUrl ?? listening) + config.basePath;
@@ -84,6 +111,12 @@ export async function start(config: Config): Promise<{ close: () => Promise<void
   }
 }
 
+function describe(connected: Readonly<Record<string, string>>): string {
+  return Object.entries(connected)
+    .map(([system, where]) => `${system} ${where}`)
+    .join(', ');
+}
+
 /** The origin a browser on this machine reaches a listening address at: localhost, no default port. */
 export function localOrigin(address: string): string {
   const url = new URL(address);
@@ -110,9 +143,11 @@ async function readTlsFiles(
 }
 
 export async function main(): Promise<void> {
-  let config: Config;
+  let server: Awaited<ReturnType<typeof start>>;
   try {
-    config = loadConfig();
+    // A setting refused when read, or by the system it names at start (a certificate file, the
+    // OpenID provider, the rate source): one line that names it.
+    server = await start(loadConfig());
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`psd2-gateway: bad setting ${error.message}\n`);
@@ -120,7 +155,6 @@ export async function main(): Promise<void> {
     }
     throw error;
   }
-  const server = await start(config);
   let stopping = false;
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {

@@ -28,10 +28,12 @@ export interface BuiltInOptions {
   readonly instantEid: boolean;
   /** The sandbox's scenario PSUs, whose e-ID orders the simulator plays out as scripted. */
   readonly scenarioOf: ScenarioOf;
+  /** The bank's exchange rates (FX_RATES); unset: the sandbox's fixed rates. */
+  readonly rates?: ExchangeRates;
 }
 
 export function builtInSystems(db: StoreDb, options: BuiltInOptions): BankSystems {
-  const rates = sandboxRates;
+  const rates = options.rates ?? sandboxRates;
   return {
     coreBanking: ledgerCoreBanking({ db, enforceFunds: options.enforceFunds, rates, clock: options.clock }),
     psuDirectory: builtInPsuDirectory(db),

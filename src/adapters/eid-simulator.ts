@@ -1,12 +1,13 @@
 // The built-in e-ID simulator. It keeps its orders in the database so that several gateway processes
 // share them; in the sandbox it completes every order at once and ignores cancellation (spec: the
 // sandbox is not connected and always succeeds). Its pretend e-ID app is the PSU's phone: the gateway
-// serves it at /psu/eid.
+// serves it at /psu/eid, where the PSU identifies with the PSU directory's credentials, since a QR code
+// or an auto-start token proves nothing of who holds it.
 import { randomUUID } from 'node:crypto';
 import { animatedQrCode, type OrderState, orderStateAt } from '../domain/eid.ts';
 import { NO_SCENARIOS, type PsuScenario, type ScenarioOf } from '../domain/scenarios.ts';
 import { newSecret } from '../domain/secrets.ts';
-import type { EidProvider, SimulatedEidApp } from '../ports/eid-provider.ts';
+import type { EidProvider, SimulatedEidApp, SimulatedOrder } from '../ports/eid-provider.ts';
 import type { StoreDb } from '../store/database.ts';
 import {
   countCollect,
@@ -127,7 +128,24 @@ export function eidSimulator(options: {
   };
 }
 
+/** The order as the app shows it, while it can still be signed. */
+function stillPending(order: OrderRow | undefined, now: Date): SimulatedOrder | undefined {
+  if (order === undefined || order.status !== 'pending' || stateAt(order, now).status !== 'pending')
+    return undefined;
+  return { orderRef: order.orderRef, personalNumber: order.personalNumber, visibleText: order.visibleText };
+}
+
 function simulatedApp(db: StoreDb): SimulatedEidApp {
+  /** Ends an order that can still be signed; false when it has ended (or timed out, not yet collected). */
+  async function end(
+    orderRef: string,
+    now: Date,
+    outcome: { status: 'complete'; hintCode: 'complete' } | { status: 'failed'; hintCode: 'userCancel' },
+  ): Promise<boolean> {
+    if (stillPending(await findOrder(db, orderRef), now) === undefined) return false;
+    return updatePendingOrder(db, orderRef, { ...outcome, endedAt: now });
+  }
+
   return {
     // The latest pending order for a personal number, or the order of an auto-start token, or of a
     // scanned QR code (whose HMAC the app checks, as the real app does).
@@ -148,15 +166,11 @@ function simulatedApp(db: StoreDb): SimulatedEidApp {
       } else if (/^\d{10,12}$/.test(text)) {
         order = (await findPendingOrders(db, text)).at(-1);
       }
-      if (order === undefined || order.status !== 'pending') return undefined;
-      return stateAt(order, now).status === 'pending'
-        ? { orderRef: order.orderRef, visibleText: order.visibleText }
-        : undefined;
+      return stillPending(order, now);
     },
+    pending: async (orderRef, now) => stillPending(await findOrder(db, orderRef), now),
     open: (orderRef, now) => updatePendingOrder(db, orderRef, { hintCode: 'userSign', startedAt: now }),
-    approve: (orderRef, now) =>
-      updatePendingOrder(db, orderRef, { status: 'complete', hintCode: 'complete', endedAt: now }),
-    decline: (orderRef, now) =>
-      updatePendingOrder(db, orderRef, { status: 'failed', hintCode: 'userCancel', endedAt: now }),
+    approve: (orderRef, now) => end(orderRef, now, { status: 'complete', hintCode: 'complete' }),
+    decline: (orderRef, now) => end(orderRef, now, { status: 'failed', hintCode: 'userCancel' }),
   };
 }

@@ -25,12 +25,27 @@ export interface EidCollect {
   readonly qrCode: string;
 }
 
-/** The PSU's side of the simulator: the pretend e-ID app that the gateway then serves at /psu/eid. */
+/** A pending order as the simulator's app shows it. */
+export interface SimulatedOrder {
+  readonly orderRef: string;
+  /** The PSU the order is for: the only one who may sign or cancel it. */
+  readonly personalNumber: string;
+  readonly visibleText: string;
+}
+
+/**
+ * The PSU's side of the simulator: the pretend e-ID app that the gateway then serves at /psu/eid. It
+ * proves nobody's identity: its caller identifies the PSU (with the PSU directory) and approves or
+ * declines only an order that is for the PSU it identified.
+ */
 export interface SimulatedEidApp {
   /** The pending order a PSU points the app at: by personal number, auto-start token or scanned QR code. */
-  find(input: string, now: Date): Promise<{ orderRef: string; visibleText: string } | undefined>;
+  find(input: string, now: Date): Promise<SimulatedOrder | undefined>;
+  /** An order by its reference, while it can still be signed. */
+  pending(orderRef: string, now: Date): Promise<SimulatedOrder | undefined>;
   /** The PSU opened the order in the app: it waits for the signature. */
   open(orderRef: string, now: Date): Promise<boolean>;
+  /** False when the order can no longer be signed. */
   approve(orderRef: string, now: Date): Promise<boolean>;
   decline(orderRef: string, now: Date): Promise<boolean>;
 }

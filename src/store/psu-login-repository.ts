@@ -42,7 +42,10 @@ export async function advanceAuthRequest(
   db: Db,
   requestHash: string,
   from: AuthRequestRow['status'],
-  changes: Partial<Pick<AuthRequestRow, 'psuId' | 'shownPayment' | 'status' | 'lastActivity'>>,
+  // A new requestHash and csrfHash: the page hands out a new request id and CSRF token (provider login).
+  changes: Partial<
+    Pick<AuthRequestRow, 'psuId' | 'shownPayment' | 'status' | 'lastActivity' | 'requestHash' | 'csrfHash'>
+  >,
 ): Promise<boolean> {
   const rows = await db
     .update(authRequests)

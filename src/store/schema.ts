@@ -190,6 +190,18 @@ export const authRequests = pgTable('auth_requests', {
   lastActivity: instant('last_activity').notNull(),
 });
 
+/** The PSU's login at the bank's OpenID Connect provider, for one authorization request. */
+export const providerLogins = pgTable('provider_logins', {
+  startHash: text('start_hash').primaryKey(),
+  requestHash: text('request_hash').notNull(),
+  status: text('status').$type<'created' | 'sent' | 'returned'>().notNull(),
+  stateHash: text('state_hash'),
+  browserHash: text('browser_hash'),
+  returnUrl: text('return_url'),
+  checks: text('checks'),
+  createdAt: instant('created_at').notNull(),
+});
+
 export const refreshTokens = pgTable('refresh_tokens', {
   tokenHash: text('token_hash').primaryKey(),
   familyId: text('family_id').notNull(),

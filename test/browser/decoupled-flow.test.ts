@@ -1,9 +1,11 @@
 // The live decoupled flow with the PSU in a real browser on the simulator's e-ID app (/psu/eid),
-// while the test polls the token URL as a TPP would.
+// while the test polls the token URL as a TPP would: the PSU identifies with personal number and
+// password to sign or cancel; the QR code alone signs nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { TppClient } from '../../src/client/tpp-client.ts';
+import { TEST_PSU_PASSWORD } from '../../src/sandbox/seed.ts';
 import { chromiumMissing, openBrowser } from '../helpers/browser.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
@@ -11,6 +13,21 @@ import { otherBank } from '../helpers/payments.ts';
 
 const skip = chromiumMissing();
 const PRODUCT = 'other-bank-domestic-credit-transfer';
+const TOLVAN = '191212121212';
+const LIVE_NOTICE =
+  "e-ID simulator, not the bank's e-ID: it identifies you by personal number and password alone. This gateway runs it for trying live without the bank's e-ID only.";
+
+/** The PSU identifies on the sign page and presses Sign or Cancel. */
+async function identifyAnd(
+  page: Page,
+  decision: 'approve' | 'decline',
+  psuId = TOLVAN,
+  password = TEST_PSU_PASSWORD,
+) {
+  await page.fill('#psu_id', psuId);
+  await page.fill('#password', password);
+  await page.click(`button[value=${decision}]`);
+}
 
 describe('decoupled flow with the e-ID app in Chromium', { skip }, () => {
   let gateway: Gateway;
@@ -47,20 +64,23 @@ describe('decoupled flow with the e-ID app in Chromium', { skip }, () => {
   async function openInApp(input: string) {
     const page = await browser.context.newPage();
     await page.goto(`${gateway.url}/psu/eid`);
+    assert.equal(await page.textContent('[data-field=simulator-notice]'), LIVE_NOTICE);
     await page.fill('#input', input);
     await page.click('button[type=submit]');
     return page;
   }
 
-  test('other device: the PSU scans the QR code, sees amount and payee, signs; the TPP gets COMPLETE', async () => {
+  test('other device: the PSU scans the QR code, sees amount and payee, identifies, signs; the TPP gets COMPLETE', async () => {
     const { paymentId, init } = await start(false);
     const page = await openInApp(init.qr_code!);
     assert.equal(
       await page.textContent('[data-field=visible-text]'),
       'Pay 99.90 SEK to Sven Svensson (50001234501)',
     );
-    await page.click('button[value=approve]');
+    assert.equal(await page.textContent('[data-field=simulator-notice]'), LIVE_NOTICE);
+    await identifyAnd(page, 'approve');
     assert.equal(await page.textContent('h1'), 'Signed');
+    assert.equal(await page.textContent('[data-field=simulator-notice]'), LIVE_NOTICE);
     const polled = await postLink(gateway, init._links.token.href);
     const body = polled.body as { result: string; access_token: string };
     assert.deepEqual([polled.status, body.result], [200, 'COMPLETE']);
@@ -69,10 +89,10 @@ describe('decoupled flow with the e-ID app in Chromium', { skip }, () => {
     await page.close();
   });
 
-  test('same device: the PSU opens the auto-start token and declines; the TPP gets USER_CANCEL', async () => {
+  test('same device: the PSU opens the auto-start token, identifies and declines; the TPP gets USER_CANCEL', async () => {
     const { init } = await start(true);
     const page = await openInApp(init.auto_start_token!);
-    await page.click('button[value=decline]');
+    await identifyAnd(page, 'decline');
     assert.equal(await page.textContent('h1'), 'Cancelled');
     const polled = await postLink(gateway, init._links.token.href);
     assert.deepEqual([polled.status, polled.body], [200, { result: 'USER_CANCEL' }]);
@@ -88,11 +108,41 @@ describe('decoupled flow with the e-ID app in Chromium', { skip }, () => {
       'No identification is waiting for that personal number or code.',
     );
     await wrong.close();
-    const page = await openInApp('191212121212');
+    const page = await openInApp(TOLVAN);
     assert.match((await page.textContent('[data-field=visible-text]'))!, /^Pay 99\.90 SEK to Sven Svensson/);
-    await page.click('button[value=approve]');
+    await identifyAnd(page, 'approve');
     const polled = await postLink(gateway, init._links.token.href);
     assert.equal((polled.body as { result: string }).result, 'COMPLETE');
+    await page.close();
+  });
+
+  test('the QR code pasted by someone else: no password, a wrong one, or their own signs nothing', async () => {
+    const { init } = await start(false);
+    const page = await openInApp(init.qr_code!);
+    // The browser asks for both fields before it posts.
+    await page.click('button[value=approve]');
+    assert.equal(await page.textContent('h1'), 'Identify and sign');
+    assert.equal(await page.$('[role=alert]'), null);
+    await identifyAnd(page, 'approve', TOLVAN, 'guess');
+    assert.equal(
+      await page.textContent('[role=alert]'),
+      'The personal number or the password is wrong. Nothing was signed.',
+    );
+    await identifyAnd(page, 'approve', '198112289874');
+    assert.equal(
+      await page.textContent('[role=alert]'),
+      'This identification is for another person: you cannot sign or cancel it.',
+    );
+    await identifyAnd(page, 'decline', '198112289874');
+    assert.equal(await page.textContent('h1'), 'Identify and sign');
+    const polled = await postLink(gateway, init._links.token.href);
+    const body = polled.body as { result: string; qr_code: string };
+    assert.deepEqual(
+      [polled.status, polled.body],
+      [200, { result: 'IN_PROGRESS', sleep_time: 2000, qr_code: body.qr_code }],
+    );
+    await identifyAnd(page, 'approve');
+    assert.equal(await page.textContent('h1'), 'Signed');
     await page.close();
   });
 });

@@ -6,13 +6,14 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
-import { builtInSystems } from '../../src/adapters/built-in-systems.ts';
+import { type BankSystems, builtInSystems } from '../../src/adapters/built-in-systems.ts';
 import { buildApp, serviceContext as contextOf } from '../../src/app.ts';
 import { TppClient } from '../../src/client/tpp-client.ts';
 import { type Config, configWith } from '../../src/config.ts';
 import type { App } from '../../src/domain/apps.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
+import type { PsuIdentityProvider } from '../../src/ports/psu-identity-provider.ts';
 import { scenarioOf } from '../../src/sandbox/scenarios.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
 import type { Clock, ServiceContext } from '../../src/services/shared/context.ts';
@@ -74,6 +75,10 @@ export interface GatewayOptions {
   readonly clock?: Clock;
   /** The core banking system: a fake through the port, given the built-in one to wrap or replace. */
   readonly coreBanking?: (builtIn: CoreBanking) => CoreBanking;
+  /** Other bank systems to use instead of the built-in ones (an e-ID provider, …). */
+  readonly systems?: Partial<BankSystems>;
+  /** The bank's OpenID Connect provider for PSU logins (test/stand-ins/oidc-provider.ts). */
+  readonly psuIdentityProvider?: PsuIdentityProvider;
   readonly config?: Partial<Config>;
   /** Serve HTTPS asking for client certificates (live onboarding tests). */
   readonly tls?: { key: string; cert: string; ca?: string; crl?: string };
@@ -106,9 +111,15 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
     },
     ...(options.clock === undefined ? {} : { clock: options.clock }),
-    ...(options.coreBanking === undefined
-      ? {}
-      : { systems: { coreBanking: options.coreBanking(builtInLedger(store, config, options.clock)) } }),
+    systems: {
+      ...options.systems,
+      ...(options.psuIdentityProvider === undefined
+        ? {}
+        : { psuIdentityProvider: options.psuIdentityProvider }),
+      ...(options.coreBanking === undefined
+        ? {}
+        : { coreBanking: options.coreBanking(builtInLedger(store, config, options.clock)) }),
+    },
     ...(options.tls === undefined ? {} : { tls: options.tls }),
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -103,7 +103,7 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
 
   const noStore = (reply: { header(name: string, value: string): unknown }) =>
     reply.header('Cache-Control', 'no-store');
-  const startErrors = oauthErrors(400, 401, 413, 415, 500);
+  const startErrors = oauthErrors(400, 401, 413, 415, 500, 503);
 
   app.post(
     '/decoupled/eid/initAuthorization/2.0',
@@ -181,7 +181,7 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
           body: EmptyBody,
           response: {
             200: answer(TokenResponse, 'The session: in progress, or complete with the token'),
-            ...oauthErrors(400, 401, 413, 415, 500),
+            ...oauthErrors(400, 401, 413, 415, 500, 503),
           },
         },
       },

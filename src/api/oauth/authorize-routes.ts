@@ -45,7 +45,9 @@ export function authorizeRoutes(app: Api, context: ServiceContext): void {
           tags: ['OAuth'],
           querystring: AuthorizeQuerySchema,
           response: {
-            302: REDIRECT('To redirect_uri with code and state, or error and error_description'),
+            302: REDIRECT(
+              'To redirect_uri with code and state, or error and error_description; live with PSU_OIDC_ISSUER set, to /psu/oidc/start (the login at the bank)',
+            ),
             200: HTML_PAGE('Live: the login page of the PSU'),
             ...apiErrors(400, 500),
           },

@@ -1,6 +1,6 @@
 // The PSU's pages: plain server-rendered HTML, one small inline stylesheet, no external assets,
 // usable on a phone. Every value is escaped.
-import type { Page } from '../../services/authorization/psu-answer.ts';
+import type { EidPage, Page } from '../../services/authorization/psu-answer.ts';
 import type { PaymentSummary } from '../../services/shared/authorizables.ts';
 import { Html, html } from './html.ts';
 
@@ -14,13 +14,18 @@ const STYLE = `
   cursor:pointer}.primary{background:#005aa0;color:#fff}.secondary{background:#e4e8ec;color:#1b2430}
   .error{background:#fdecea;color:#8a1c12;padding:.75rem;border-radius:.5rem}dl{margin:0}
   dt{color:#52606d;font-size:.85rem;margin-top:.75rem}dd{margin:0;font-weight:600;overflow-wrap:anywhere}
-  .amount{font-size:1.6rem}.who{color:#52606d;font-size:.9rem;margin-bottom:1rem}`;
+  .amount{font-size:1.6rem}.who{color:#52606d;font-size:.9rem;margin-bottom:1rem}
+  .banner{background:#fff4ce;color:#5c3c00;padding:.75rem;border-radius:.5rem;margin:0 0 1rem;font-size:.9rem}`;
 
 function layout(title: string, body: Html): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title}</title><style>${new Html(STYLE)}</style></head>
 <body><main><div class="card">${body}</div></main></body></html>`.text;
+}
+
+function alert(error: string | undefined): Html {
+  return error === undefined ? new Html('') : html`<p class="error" role="alert">${error}</p>`;
 }
 
 function hidden(form: { request: string; csrf: string }): Html {
@@ -47,7 +52,7 @@ export function renderPage(
       return layout(
         'Log in',
         html`<h1>Log in to approve a payment</h1><p class="who">Requested by <strong>${page.appName}</strong></p>
-${page.error === undefined ? new Html('') : html`<p class="error" role="alert">${page.error}</p>`}
+${alert(page.error)}
 <form method="post" action="${basePath}/psu/login">${form === undefined ? new Html('') : hidden(form)}
 <label for="psu_id">PSU id</label><input id="psu_id" name="psu_id" autocomplete="username" required value="${page.psuId ?? ''}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
@@ -65,21 +70,49 @@ ${page.access === undefined ? new Html(page.payments.map((payment) => summary(pa
     case 'message':
       return layout(page.title, html`<h1>${page.title}</h1><p>${page.text}</p>`);
     case 'eid-start':
+    case 'eid-order':
+    case 'eid-message':
+      return eidPage(page, form, basePath);
+  }
+}
+
+/** What every simulator page says first, so that nobody takes it for the bank's e-ID. */
+const SIMULATOR_NOTICE: Readonly<Record<EidPage['mode'], string>> = {
+  sandbox:
+    'Sandbox e-ID simulator, not a real e-ID: sign as a test PSU with its personal number and the test password (see the sandbox page). No real money moves.',
+  live: "e-ID simulator, not the bank's e-ID: it identifies you by personal number and password alone. This gateway runs it for trying live without the bank's e-ID only.",
+};
+
+function eidPage(
+  page: EidPage,
+  form: { request: string; csrf: string } | undefined,
+  basePath: string,
+): string {
+  const notice = html`<p class="banner" role="note" data-field="simulator-notice">${SIMULATOR_NOTICE[page.mode]}</p>`;
+  const csrf =
+    form === undefined ? new Html('') : html`<input type="hidden" name="csrf" value="${form.csrf}">`;
+  switch (page.view) {
+    case 'eid-start':
       return layout(
         'Mobile e-ID',
-        html`<h1>Mobile e-ID (simulator)</h1>
-${page.error === undefined ? new Html('') : html`<p class="error" role="alert">${page.error}</p>`}
-<form method="post" action="${basePath}/psu/eid/open">
+        html`${notice}<h1>Mobile e-ID (simulator)</h1>
+${alert(page.error)}
+<form method="post" action="${basePath}/psu/eid/open">${csrf}
 <label for="input">Personal number, start token or QR code</label><input id="input" name="input" required autocomplete="off">
 <button class="primary" type="submit">Open</button></form>`,
       );
     case 'eid-order':
       return layout(
         'Sign',
-        html`<h1>Identify and sign</h1><p data-field="visible-text">${page.text}</p>
-<form method="post" action="${basePath}/psu/eid/sign"><input type="hidden" name="order" value="${page.orderRef}">
+        html`${notice}<h1>Identify and sign</h1><p data-field="visible-text">${page.text}</p>
+${alert(page.error)}
+<form method="post" action="${basePath}/psu/eid/sign">${form === undefined ? new Html('') : hidden(form)}
+<label for="psu_id">Personal number</label><input id="psu_id" name="psu_id" autocomplete="username" required value="${page.psuId ?? ''}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button class="primary" type="submit" name="decision" value="approve">Sign</button>
 <button class="secondary" type="submit" name="decision" value="decline">Cancel</button></form>`,
       );
+    case 'eid-message':
+      return layout(page.title, html`${notice}<h1>${page.title}</h1><p>${page.text}</p>`);
   }
 }

@@ -75,13 +75,14 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
       schema: {
         summary: "The e-ID simulator's app: open an order (HTML)",
         description:
-          'Where the built-in e-ID simulator is the e-ID provider: the PSU enters the personal number, auto-start token or QR code of a decoupled authorization.',
+          'Where the built-in e-ID simulator is the e-ID provider: the PSU enters the personal number, auto-start token or QR code of a decoupled authorization. Sets the psu_csrf cookie unless the browser has one.',
         operationId: 'eidSimulatorStart',
         tags: ['PSU pages'],
         response: { 200: HTML_PAGE('The form') },
       },
     },
-    async (request, reply) => sendPsuAnswer(context.config, request, reply, eidStart()),
+    async (request, reply) =>
+      sendPsuAnswer(context.config, request, reply, eidStart(context, cookieOf(request, CSRF_COOKIE))),
   );
   app.post(
     '/psu/eid/open',
@@ -91,28 +92,14 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
         operationId: 'eidSimulatorOpen',
         tags: ['PSU pages'],
         consumes: FORM,
-        body: Type.Object({ input: field('Personal number, auto-start token or QR code') }),
+        body: Type.Object({
+          csrf: FORM_FIELDS.csrf,
+          input: field('Personal number, auto-start token or QR code'),
+        }),
         response: {
-          200: HTML_PAGE('What the order signs, with approve and decline'),
+          200: HTML_PAGE('What the order signs, asking for personal number and password'),
+          400: INVALID,
           404: HTML_PAGE('No open order matches'),
-        },
-      },
-    },
-    async (request, reply) =>
-      sendPsuAnswer(context.config, request, reply, await eidOpen(context, request.body.input)),
-  );
-  app.post(
-    '/psu/eid/sign',
-    {
-      schema: {
-        summary: "The e-ID simulator's app: approve or decline an order (HTML form)",
-        operationId: 'eidSimulatorSign',
-        tags: ['PSU pages'],
-        consumes: FORM,
-        body: Type.Object({ order: field('The order'), decision: field('approve or decline') }),
-        response: {
-          200: HTML_PAGE('Signed, or cancelled'),
-          400: HTML_PAGE('The order cannot be signed now'),
         },
       },
     },
@@ -121,7 +108,40 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
         context.config,
         request,
         reply,
-        await eidSign(context, request.body.order, request.body.decision),
+        await eidOpen(context, request.body, cookieOf(request, CSRF_COOKIE)),
+      ),
+  );
+  app.post(
+    '/psu/eid/sign',
+    {
+      schema: {
+        summary: "The e-ID simulator's app: approve or decline an order (HTML form)",
+        description:
+          'Only the PSU the order is for, identified by personal number and password, signs or cancels it.',
+        operationId: 'eidSimulatorSign',
+        tags: ['PSU pages'],
+        consumes: FORM,
+        body: Type.Object({
+          request: field('The order'),
+          csrf: FORM_FIELDS.csrf,
+          psu_id: field('The personal number of the PSU who signs'),
+          password: field("The PSU's password"),
+          decision: field('approve or decline'),
+        }),
+        response: {
+          200: HTML_PAGE('Signed, or cancelled'),
+          400: HTML_PAGE('The order cannot be signed now, or the page is no longer valid'),
+          401: HTML_PAGE('Wrong personal number or password, or locked after too many attempts'),
+          403: HTML_PAGE('The order is for another PSU'),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendPsuAnswer(
+        context.config,
+        request,
+        reply,
+        await eidSign(context, request.body, cookieOf(request, CSRF_COOKIE)),
       ),
   );
 }

@@ -84,6 +84,7 @@ const OAUTH_ERROR_MEANINGS: Record<number, string> = {
   413: 'The body is larger than the service accepts (invalid_request)',
   415: 'The body is not of the media type the endpoint takes (invalid_request)',
   500: 'An internal error; the description carries a correlation id (server_error)',
+  503: "A system the call needs cannot answer now, e.g. the bank's e-ID service (temporarily_unavailable): try again later; a decoupled session goes on",
 };
 
 /** The API error body as the answer of each status, with what the status means. */

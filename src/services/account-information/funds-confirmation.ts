@@ -4,7 +4,7 @@
 import { parseIban } from '../../domain/account-identifiers.ts';
 import type { App } from '../../domain/apps.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
-import { convert, isKnownCurrency, parseAmount } from '../../domain/money.ts';
+import { type CurrencyExchange, convert, isKnownCurrency, parseAmount } from '../../domain/money.ts';
 import type { FundsSource } from '../../ports/core-banking.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
@@ -40,8 +40,22 @@ export async function confirmFunds(
   const needed =
     source.currency === currency
       ? parsed.money
-      : convert(parsed.money, context.rates.quote(source.currency, currency, today(context)));
+      : convert(parsed.money, exchange(context, source.currency, currency));
   return { fundsAvailable: needed.minor <= source.availableMinor };
+}
+
+/** Today's rate between the account's currency and the amount's; without one the check is refused. */
+function exchange(context: ServiceContext, accountCurrency: string, currency: string): CurrencyExchange {
+  try {
+    return context.rates.quote(accountCurrency, currency, today(context));
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw apiError(
+      'PARAMETER_NOT_SUPPORTED',
+      `the bank has no exchange rate for ${accountCurrency}/${currency} today: an amount in ${currency} cannot be checked against this ${accountCurrency} account`,
+      'instructedAmount.currency',
+    );
+  }
 }
 
 /**

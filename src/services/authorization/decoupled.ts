@@ -23,6 +23,7 @@ import type { Authorizable } from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { Pacing } from '../shared/policy.ts';
 import { authorizingPsu } from './codes.ts';
+import { cancelOrder, collectOrder, startOrder } from './eid-orders.ts';
 
 export interface InitRequest {
   readonly client_id: string;
@@ -72,7 +73,8 @@ export async function initAuthorization(
     );
   }
   const now = context.clock();
-  const order = await context.eid.start(
+  const order = await startOrder(
+    context,
     { personalNumber: psuId, endUserIp: request.psu_client_ip, visibleText: resource.visibleText },
     now,
   );
@@ -189,11 +191,11 @@ export async function pollToken(
   // Errors that end the session are returned, not thrown, so that the session's end commits.
   const checked = await checkPoll(context, sessionHash, presented, now);
   if ('error' in checked) {
-    if (checked.cancelOrder !== undefined) await context.eid.cancel(checked.cancelOrder, now);
+    if (checked.cancelOrder !== undefined) await cancelOrder(context, checked.cancelOrder, now);
     throw checked.error;
   }
   if ('answer' in checked) return checked.answer;
-  const collected = await context.eid.collect(checked.session.orderRef, now);
+  const collected = await collectOrder(context, checked.session.orderRef, now);
   // What the PSU approves, found before the transaction that records the approval.
   const resource =
     collected.state.status === 'complete'
@@ -329,5 +331,5 @@ export async function cancelAuthorization(
   });
   if (outcome instanceof OAuthError) throw outcome;
   // The session's end has committed: the e-ID order ends too.
-  if (outcome !== undefined) await context.eid.cancel(outcome, now);
+  if (outcome !== undefined) await cancelOrder(context, outcome, now);
 }

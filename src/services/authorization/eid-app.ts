@@ -1,9 +1,28 @@
 // The pretend mobile e-ID app of the built-in simulator (/psu/eid): the PSU opens the order by
-// personal number, auto-start token or QR code, sees what it is signing, and approves or declines.
-// It stands in for the PSU's phone, so it exists only with the simulator, never with a real provider.
-import type { SimulatedEidApp } from '../../ports/eid-provider.ts';
+// personal number, auto-start token or QR code and sees what it is signing; to sign or to cancel, the
+// PSU identifies with the personal number and password of the PSU directory, and only the PSU the
+// order is for can: a QR code or an auto-start token says nothing of who holds it. Forms carry a CSRF
+// token that must match the psu_csrf cookie. It stands in for the PSU's phone, so it exists only with
+// the simulator, never with a real provider.
+import { constantEquals, newSecret } from '../../domain/secrets.ts';
+import type { SimulatedEidApp, SimulatedOrder } from '../../ports/eid-provider.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import type { PsuAnswer } from './psu-answer.ts';
+import type { EidView, PsuAnswer } from './psu-answer.ts';
+
+/** What the app's forms post: the order (the form's request), the CSRF token, and the decision. */
+export interface EidForm {
+  readonly request?: string;
+  readonly csrf?: string;
+  readonly input?: string;
+  readonly psu_id?: string;
+  readonly password?: string;
+  readonly decision?: string;
+}
+
+const WRONG = 'The personal number or the password is wrong. Nothing was signed.';
+const LOCKED = 'Too many failed attempts: your login is locked for a while. Nothing was signed.';
+const NOT_YOURS = 'This identification is for another person: you cannot sign or cancel it.';
+const CSRF_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The simulator's app; the routes exist only where the e-ID provider has one. */
 function appOf(context: ServiceContext): SimulatedEidApp {
@@ -11,52 +30,111 @@ function appOf(context: ServiceContext): SimulatedEidApp {
   return context.eid.simulatedApp;
 }
 
-export function eidStart(): PsuAnswer {
-  return { kind: 'page', status: 200, page: { view: 'eid-start' } };
+function page(
+  context: ServiceContext,
+  status: number,
+  view: EidView,
+  form?: { request: string; csrf: string },
+): Extract<PsuAnswer, { kind: 'page' }> {
+  return {
+    kind: 'page',
+    status,
+    page: { ...view, mode: context.config.mode },
+    ...(form === undefined ? {} : { form }),
+  };
 }
 
-export async function eidOpen(context: ServiceContext, input: string | undefined): Promise<PsuAnswer> {
+/** Double-submit: the form's token must be the cookie's (SameSite=Strict: another site sends neither). */
+function csrfMatches(form: EidForm, cookie: string | undefined): form is EidForm & { csrf: string } {
+  return form.csrf !== undefined && cookie !== undefined && constantEquals(form.csrf, cookie);
+}
+
+const invalidPage = (context: ServiceContext) =>
+  page(context, 400, {
+    view: 'eid-message',
+    title: 'This page is no longer valid',
+    text: 'Open the identification again.',
+  });
+
+/**
+ * The first page, with the CSRF token of the app's forms: the cookie's, when the browser has one
+ * (a login page open in another tab keeps working), else a new one that the answer sets.
+ */
+export function eidStart(context: ServiceContext, cookie: string | undefined): PsuAnswer {
+  const reuse = cookie !== undefined && CSRF_TOKEN.test(cookie);
+  const csrf = reuse ? cookie : newSecret();
+  const answer = page(context, 200, { view: 'eid-start' }, { request: '', csrf });
+  return reuse ? answer : { ...answer, setCsrfCookie: csrf };
+}
+
+export async function eidOpen(
+  context: ServiceContext,
+  form: EidForm,
+  cookie: string | undefined,
+): Promise<PsuAnswer> {
+  if (!csrfMatches(form, cookie)) return invalidPage(context);
   const now = context.clock();
   const app = appOf(context);
-  const order = await app.find(input ?? '', now);
+  const order = await app.find(form.input ?? '', now);
   if (order === undefined || !(await app.open(order.orderRef, now))) {
-    return {
-      kind: 'page',
-      status: 404,
-      page: { view: 'eid-start', error: 'No identification is waiting for that personal number or code.' },
-    };
+    return page(
+      context,
+      404,
+      { view: 'eid-start', error: 'No identification is waiting for that personal number or code.' },
+      { request: '', csrf: form.csrf },
+    );
   }
-  return {
-    kind: 'page',
-    status: 200,
-    page: { view: 'eid-order', orderRef: order.orderRef, text: order.visibleText },
-  };
+  return signPage(context, order, form.csrf, 200);
 }
 
+function signPage(
+  context: ServiceContext,
+  order: SimulatedOrder,
+  csrf: string,
+  status: number,
+  failed?: { error: string; psuId: string },
+): PsuAnswer {
+  return page(
+    context,
+    status,
+    { view: 'eid-order', text: order.visibleText, ...failed },
+    { request: order.orderRef, csrf },
+  );
+}
+
+/** Signs or cancels, once the PSU has identified as the PSU the order is for. */
 export async function eidSign(
   context: ServiceContext,
-  orderRef: string | undefined,
-  decision: string | undefined,
+  form: EidForm,
+  cookie: string | undefined,
 ): Promise<PsuAnswer> {
+  if (!csrfMatches(form, cookie)) return invalidPage(context);
   const now = context.clock();
-  const approve = decision === 'approve';
-  const done =
-    orderRef !== undefined &&
-    (approve ? await appOf(context).approve(orderRef, now) : await appOf(context).decline(orderRef, now));
-  if (!done) {
-    return {
-      kind: 'page',
-      status: 400,
-      page: { view: 'message', title: 'Nothing to sign', text: 'This identification has ended.' },
-    };
+  const app = appOf(context);
+  const order = form.request === undefined ? undefined : await app.pending(form.request, now);
+  if (order === undefined) return ended(context);
+  const psuId = (form.psu_id ?? '').trim();
+  // Credentials first, whoever the order is for: a stranger learns nothing of whose order it is.
+  const identified = await context.psuDirectory.authenticate(psuId, form.password ?? '', now);
+  if (!identified.ok) {
+    const error = identified.reason === 'locked' ? LOCKED : WRONG;
+    return signPage(context, order, form.csrf, 401, { error, psuId });
   }
-  return {
-    kind: 'page',
-    status: 200,
-    page: {
-      view: 'message',
-      title: approve ? 'Signed' : 'Cancelled',
-      text: approve ? 'You can return to the app you came from.' : 'Nothing was signed.',
-    },
-  };
+  if (psuId !== order.personalNumber)
+    return signPage(context, order, form.csrf, 403, { error: NOT_YOURS, psuId });
+  const approve = form.decision === 'approve';
+  const done = approve ? await app.approve(order.orderRef, now) : await app.decline(order.orderRef, now);
+  if (!done) return ended(context);
+  return page(context, 200, {
+    view: 'eid-message',
+    title: approve ? 'Signed' : 'Cancelled',
+    text: approve ? 'You can return to the app you came from.' : 'Nothing was signed.',
+  });
 }
+
+const ended = (context: ServiceContext) =>
+  page(context, 400, {
+    view: 'eid-message',
+    title: 'Nothing to sign',
+    text: 'This identification has ended.',
+  });

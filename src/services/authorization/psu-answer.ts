@@ -12,8 +12,24 @@ export type Page =
       readonly access?: string | undefined;
     }
   | { readonly view: 'message'; readonly title: string; readonly text: string }
+  | EidPage;
+
+/**
+ * The e-ID simulator's pages (/psu/eid): each says it is a simulator, worded for the gateway's mode;
+ * the form's request is the order being signed.
+ */
+export type EidPage = EidView & { readonly mode: 'sandbox' | 'live' };
+
+export type EidView =
   | { readonly view: 'eid-start'; readonly error?: string }
-  | { readonly view: 'eid-order'; readonly orderRef: string; readonly text: string };
+  | {
+      readonly view: 'eid-order';
+      readonly text: string;
+      readonly error?: string;
+      /** What the PSU typed as personal number, shown again after a failed attempt. */
+      readonly psuId?: string;
+    }
+  | { readonly view: 'eid-message'; readonly title: string; readonly text: string };
 
 export type PsuAnswer =
   | { readonly kind: 'redirect'; readonly location: string }

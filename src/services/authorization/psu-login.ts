@@ -1,13 +1,14 @@
 // The live redirect flow (issue 3): the PSU logs in on our page, sees what the TPP asks to do (amount,
 // payee, debtor account, the TPP's app) and approves or denies. Forms carry a CSRF token that must
 // match the cookie set with the first page; an idle request expires; the payment as shown is bound to
-// the approval (dynamic linking): if it changed, approval fails.
+// the approval (dynamic linking): if it changed, approval fails. Where the bank's OpenID Connect
+// provider is configured (PSU_OIDC_*), the PSU logs in there instead (provider-login.ts); the consent
+// page is the same.
 
 import { parseResourceScope } from '../../domain/scope.ts';
 import { constantEquals, fingerprint, hashSecret, newSecret } from '../../domain/secrets.ts';
 import {
   type AuthRequestRow,
-  advanceAuthRequest,
   findAuthRequest,
   insertAuthRequest,
   updateAuthRequest,
@@ -15,10 +16,11 @@ import {
 import { appOf } from '../access/apps.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { type AuthorizationRequest, issueCode } from './codes.ts';
-import { type PsuAnswer, redirectTo } from './psu-answer.ts';
+import { authRequestRow, back, consentStep, expiry, finish, INVALID_PAGE } from './login-steps.ts';
+import { startProviderLogin } from './provider-login.ts';
+import type { PsuAnswer } from './psu-answer.ts';
 
-/** An idle login or consent page expires after this long. */
-export const PAGE_IDLE_MS = 5 * 60_000;
+export { PAGE_IDLE_MS } from './login-steps.ts';
 
 export interface PsuForm {
   readonly request?: string;
@@ -28,36 +30,19 @@ export interface PsuForm {
   readonly decision?: string;
 }
 
-const INVALID_PAGE: PsuAnswer = {
-  kind: 'page',
-  status: 400,
-  page: {
-    view: 'message',
-    title: 'This page is no longer valid',
-    text: 'Go back to the app you came from and start again.',
-  },
-};
-
+/** Our login page; where the bank's OpenID Connect provider is configured, a round trip there instead. */
 export async function startPsuLogin(
   context: ServiceContext,
   request: AuthorizationRequest,
 ): Promise<PsuAnswer> {
+  if (context.psuIdentityProvider !== undefined) return startProviderLogin(context, request);
   const requestId = newSecret();
   const csrf = newSecret();
   const now = context.clock();
-  await insertAuthRequest(context.db, {
-    requestHash: hashSecret(requestId),
-    csrfHash: hashSecret(csrf),
-    clientId: request.app.clientId,
-    redirectUri: request.redirectUri,
-    scope: request.scope,
-    state: request.state,
-    codeChallenge: request.codeChallenge,
-    resourceId: request.resource.id,
-    status: 'login',
-    createdAt: now,
-    lastActivity: now,
-  });
+  await insertAuthRequest(
+    context.db,
+    authRequestRow(request, { requestHash: hashSecret(requestId), csrfHash: hashSecret(csrf) }, now),
+  );
   return {
     kind: 'page',
     status: 200,
@@ -76,18 +61,6 @@ async function requestOfForm(context: ServiceContext, form: PsuForm, cookie: str
   return row;
 }
 
-function back(row: AuthRequestRow, parameters: Record<string, string>): PsuAnswer {
-  return redirectTo(row.redirectUri, { ...parameters, state: row.state });
-}
-
-/** Ends a request; answers false when another submit ended it first. */
-function finish(context: ServiceContext, row: AuthRequestRow): Promise<boolean> {
-  return advanceAuthRequest(context.db, row.requestHash, row.status, {
-    status: 'done',
-    lastActivity: context.clock(),
-  });
-}
-
 /** Common checks of a posted page: a valid form, the expected step, not idle too long. */
 async function openRequest(
   context: ServiceContext,
@@ -97,13 +70,8 @@ async function openRequest(
 ): Promise<{ row: AuthRequestRow } | { answer: PsuAnswer }> {
   const row = await requestOfForm(context, form, cookie);
   if (row === undefined || row.status !== step) return { answer: INVALID_PAGE };
-  if (context.clock().getTime() - row.lastActivity.getTime() > PAGE_IDLE_MS) {
-    await finish(context, row);
-    return {
-      answer: back(row, { error: 'access_denied', error_description: 'the authorization page expired' }),
-    };
-  }
-  return { row };
+  const expired = await expiry(context, row);
+  return expired === undefined ? { row } : { answer: expired };
 }
 
 export async function submitLogin(
@@ -128,34 +96,7 @@ export async function submitLogin(
         : 'The PSU id or the password is wrong.';
     return { kind: 'page', status: 401, page: { view: 'login', appName, error, psuId }, form: fields };
   }
-  const resource = await context.authorizables.find(parseResourceScope(row.scope)!);
-  const refusal = resource === undefined ? 'the payment is not awaiting authorization' : resource.refusal;
-  if (resource === undefined || refusal !== undefined) {
-    await finish(context, row);
-    return back(row, {
-      error: 'access_denied',
-      error_description: refusal ?? 'the payment is not awaiting authorization',
-    });
-  }
-  const refusedPsu = await resource.psuRefusal(psuId);
-  if (refusedPsu !== undefined) {
-    await finish(context, row);
-    return back(row, { error: 'access_denied', error_description: refusedPsu });
-  }
-  const shown = await resource.describe();
-  const advanced = await advanceAuthRequest(context.db, row.requestHash, 'login', {
-    status: 'consent',
-    psuId,
-    shownPayment: fingerprint(shown.payments),
-    lastActivity: now,
-  });
-  if (!advanced) return INVALID_PAGE;
-  return {
-    kind: 'page',
-    status: 200,
-    page: { view: 'consent', appName, payments: shown.payments, access: shown.access },
-    form: fields,
-  };
+  return consentStep(context, row, { psuId, appName }, fields, false);
 }
 
 export async function submitConsent(

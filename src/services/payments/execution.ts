@@ -14,7 +14,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { type Answer, earlierAnswer, recordOnce } from '../shared/idempotency.ts';
 import { finishBooking, startBooking } from './booking.ts';
 import { checkPaymentOfApp, oncePerRequest, productOfPath } from './payment-access.ts';
-import { type PaymentStatusResponse, statusBody } from './status.ts';
+import { noExchangeToday, type PaymentStatusResponse, statusBody } from './status.ts';
 
 export interface ExecuteRequest {
   readonly app: App;
@@ -53,6 +53,17 @@ async function executeOnce<T>(
   const earlier = await earlierAnswer<T>(context.db, key, print);
   if (earlier !== undefined) return earlier;
   const payments = await execution.read();
+  const unconvertible = payments.find(
+    (payment) =>
+      awaitsExecution(payment) && noExchangeToday(context, payment.debtorCurrency, payment.amount.currency),
+  );
+  if (unconvertible !== undefined) {
+    // Nothing is booked or marked: the payment waits in its status, to be executed once there is a rate.
+    throw apiError(
+      'PAYMENT_FAILED',
+      `the bank has no exchange rate for ${unconvertible.debtorCurrency}/${unconvertible.amount.currency} today: the payment was not executed`,
+    );
+  }
   // Waiting for execution, or for the answer to a booking asked before (a retry, a concurrent call).
   const order = payments.every(awaitsExecution)
     ? await startBooking(context.db, context, payments, execution.key)

@@ -19,6 +19,7 @@ import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, replayAnswer } from '../shared/idempotency.ts';
 import { type ScaMethod, scaMethods } from '../shared/sca-methods.ts';
 import { debtorAccountOf } from './debtor-accounts.ts';
+import { noExchangeToday } from './status.ts';
 
 /** Which API the payment came through. */
 export type Channel =
@@ -84,6 +85,13 @@ export async function initiatePayment(
     accountType: account.accountType,
     ownerType: customerType,
   });
+  if (noExchangeToday(context, account.currency, instruction.amount.currency)) {
+    problems.push({
+      code: 'PAYMENT_FAILED',
+      path: 'instructedAmount.currency',
+      text: `the bank has no exchange rate for ${account.currency}/${instruction.amount.currency} today: a payment in ${instruction.amount.currency} cannot be made from this ${account.currency} account`,
+    });
+  }
   if (problems.length > 0) throw new ApiError(problems);
   const paymentId = newId();
   const answer: Answer<InitiationResponse> = {

@@ -73,8 +73,34 @@ export function statusBody(
   // Quoted on the day of execution; before it, the indicative rate of today.
   const quotationDate =
     payment.executedAt === null ? today(context) : dateIn(payment.executedAt, context.config.timeZone);
-  return {
-    ...body,
-    currencyExchange: context.rates.quote(payment.debtorCurrency, payment.amount.currency, quotationDate),
-  };
+  // Without a rate that day (no rate source, a day before the source's first), the status without it.
+  const exchange = exchangeOn(context, payment.debtorCurrency, payment.amount.currency, quotationDate);
+  return exchange === undefined ? body : { ...body, currencyExchange: exchange };
+}
+
+/** The exchange on a date, or undefined when the bank has no rate for it (the port throws RangeError). */
+export function exchangeOn(
+  context: ServiceContext,
+  sourceCurrency: string,
+  targetCurrency: string,
+  date: string,
+): CurrencyExchange | undefined {
+  try {
+    return context.rates.quote(sourceCurrency, targetCurrency, date);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+/** A payment whose debtor account is in another currency, when the bank has no rate for the two today. */
+export function noExchangeToday(
+  context: ServiceContext,
+  accountCurrency: string,
+  paymentCurrency: string,
+): boolean {
+  return (
+    accountCurrency !== paymentCurrency &&
+    exchangeOn(context, accountCurrency, paymentCurrency, today(context)) === undefined
+  );
 }

@@ -8,6 +8,7 @@ import type { CoreBanking } from '../../ports/core-banking.ts';
 import type { EidProvider } from '../../ports/eid-provider.ts';
 import type { ExchangeRates } from '../../ports/exchange-rates.ts';
 import type { PsuDirectory } from '../../ports/psu-directory.ts';
+import type { PsuIdentityProvider } from '../../ports/psu-identity-provider.ts';
 import type { StoreDb } from '../../store/database.ts';
 import type { AuthorizableRegistry } from './authorizables.ts';
 import type { Caches } from './caches.ts';
@@ -23,6 +24,8 @@ export interface ServiceContext {
   readonly clock: Clock;
   readonly coreBanking: CoreBanking;
   readonly psuDirectory: PsuDirectory;
+  /** The bank's OpenID Connect provider, where PSUs log in (PSU_OIDC_*); unset: our login page. */
+  readonly psuIdentityProvider: PsuIdentityProvider | undefined;
   readonly eid: EidProvider;
   readonly rates: ExchangeRates;
   readonly caches: Caches;

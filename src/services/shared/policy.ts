@@ -48,6 +48,8 @@ export interface ModePolicy {
   readonly requirePsuIpAddress: boolean;
   /** The sandbox's own routes (/sandbox/...) and its seeded app. */
   readonly sandboxTools: boolean;
+  /** The e-ID simulator would face real PSUs: the start warns that it is no e-ID (live). */
+  readonly warnOfSimulator: boolean;
 }
 
 /** The texts a PSU's refusal redirects with, as the live pages do. */
@@ -81,6 +83,7 @@ export function sandboxPolicy(scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy
     redirectUriProtocols: Object.freeze(['https:', 'http:']),
     requirePsuIpAddress: false,
     sandboxTools: true,
+    warnOfSimulator: false,
   });
 }
 
@@ -104,6 +107,7 @@ export const livePolicy: ModePolicy = Object.freeze({
   redirectUriProtocols: Object.freeze(['https:']),
   requirePsuIpAddress: true,
   sandboxTools: false,
+  warnOfSimulator: true,
 });
 
 export function policyFor(mode: Mode, scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy {

@@ -1,0 +1,126 @@
+// The bank's own systems, chosen by the settings: the national e-ID (EID_PROVIDER=bankid), the bank's
+// OpenID Connect login for PSUs (PSU_OIDC_*), its core banking system (CORE_BANKING_URL) and an
+// exchange-rate source (FX_RATES). Each one not set is the built-in one (src/adapters/built-in-systems.ts),
+// which buildApp fills in. Everything a system needs is read and checked here, at start: a certificate
+// file that cannot be read, a provider that cannot be discovered or a rate file that is not one stops
+// the start with a ConfigError naming the setting, not the first PSU's request.
+import { readFile } from 'node:fs/promises';
+import { bankIdProvider } from './adapters/bankid/bankid-provider.ts';
+import type { BankSystems } from './adapters/built-in-systems.ts';
+import { loadedRates, noRates } from './adapters/fx-rates/fx-rates.ts';
+import { httpCoreBanking } from './adapters/http-core-banking/http-core-banking.ts';
+import { openIdPsuLogin } from './adapters/openid-psu-login.ts';
+import { type ClientTlsFiles, type Config, ConfigError } from './config.ts';
+import type { PsuIdentityProvider } from './ports/psu-identity-provider.ts';
+
+export interface ConnectedSystems {
+  /** The systems the settings name; the rest stay built in. */
+  readonly systems: Partial<BankSystems> & { readonly psuIdentityProvider?: PsuIdentityProvider };
+  /** What is connected, for the start's log line: system -> where. */
+  readonly connected: Readonly<Record<string, string>>;
+  /** Stops refreshing and closes kept-alive connections. */
+  close(): void;
+}
+
+export interface ConnectOptions {
+  readonly clock?: () => Date;
+  /** Told when a later refresh of the rates fails (the last good rates stay in use). */
+  readonly onRatesRefreshError?: (error: Error) => void;
+}
+
+export async function connectBankSystems(
+  config: Config,
+  options: ConnectOptions = {},
+): Promise<ConnectedSystems> {
+  const closers: (() => void)[] = [];
+  const connected: Record<string, string> = {};
+  const systems: {
+    -readonly [K in keyof ConnectedSystems['systems']]: ConnectedSystems['systems'][K];
+  } = {};
+  try {
+    const eid = config.eidProvider;
+    if (eid.kind === 'bankid') {
+      const tls = await readClientTls('BANKID', eid.tls);
+      systems.eid = bankIdProvider({
+        url: eid.url,
+        cert: tls.cert!,
+        key: tls.key!,
+        ...(tls.ca === undefined ? {} : { ca: tls.ca }),
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
+      });
+      connected.eid = eid.url;
+    }
+    if (config.coreBanking !== undefined) {
+      const tls = await readClientTls('CORE_BANKING', config.coreBanking.tls);
+      const coreBanking = httpCoreBanking({
+        url: config.coreBanking.url,
+        timeoutMs: config.coreBanking.timeoutMs,
+        ...tls,
+      });
+      closers.push(() => coreBanking.close());
+      systems.coreBanking = coreBanking;
+      connected.coreBanking = config.coreBanking.url;
+    }
+    const fx = config.fxRates;
+    if (fx.kind === 'none') {
+      systems.rates = noRates;
+      connected.rates = 'none (cross-currency refused)';
+    } else if (fx.kind === 'file' || fx.kind === 'url') {
+      const source =
+        fx.kind === 'file' ? { kind: 'file' as const, path: fx.path } : { kind: 'url' as const, url: fx.url };
+      const rates = await loadedRates({
+        source,
+        refreshMs: fx.refreshMs,
+        ...(options.clock === undefined ? {} : { clock: options.clock }),
+        ...(options.onRatesRefreshError === undefined ? {} : { onRefreshError: options.onRatesRefreshError }),
+      }).catch(asConfigError('FX_RATES'));
+      closers.push(() => rates.close());
+      systems.rates = rates;
+      connected.rates = fx.kind === 'file' ? fx.path : fx.url;
+    }
+    if (config.psuOidc !== undefined) {
+      systems.psuIdentityProvider = await openIdPsuLogin(config.psuOidc).catch(
+        asConfigError('PSU_OIDC_ISSUER'),
+      );
+      connected.psuLogin = config.psuOidc.issuer;
+    }
+  } catch (error) {
+    for (const close of closers) close();
+    throw error;
+  }
+  return {
+    systems,
+    connected,
+    close: () => {
+      for (const close of closers) close();
+    },
+  };
+}
+
+/** The PEM contents of a client's certificate, key and trusted issuers (<PREFIX>_CERT, _KEY, _CA). */
+async function readClientTls(
+  prefix: string,
+  files: ClientTlsFiles,
+): Promise<{ cert?: string; key?: string; ca?: string }> {
+  const read = async (suffix: string, path: string | undefined) => {
+    if (path === undefined) return {};
+    try {
+      return { [suffix.toLowerCase()]: await readFile(path, 'utf8') };
+    } catch {
+      throw new ConfigError(`${prefix}_${suffix}`, `cannot read the file ${path}`);
+    }
+  };
+  return {
+    ...(await read('CERT', files.cert)),
+    ...(await read('KEY', files.key)),
+    ...(await read('CA', files.ca)),
+  };
+}
+
+/** A system's refusal at start as a ConfigError naming the setting (once, where the message names it too). */
+function asConfigError(key: string): (error: unknown) => never {
+  return (error) => {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(key, message.startsWith(`${key} `) ? message.slice(key.length + 1) : message);
+  };
+}

@@ -44,7 +44,7 @@ import { AuthorizableRegistry } from './services/shared/authorizables.ts';
 import { newCaches } from './services/shared/caches.ts';
 import type { Clock, ServiceContext } from './services/shared/context.ts';
 import { policyFor } from './services/shared/policy.ts';
-import type { Store } from './store/database.ts';
+import { isDatabaseUnavailable, type Store } from './store/database.ts';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -123,7 +123,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     setAnswerHeaders(request, reply);
     setIgnoredFieldsHeader(request, reply);
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, isDatabaseUnavailable);
   if (dependencies.checkAnswers === true) registerAnswerCheck(app, SHARED_SCHEMAS);
   registerTextGuard(app);
   registerTolerantBodies(app);

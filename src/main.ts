@@ -42,6 +42,7 @@ export async function start(
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    timeouts: config.databaseTimeouts,
     ...(config.seedTestData ? { snapshot: SNAPSHOT_DIR } : {}),
   }).catch((error: unknown) => {
     bank.close();

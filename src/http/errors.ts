@@ -150,7 +150,18 @@ export function answerClientError(error: ConnectionError, socket: Socket): void 
   socket.destroy();
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** How long a client should wait before trying again while a system the gateway needs is away, s. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * `unavailable` tells an error that a system the gateway needs (the database) cannot answer now: such
+ * an error is a 503 with Retry-After (SERVICE_UNAVAILABLE; temporarily_unavailable on OAuth routes),
+ * not a 500.
+ */
+export function registerErrorHandling(
+  app: FastifyInstance,
+  unavailable: (error: unknown) => boolean = () => false,
+): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof OAuthError) {
       if (error.status >= 500) request.log.error({ err: error }, 'oauth server error');
@@ -179,6 +190,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
         status === 404 || status === 405 || status === 413 || status === 415 ? status : 400,
         messages,
       );
+    }
+    if (unavailable(error)) {
+      request.log.error({ err: error }, 'the database cannot answer');
+      reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+      const text = `The service cannot answer now; try again in ${RETRY_AFTER_SECONDS} seconds (correlation id ${request.id})`;
+      if (isOAuthRoute(request)) return sendOAuthError(reply, 503, 'temporarily_unavailable', text);
+      return sendApiError(reply, 503, [{ code: 'SERVICE_UNAVAILABLE', text }]);
     }
     request.log.error({ err: error }, 'request failed');
     const text = `An internal error occurred; correlation id ${request.id}`;

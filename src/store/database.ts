@@ -40,6 +40,11 @@ export interface StoreOptions {
   readonly schemaName?: string | undefined;
   readonly poolSize?: number | undefined;
   /**
+   * PostgreSQL only: how long a connection may take to open, and a statement (or a transaction left
+   * idle) to run, ms. A connection that goes silent is given up after the statement's bound too.
+   */
+  readonly timeouts?: { readonly connectMs: number; readonly statementMs: number } | undefined;
+  /**
    * PGlite only: a prepared data directory (migrated and seeded, src/sandbox/snapshot.ts). An
    * in-memory database starts as a copy of it in a temporary directory, removed at close; a DATA_DIR
    * that does not exist yet starts as a copy of it.
@@ -151,6 +156,38 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   };
 }
 
+/** The bounds of PostgreSQL connections and statements unless the settings give others (config.ts). */
+export const DEFAULT_TIMEOUTS = Object.freeze({ connectMs: 5_000, statementMs: 10_000 });
+
+/** SQLSTATEs of a database that cannot serve now: connection exceptions, shutdown, too many clients, a statement past its bound. */
+const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300|57014)$/;
+/** Node's and pg's words for a connection that failed, ended or timed out. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection terminated unexpectedly)/;
+
+/**
+ * Whether an error (or its cause, as Drizzle wraps the driver's) says the database cannot answer now,
+ * rather than that a statement is wrong: the caller may try again later.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code)))
+      return true;
+    if (UNAVAILABLE_MESSAGES.test(current.message)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
 async function openPostgres(options: StoreOptions): Promise<Store> {
   const schemaName = options.schemaName;
   if (schemaName !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schemaName)) {
@@ -160,10 +197,22 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
     import('pg'),
     import('drizzle-orm/node-postgres'),
   ]);
+  const { connectMs, statementMs } = options.timeouts ?? DEFAULT_TIMEOUTS;
+  const settings = [
+    `-c statement_timeout=${statementMs}`,
+    `-c idle_in_transaction_session_timeout=${statementMs}`,
+    ...(schemaName === undefined ? [] : [`-c search_path=${schemaName}`]),
+  ];
   const pool = new pgModule.Pool({
     connectionString: options.databaseUrl,
     max: options.poolSize ?? 10,
-    ...(schemaName === undefined ? {} : { options: `-c search_path=${schemaName}` }),
+    options: settings.join(' '),
+    connectionTimeoutMillis: connectMs,
+    // The server's statement_timeout ends a slow statement; this ends the wait for a server that no
+    // longer answers at all (a silent network), and the pool drops that connection.
+    query_timeout: statementMs + 1_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
   // A broken idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});

@@ -76,6 +76,7 @@ const API_ERROR_MEANINGS: Record<number, string> = {
   415: 'The body is not application/json (UNSUPPORTED_MEDIA_TYPE)',
   429: "The consent's daily reads without the PSU are used up (ACCESS_EXCEEDED)",
   500: 'An internal error; the text carries a correlation id, also in X-Correlation-ID (INTERNAL_ERROR)',
+  503: 'The service cannot answer now, e.g. its database is away (SERVICE_UNAVAILABLE): try again after Retry-After seconds',
 };
 
 const OAUTH_ERROR_MEANINGS: Record<number, string> = {
@@ -84,7 +85,7 @@ const OAUTH_ERROR_MEANINGS: Record<number, string> = {
   413: 'The body is larger than the service accepts (invalid_request)',
   415: 'The body is not of the media type the endpoint takes (invalid_request)',
   500: 'An internal error; the description carries a correlation id (server_error)',
-  503: "A system the call needs cannot answer now, e.g. the bank's e-ID service (temporarily_unavailable): try again later; a decoupled session goes on",
+  503: "A system the call needs cannot answer now, e.g. the database or the bank's e-ID service (temporarily_unavailable): try again later (Retry-After where the database is away); a decoupled session goes on",
 };
 
 /** The API error body as the answer of each status, with what the status means. */
@@ -102,8 +103,10 @@ function errorAnswers(
   meanings: Record<number, string>,
   ref: string,
 ): Record<number, TSchema> {
+  // Every call that can fail inside can also meet a database that is away: 503 beside each 500.
+  const all = statuses.includes(500) && !statuses.includes(503) ? [...statuses, 503] : statuses;
   return Object.fromEntries(
-    statuses.map((status) => {
+    all.map((status) => {
       const description = meanings[status];
       if (description === undefined) throw new Error(`no meaning written for error status ${status}`);
       return [status, Type.Ref(ref, { description })];

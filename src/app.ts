@@ -27,7 +27,12 @@ import { SHARED_SCHEMAS } from './api/shared/schemas.ts';
 import { loadQwacReader } from './certificates/qwac.ts';
 import type { Config } from './config.ts';
 import { registerAnswerCheck } from './http/answer-check.ts';
-import { answerClientError, answerFrameworkError, registerErrorHandling } from './http/errors.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  registerErrorHandling,
+  ServiceClosing,
+} from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
 import { lazyCompilers } from './http/lazy-compilers.ts';
 import { createLogger } from './http/logging.ts';
@@ -110,7 +115,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     // Each route's schemas compiled on its first call, not all at start (http/lazy-compilers.ts).
     schemaController: { compilersFactory: lazyCompilers },
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    return503OnClosing: true,
+    // While closing, a request that still arrives is answered in our shape (the hook below).
+    return503OnClosing: false,
     // Before routing: a malformed percent-encoding, or a path segment beyond maxParamLength.
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError(MAX_PARAM_LENGTH),
@@ -119,7 +125,17 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   if (onRoute !== undefined) app.addHook('onRoute', (route) => onRoute(route));
   app.decorateRequest('tpp', undefined);
   app.decorateRequest('grant', undefined);
+  // Closing: requests in flight finish, answered with Connection: close; one that still arrives on a
+  // busy keep-alive connection is a 503 in the API or OAuth shape.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new ServiceClosing();
+  });
   app.addHook('onSend', async (request, reply) => {
+    if (closing) reply.header('Connection', 'close');
     setAnswerHeaders(request, reply);
     setIgnoredFieldsHeader(request, reply);
   });

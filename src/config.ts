@@ -32,6 +32,8 @@ export interface Config {
   readonly timeZone: string;
   /** Largest accepted request body in bytes. */
   readonly bodyLimit: number;
+  /** How long a stop (SIGTERM, SIGINT) may wait for requests in flight before the process exits, ms. */
+  readonly shutdownTimeoutMs: number;
   /** PostgreSQL: how long opening a connection and running a statement may take, ms. */
   readonly databaseTimeouts: { readonly connectMs: number; readonly statementMs: number };
   /** How often the scheduler books due future-dated payments, in ms; 0 turns it off. */
@@ -349,6 +351,7 @@ export function loadConfig(env: Env = process.env): Config {
     clientIdHeaderAliases: Object.freeze(aliases.map((name) => name.toLowerCase())),
     timeZone: timeZone(env),
     bodyLimit: integer(env, 'BODY_LIMIT', 256 * 1024, 1024, 10 * 1024 * 1024),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
     databaseTimeouts: Object.freeze({
       connectMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
       statementMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),

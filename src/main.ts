@@ -145,10 +145,12 @@ async function readTlsFiles(
 
 export async function main(): Promise<void> {
   let server: Awaited<ReturnType<typeof start>>;
+  let config: Config;
   try {
     // A setting refused when read, or by the system it names at start (a certificate file, the
     // OpenID provider, the rate source): one line that names it.
-    server = await start(loadConfig());
+    config = loadConfig();
+    server = await start(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`psd2-gateway: bad setting ${error.message}\n`);
@@ -161,7 +163,14 @@ export async function main(): Promise<void> {
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      // Stop taking connections, let requests in flight finish, close the database.
+      // Stop taking connections, close idle ones at once, let requests in flight finish (answered
+      // with Connection: close), close the database; exit within SHUTDOWN_TIMEOUT_MS whatever is left.
+      setTimeout(() => {
+        process.stderr.write(
+          `psd2-gateway: requests still in flight after SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs} ms): exiting\n`,
+        );
+        process.exit(1);
+      }, config.shutdownTimeoutMs).unref();
       server.close().then(
         () => process.exit(0),
         () => process.exit(1),

@@ -150,6 +150,14 @@ export function answerClientError(error: ConnectionError, socket: Socket): void 
   socket.destroy();
 }
 
+/** A request that arrived while the gateway closes: answered 503, to be sent to another instance. */
+export class ServiceClosing extends Error {
+  constructor() {
+    super('the gateway is closing');
+    this.name = 'ServiceClosing';
+  }
+}
+
 /** How long a client should wait before trying again while a system the gateway needs is away, s. */
 export const RETRY_AFTER_SECONDS = 5;
 
@@ -190,6 +198,12 @@ export function registerErrorHandling(
         status === 404 || status === 405 || status === 413 || status === 415 ? status : 400,
         messages,
       );
+    }
+    if (error instanceof ServiceClosing) {
+      reply.header('Retry-After', '1');
+      const text = 'The service is restarting; try again';
+      if (isOAuthRoute(request)) return sendOAuthError(reply, 503, 'temporarily_unavailable', text);
+      return sendApiError(reply, 503, [{ code: 'SERVICE_UNAVAILABLE', text }]);
     }
     if (unavailable(error)) {
       request.log.error({ err: error }, 'the database cannot answer');

@@ -1,16 +1,15 @@
 // Starts the gateway: config, database (migrated), sandbox seed, app, listen; stops cleanly on signals.
 
-import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { buildApp } from './app.ts';
-import { type Config, ConfigError, loadConfig, type TlsFiles } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { dateIn } from './domain/dates.ts';
 import { createLogger } from './http/logging.ts';
 import { ensureSandboxApp, seedTestCustomers } from './sandbox/seed.ts';
 import { SNAPSHOT_DIR } from './sandbox/snapshot.ts';
 import { policyFor } from './services/shared/policy.ts';
 import { openStore } from './store/database.ts';
-import { connectBankSystems } from './systems.ts';
+import { connectBankSystems, readTlsFiles } from './systems.ts';
 
 /** Said at every live start on the simulator: it is no e-ID, whatever the PSU pages look like. */
 export const LIVE_SIMULATOR_WARNING =
@@ -123,24 +122,6 @@ export function localOrigin(address: string): string {
   const url = new URL(address);
   url.hostname = 'localhost';
   return url.origin;
-}
-
-async function readTlsFiles(
-  files: TlsFiles,
-): Promise<{ key: string; cert: string; ca?: string; crl?: string }> {
-  const read = async (key: string, path: string) => {
-    try {
-      return await readFile(path, 'utf8');
-    } catch {
-      throw new ConfigError(key, `cannot read the file ${path}`);
-    }
-  };
-  return {
-    cert: await read('TLS_CERT', files.cert),
-    key: await read('TLS_KEY', files.key),
-    ...(files.clientCa === undefined ? {} : { ca: await read('TLS_CLIENT_CA', files.clientCa) }),
-    ...(files.crl === undefined ? {} : { crl: await read('TLS_CRL', files.crl) }),
-  };
 }
 
 export async function main(): Promise<void> {

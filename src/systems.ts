@@ -1,4 +1,4 @@
-// The bank's own systems, chosen by the settings: the national e-ID (EID_PROVIDER=bankid), the bank's
+// The files and systems the settings name, read and made at start. The bank's own systems: the national e-ID (EID_PROVIDER=bankid), the bank's
 // OpenID Connect login for PSUs (PSU_OIDC_*), its core banking system (CORE_BANKING_URL) and an
 // exchange-rate source (FX_RATES). Each one not set is the built-in one (src/adapters/built-in-systems.ts),
 // which buildApp fills in. Everything a system needs is read and checked here, at start: a certificate
@@ -10,7 +10,7 @@ import type { BankSystems } from './adapters/built-in-systems.ts';
 import { loadedRates, noRates } from './adapters/fx-rates/fx-rates.ts';
 import { httpCoreBanking } from './adapters/http-core-banking/http-core-banking.ts';
 import { openIdPsuLogin } from './adapters/openid-psu-login.ts';
-import { type ClientTlsFiles, type Config, ConfigError } from './config.ts';
+import { type ClientTlsFiles, type Config, ConfigError, type TlsFiles } from './config.ts';
 import type { PsuIdentityProvider } from './ports/psu-identity-provider.ts';
 
 export interface ConnectedSystems {
@@ -97,19 +97,34 @@ export async function connectBankSystems(
   };
 }
 
+/** A file a setting names, read at start; one that cannot be read stops the start naming the setting. */
+async function readSettingFile(key: string, path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    throw new ConfigError(key, `cannot read the file ${path}`);
+  }
+}
+
+/** The server's certificate, key, the trusted issuers of TPP certificates and their CRLs (TLS_*). */
+export async function readTlsFiles(
+  files: TlsFiles,
+): Promise<{ key: string; cert: string; ca?: string; crl?: string }> {
+  return {
+    cert: await readSettingFile('TLS_CERT', files.cert),
+    key: await readSettingFile('TLS_KEY', files.key),
+    ...(files.clientCa === undefined ? {} : { ca: await readSettingFile('TLS_CLIENT_CA', files.clientCa) }),
+    ...(files.crl === undefined ? {} : { crl: await readSettingFile('TLS_CRL', files.crl) }),
+  };
+}
+
 /** The PEM contents of a client's certificate, key and trusted issuers (<PREFIX>_CERT, _KEY, _CA). */
 async function readClientTls(
   prefix: string,
   files: ClientTlsFiles,
 ): Promise<{ cert?: string; key?: string; ca?: string }> {
-  const read = async (suffix: string, path: string | undefined) => {
-    if (path === undefined) return {};
-    try {
-      return { [suffix.toLowerCase()]: await readFile(path, 'utf8') };
-    } catch {
-      throw new ConfigError(`${prefix}_${suffix}`, `cannot read the file ${path}`);
-    }
-  };
+  const read = async (suffix: 'CERT' | 'KEY' | 'CA', path: string | undefined) =>
+    path === undefined ? {} : { [suffix.toLowerCase()]: await readSettingFile(`${prefix}_${suffix}`, path) };
   return {
     ...(await read('CERT', files.cert)),
     ...(await read('KEY', files.key)),

@@ -199,18 +199,21 @@ export function registerErrorHandling(
         messages,
       );
     }
-    if (error instanceof ServiceClosing) {
-      reply.header('Retry-After', '1');
-      const text = 'The service is restarting; try again';
-      if (isOAuthRoute(request)) return sendOAuthError(reply, 503, 'temporarily_unavailable', text);
-      return sendApiError(reply, 503, [{ code: 'SERVICE_UNAVAILABLE', text }]);
-    }
-    if (unavailable(error)) {
-      request.log.error({ err: error }, 'the database cannot answer');
-      reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
-      const text = `The service cannot answer now; try again in ${RETRY_AFTER_SECONDS} seconds (correlation id ${request.id})`;
-      if (isOAuthRoute(request)) return sendOAuthError(reply, 503, 'temporarily_unavailable', text);
-      return sendApiError(reply, 503, [{ code: 'SERVICE_UNAVAILABLE', text }]);
+    // The gateway closing, or the database away: 503 with Retry-After, in the route's error shape.
+    const away =
+      error instanceof ServiceClosing
+        ? { seconds: 1, text: 'The service is restarting; try again' }
+        : unavailable(error)
+          ? {
+              seconds: RETRY_AFTER_SECONDS,
+              text: `The service cannot answer now; try again in ${RETRY_AFTER_SECONDS} seconds (correlation id ${request.id})`,
+            }
+          : undefined;
+    if (away !== undefined) {
+      if (!(error instanceof ServiceClosing)) request.log.error({ err: error }, 'the database cannot answer');
+      reply.header('Retry-After', String(away.seconds));
+      if (isOAuthRoute(request)) return sendOAuthError(reply, 503, 'temporarily_unavailable', away.text);
+      return sendApiError(reply, 503, [{ code: 'SERVICE_UNAVAILABLE', text: away.text }]);
     }
     request.log.error({ err: error }, 'request failed');
     const text = `An internal error occurred; correlation id ${request.id}`;

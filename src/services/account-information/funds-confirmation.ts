@@ -8,6 +8,7 @@ import { type CurrencyExchange, convert, isKnownCurrency, parseAmount } from '..
 import type { FundsSource } from '../../ports/core-banking.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
+import { exchangeOn } from '../shared/exchange.ts';
 
 export interface FundsRequest {
   readonly account?: { readonly iban: string };
@@ -46,16 +47,13 @@ export async function confirmFunds(
 
 /** Today's rate between the account's currency and the amount's; without one the check is refused. */
 function exchange(context: ServiceContext, accountCurrency: string, currency: string): CurrencyExchange {
-  try {
-    return context.rates.quote(accountCurrency, currency, today(context));
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    throw apiError(
-      'PARAMETER_NOT_SUPPORTED',
-      `the bank has no exchange rate for ${accountCurrency}/${currency} today: an amount in ${currency} cannot be checked against this ${accountCurrency} account`,
-      'instructedAmount.currency',
-    );
-  }
+  const rate = exchangeOn(context, accountCurrency, currency, today(context));
+  if (rate !== undefined) return rate;
+  throw apiError(
+    'PARAMETER_NOT_SUPPORTED',
+    `the bank has no exchange rate for ${accountCurrency}/${currency} today: an amount in ${currency} cannot be checked against this ${accountCurrency} account`,
+    'instructedAmount.currency',
+  );
 }
 
 /**

@@ -11,6 +11,7 @@ import type { Country } from '../../domain/products.ts';
 import { findPayment } from '../../store/payments-repository.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
+import { exchangeOn } from '../shared/exchange.ts';
 import { checkPaymentOfApp, productOfPath, requireReader } from './payment-access.ts';
 
 export interface StatusRequest {
@@ -76,21 +77,6 @@ export function statusBody(
   // Without a rate that day (no rate source, a day before the source's first), the status without it.
   const exchange = exchangeOn(context, payment.debtorCurrency, payment.amount.currency, quotationDate);
   return exchange === undefined ? body : { ...body, currencyExchange: exchange };
-}
-
-/** The exchange on a date, or undefined when the bank has no rate for it (the port throws RangeError). */
-export function exchangeOn(
-  context: ServiceContext,
-  sourceCurrency: string,
-  targetCurrency: string,
-  date: string,
-): CurrencyExchange | undefined {
-  try {
-    return context.rates.quote(sourceCurrency, targetCurrency, date);
-  } catch (error) {
-    if (error instanceof RangeError) return undefined;
-    throw error;
-  }
 }
 
 /** A payment whose debtor account is in another currency, when the bank has no rate for the two today. */

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { type BankSystems, builtInSystems } from './adapters/built-in-systems.ts';
 import { accountRoutes } from './api/accounts/account-routes.ts';
 import { cardAccountRoutes } from './api/card-accounts/card-account-routes.ts';
@@ -12,6 +13,7 @@ import { decoupledRoutes } from './api/decoupled/decoupled-routes.ts';
 import { docsRoutes } from './api/docs/docs-routes.ts';
 import { fundsRoutes } from './api/funds/funds-routes.ts';
 import { healthRoutes } from './api/health/health-routes.ts';
+import { metricsRoutes } from './api/health/metrics-routes.ts';
 import { authorizeRoutes } from './api/oauth/authorize-routes.ts';
 import { tokenRoutes } from './api/oauth/token-routes.ts';
 import { subscriptionsRoutes } from './api/onboarding/subscription-routes.ts';
@@ -23,10 +25,12 @@ import { oidcRoutes } from './api/psu/oidc-routes.ts';
 import { psuRoutes } from './api/psu/psu-routes.ts';
 import { sandboxRoutes } from './api/sandbox/sandbox-routes.ts';
 import { registerOpenApi } from './api/shared/openapi.ts';
+import { registerRateLimits } from './api/shared/rate-limits.ts';
 import { SHARED_SCHEMAS } from './api/shared/schemas.ts';
 import { loadQwacReader } from './certificates/qwac.ts';
 import type { Config } from './config.ts';
 import { registerAnswerCheck } from './http/answer-check.ts';
+import { registerConnectionRetry } from './http/connection-retry.ts';
 import {
   answerClientError,
   answerFrameworkError,
@@ -36,6 +40,7 @@ import {
 import { registerFormBody } from './http/form-body.ts';
 import { lazyCompilers } from './http/lazy-compilers.ts';
 import { createLogger } from './http/logging.ts';
+import { attachMetrics, createMetrics } from './http/metrics.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerTolerantBodies, setIgnoredFieldsHeader } from './http/tolerant-body.ts';
 import { setAnswerHeaders } from './http/tpp-headers.ts';
@@ -48,8 +53,10 @@ import { startScheduler } from './services/payments/due-payments.ts';
 import { AuthorizableRegistry } from './services/shared/authorizables.ts';
 import { newCaches } from './services/shared/caches.ts';
 import type { Clock, ServiceContext } from './services/shared/context.ts';
+import type { ServiceMetrics } from './services/shared/metrics.ts';
 import { policyFor } from './services/shared/policy.ts';
-import { isDatabaseUnavailable, type Store } from './store/database.ts';
+import { observeBatches } from './store/coalescer.ts';
+import { isConnectionLost, isDatabaseUnavailable, type Store } from './store/database.ts';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -67,6 +74,8 @@ export interface AppDependencies {
   readonly tls?: { readonly key: string; readonly cert: string; readonly ca?: string; readonly crl?: string };
   /** A pino logger; by default one at config.logLevel. */
   readonly logger?: FastifyBaseLogger;
+  /** The rate limits' counters shared between processes (REDIS_URL, opened by start()); else in memory. */
+  readonly redis?: Redis;
   /** Tests: every answer must be one its route documents, else it becomes a 500 naming the mismatch. */
   readonly checkAnswers?: boolean;
   /** Tests: told of every route as it is registered (to hold the OpenAPI document to them). */
@@ -78,7 +87,9 @@ const MAX_PARAM_LENGTH = 200;
 
 export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
   const { config } = dependencies;
-  const context = serviceContext(dependencies);
+  // This app's own registry (http/metrics.ts); the use cases count through context.metrics.
+  const metrics = createMetrics({ poolStats: dependencies.store.poolStats });
+  const context = serviceContext(dependencies, metrics.services);
   const { tls } = dependencies;
   // Under TLS every connection's certificate is read (http/mtls.ts).
   if (tls !== undefined) await loadQwacReader();
@@ -123,6 +134,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   }) as unknown as FastifyInstance;
   const { onRoute } = dependencies;
   if (onRoute !== undefined) app.addHook('onRoute', (route) => onRoute(route));
+  registerConnectionRetry(app, isConnectionLost);
+  attachMetrics(app, metrics);
+  const unobserveBatches = observeBatches(dependencies.store.db, metrics.observeBatch);
+  app.addHook('onClose', async () => unobserveBatches());
   app.decorateRequest('tpp', undefined);
   app.decorateRequest('grant', undefined);
   // Closing: requests in flight finish, answered with Connection: close; one that still arrives on a
@@ -152,8 +167,12 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     app.addHook('onClose', stopScheduler);
   }
 
+  // Before any route and the OpenAPI document: each limited route gets its hooks and documents its 429.
+  await registerRateLimits(app, config, { redis: dependencies.redis });
   // Before any route: the OpenAPI document is generated from the routes as they are registered.
   await registerOpenApi(app, config, context.mtls);
+  // Outside BASE_PATH; live not on this listener (main.ts serves them on METRICS_PORT).
+  if (context.policy.metricsOnPublicListener) metricsRoutes(app, metrics);
   await app.register(
     async (scope) => {
       const api = scope.withTypeProvider<TypeBoxTypeProvider>();
@@ -209,7 +228,10 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
  * The composition root: the policy of the mode, the bank's systems (the ones given, else the
  * built-in ones), and the registry where each feature says what a PSU can authorize.
  */
-export function serviceContext(dependencies: AppDependencies): ServiceContext {
+export function serviceContext(
+  dependencies: AppDependencies,
+  metrics: ServiceMetrics = SILENT_METRICS,
+): ServiceContext {
   const { config, store } = dependencies;
   const policy = policyFor(config.mode, scenarioOf);
   const clock = dependencies.clock ?? (() => new Date());
@@ -232,8 +254,19 @@ export function serviceContext(dependencies: AppDependencies): ServiceContext {
     caches: newCaches(),
     authorizables: new AuthorizableRegistry(),
     mtls: dependencies.tls?.ca !== undefined,
+    metrics,
   };
   // Payments first: a PIS scope names a payment or basket far more often than a short-term consent.
   context.authorizables.register(...paymentAuthorizables(context), ...consentAuthorizables(context));
   return context;
 }
+
+/** A context's metrics where nobody reads them (a context built for a test or a tool). */
+const SILENT_METRICS: ServiceMetrics = {
+  paymentStatus: () => {},
+  paymentExecuted: () => {},
+  paymentRejected: () => {},
+  decoupledSessionStarted: () => {},
+  decoupledSessionEnded: () => {},
+  tokenIssued: () => {},
+};

@@ -26,6 +26,8 @@ export interface Config {
   /** The seeded sandbox app; generated at start when unset. UUID without dashes. */
   readonly sandboxClientId: string | undefined;
   readonly sandboxRedirectUri: string | undefined;
+  /** Processes that serve the port together (node:cluster); more than one needs PostgreSQL. */
+  readonly workers: number;
   /** Other header names accepted for X-Gateway-Client-Id, lower-cased. */
   readonly clientIdHeaderAliases: readonly string[];
   /** The bank's time zone: decides what "today" is for execution dates. */
@@ -56,6 +58,32 @@ export interface Config {
   readonly coreBanking: CoreBankingSetting | undefined;
   /** Where exchange rates come from: the sandbox's fixed rates, or a file or URL refreshed on a schedule. */
   readonly fxRates: FxRatesSetting;
+  /** Requests allowed per window, per app or client address (api/shared/rate-limits.ts); 0: no limit. */
+  readonly rateLimits: RateLimitSettings;
+  /** Redis that shares the rate limits' counters between processes; unset: each process counts alone. */
+  readonly redisUrl: string | undefined;
+  /**
+   * The port of the metrics' own listener (GET /metrics, Prometheus); unset: none (the sandbox serves
+   * /metrics on the public listener too; live then serves no metrics).
+   */
+  readonly metricsPort: number | undefined;
+  /** The address the metrics' listener binds to: this machine only unless it says otherwise. */
+  readonly metricsHost: string;
+}
+
+export interface RateLimitSettings {
+  /** The window every limit counts in, ms. */
+  readonly windowMs: number;
+  /** Payment, account and onboarding API calls per app, counted once the call is authenticated. */
+  readonly apiPerApp: number;
+  /** API calls per client address, before anything is looked up (RATE_LIMIT_API_PER_ADDRESS). */
+  readonly apiPerAddress: number;
+  /** Token, authorize and decoupled-start calls per app (client_id) from one client address. */
+  readonly authorizationPerApp: number;
+  /** Token, authorize and decoupled calls per client address. */
+  readonly authorizationPerAddress: number;
+  /** The PSU's password pages (login, the e-ID simulator's sign) per client address. */
+  readonly psuLoginPerAddress: number;
 }
 
 /** A service the gateway calls over HTTPS, with its client certificate (mutual TLS) and trusted issuers. */
@@ -112,6 +140,20 @@ export class ConfigError extends Error {
   ) {
     super(`${key}: ${message}`);
     this.name = 'ConfigError';
+  }
+}
+
+/**
+ * The start failed on something outside the process that a setting names (a database that does not
+ * answer, a port in use): the message says which setting and what to do; main prints it without a stack.
+ */
+export class StartError extends Error {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`${key}: ${message}`);
+    this.name = 'StartError';
   }
 }
 
@@ -310,6 +352,18 @@ function fxRates(env: Env, mode: Mode): FxRatesSetting {
   return Object.freeze({ kind: 'file', path: raw, refreshMs });
 }
 
+/** METRICS_PORT: a port other than PORT (0: any free one). */
+function metricsPort(env: Env): number | undefined {
+  if (text(env, 'METRICS_PORT') === undefined) return undefined;
+  const port = integer(env, 'METRICS_PORT', 0, 0, 65535);
+  if (port !== 0 && port === integer(env, 'PORT', 3000, 0, 65535))
+    throw new ConfigError(
+      'METRICS_PORT',
+      `must differ from PORT (${port}): the metrics have their own listener`,
+    );
+  return port;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const mode = oneOf<Mode>(env, 'MODE', ['sandbox', 'live'], 'sandbox');
   const tls = tlsFiles(env, mode);
@@ -327,6 +381,14 @@ export function loadConfig(env: Env = process.env): Config {
   const sandboxClientId = text(env, 'SANDBOX_CLIENT_ID');
   if (sandboxClientId !== undefined && !SANDBOX_CLIENT_ID.test(sandboxClientId)) {
     throw new ConfigError('SANDBOX_CLIENT_ID', 'must be a UUID without dashes (32 lower-case hex digits)');
+  }
+  const workers = integer(env, 'WORKERS', 1, 1, 64);
+  if (workers > 1 && text(env, 'DATABASE_URL') === undefined) {
+    // PGlite is one process's database: a second process cannot open it.
+    throw new ConfigError(
+      'WORKERS',
+      'several workers need PostgreSQL: set DATABASE_URL, or WORKERS=1 with the embedded database',
+    );
   }
   const aliases = list(env, 'CLIENT_ID_HEADER_ALIASES');
   for (const name of aliases) {
@@ -352,6 +414,7 @@ export function loadConfig(env: Env = process.env): Config {
     timeZone: timeZone(env),
     bodyLimit: integer(env, 'BODY_LIMIT', 256 * 1024, 1024, 10 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    workers,
     databaseTimeouts: Object.freeze({
       connectMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
       statementMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
@@ -364,6 +427,17 @@ export function loadConfig(env: Env = process.env): Config {
     psuOidc: psuOidc(env),
     coreBanking: coreBanking(env),
     fxRates: fxRates(env, mode),
+    rateLimits: Object.freeze({
+      windowMs: integer(env, 'RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
+      apiPerApp: integer(env, 'RATE_LIMIT_API_PER_APP', 6_000, 0, 100_000_000),
+      apiPerAddress: integer(env, 'RATE_LIMIT_API_PER_ADDRESS', 6_000, 0, 100_000_000),
+      authorizationPerApp: integer(env, 'RATE_LIMIT_AUTH_PER_APP', 1_200, 0, 100_000_000),
+      authorizationPerAddress: integer(env, 'RATE_LIMIT_AUTH_PER_ADDRESS', 1_200, 0, 100_000_000),
+      psuLoginPerAddress: integer(env, 'RATE_LIMIT_PSU_LOGIN_PER_ADDRESS', 300, 0, 100_000_000),
+    }),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    metricsPort: metricsPort(env),
+    metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
   };
   return Object.freeze(config);
 }

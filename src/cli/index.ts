@@ -1,7 +1,7 @@
 // psd2-gateway <command>: serve | migrate | snapshot | cert | demo | check | help. A command's module is
 // imported only when it is named, and heavy code inside it only when it runs: `--help` and `--version`
 // answer at once, never start a server and never touch a database.
-import { ConfigError } from '../config.ts';
+import { ConfigError, StartError } from '../config.ts';
 import { type Command, UsageError } from './args.ts';
 
 const COMMANDS: Record<string, { readonly summary: string; load(): Promise<Command> }> = {
@@ -82,6 +82,8 @@ run(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof ConfigError) process.stderr.write(`psd2-gateway: bad setting ${error.message}\n`);
+    else if (error instanceof StartError)
+      process.stderr.write(`psd2-gateway: cannot start: ${error.message}\n`);
     else process.stderr.write(`psd2-gateway: ${(error as Error).stack ?? String(error)}\n`);
     process.exit(1);
   },

@@ -6,7 +6,7 @@ const SETTINGS = `settings (environment; README "Settings" lists them all):
   PORT (3000), HOST, MODE (sandbox | live), DATABASE_URL (PostgreSQL; unset: embedded PGlite),
   DATA_DIR (PGlite on disk), BASE_PATH, PUBLIC_URL, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_CRL,
   LOG_LEVEL, SANDBOX_CLIENT_ID, SANDBOX_REDIRECT_URI, SHUTDOWN_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS,
-  DB_STATEMENT_TIMEOUT_MS, EID_PROVIDER, PSU_OIDC_*, CORE_BANKING_*, FX_RATES`;
+  DB_STATEMENT_TIMEOUT_MS, WORKERS, EID_PROVIDER, PSU_OIDC_*, CORE_BANKING_*, FX_RATES`;
 
 export const serveCommand: Command = {
   summary: 'start the gateway',
@@ -32,16 +32,12 @@ ${SETTINGS}`,
   async run(args) {
     parseOptions(args, {});
     const { loadConfig } = await import('../config.ts');
-    const { openStore } = await import('../store/database.ts');
-    const { runMigrations } = await import('../store/migrate.ts');
-    const config = loadConfig();
-    const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-    try {
-      const ran = await runMigrations(store);
-      process.stdout.write(ran.length === 0 ? 'database is up to date\n' : `applied ${ran.join(', ')}\n`);
-    } finally {
-      await store.close();
-    }
+    const { openConfiguredStore } = await import('../main.ts');
+    // Opening the store applies the migrations that have not run yet, and says which.
+    const store = await openConfiguredStore(loadConfig());
+    const ran = store.migrated;
+    await store.close();
+    process.stdout.write(ran.length === 0 ? 'database is up to date\n' : `applied ${ran.join(', ')}\n`);
     return 0;
   },
 };

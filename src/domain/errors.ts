@@ -98,12 +98,14 @@ export type OAuthErrorCode = keyof typeof OAUTH_ERRORS;
 export class OAuthError extends Error {
   readonly status: number;
 
+  /** `status`: another than the code's own, as 429 for temporarily_unavailable on a rate limit. */
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
+    status?: number,
   ) {
     super(description);
     this.name = 'OAuthError';
-    this.status = OAUTH_ERRORS[error];
+    this.status = status ?? OAUTH_ERRORS[error];
   }
 }

@@ -39,7 +39,7 @@ export type AmountResult = { ok: true; money: Money } | { ok: false; reason: str
 
 /** Parses a positive decimal amount given as a string ("12.50") or a number (12.5). */
 export function parseAmount(input: string | number, currency: string): AmountResult {
-  if (!isKnownCurrency(currency)) return { ok: false, reason: `currency ${currency} is not supported` };
+  if (!isKnownCurrency(currency)) return { ok: false, reason: 'is in a currency that is not supported' };
   let text: string;
   if (typeof input === 'number') {
     if (!Number.isFinite(input)) return { ok: false, reason: 'must be a finite number' };

@@ -147,13 +147,13 @@ function checkAmount(product: ProductDefinition, body: PaymentBody, messages: Me
   const currency = body.instructedAmount?.currency ?? '';
   const required = PRODUCT_CURRENCY[product.id];
   if (required !== undefined && currency !== required) {
-    messages.push(
-      formatError('instructedAmount.currency', `${product.id} is paid in ${required}, not "${currency}"`),
-    );
+    messages.push(formatError('instructedAmount.currency', `${product.id} is paid in ${required}`));
     return undefined;
   }
   if (!isKnownCurrency(currency)) {
-    messages.push(formatError('instructedAmount.currency', `currency "${currency}" is not supported`));
+    messages.push(
+      formatError('instructedAmount.currency', 'instructedAmount.currency is not a supported currency'),
+    );
     return undefined;
   }
   const parsed = parseAmount(body.instructedAmount?.amount ?? '', currency);
@@ -189,13 +189,11 @@ function checkAccountType(
   const allowed = allowedTypes(product, side);
   const type = field?.accountType ?? '';
   if (!allowed.includes(type)) {
-    messages.push(
-      formatError(`${path}.accountType`, `${product} takes ${allowed.join(' or ')} here, not "${type}"`),
-    );
+    messages.push(formatError(`${path}.accountType`, `${product} takes ${allowed.join(' or ')} here`));
     return undefined;
   }
   if (field?.currency !== undefined && !isKnownCurrency(field.currency)) {
-    messages.push(formatError(`${path}.currency`, `currency "${field.currency}" is not supported`));
+    messages.push(formatError(`${path}.currency`, `${path}.currency is not a supported currency`));
   }
   return type as 'IBAN' | 'BBAN' | 'BG' | 'PG';
 }
@@ -439,9 +437,7 @@ export function checkDebtorAccount(
   }
   const declared = body.debtorAccount?.currency;
   if (declared !== undefined && declared !== account.currency) {
-    messages.push(
-      formatError('debtorAccount.currency', `the account's currency is ${account.currency}, not ${declared}`),
-    );
+    messages.push(formatError('debtorAccount.currency', `the account's currency is ${account.currency}`));
   }
   const declaredCountry = body.debtorAccount?.country;
   if (declaredCountry !== undefined && declaredCountry !== account.country) {

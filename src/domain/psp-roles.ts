@@ -36,6 +36,11 @@ export function scopesOfRoles(roles: readonly PspRole[]): TppScope[] {
   return [...scopes].sort();
 }
 
+/** The roles that give a scope: PSP_PI for PIS, PSP_AI for AIS, PSP_IC or PSP_PI for CBPII. */
+export function rolesGiving(scope: TppScope): PspRole[] {
+  return Object.values(PSP_ROLES).filter((role) => scopesOfRoles([role]).includes(scope));
+}
+
 /**
  * The TPP id we hand out, from the certificate's organizationIdentifier: PSDSE-FINA-44059 gives
  * SE-FINA-44059 (API-NOTES "Certificates"); undefined when it is not a PSD2 identifier.

@@ -1,8 +1,14 @@
-// OAuth scopes: "PIS" or "AIS" for client credentials; "PIS:<paymentId>" for a PSU's authorization of
-// one payment (or basket, or short-term consent), "AIS:<consentId>" of one account consent.
+// OAuth scopes: "PIS", "AIS" or "CBPII" for client credentials; "PIS:<paymentId>" for a PSU's
+// authorization of one payment (or basket, or short-term consent), "AIS:<consentId>" of one account
+// consent.
 
+/** The services a PSU authorizes a resource of. */
 export type ClientScope = 'PIS' | 'AIS';
 export const CLIENT_SCOPES: readonly ClientScope[] = ['PIS', 'AIS'];
+
+/** The scopes of a client-credentials token: a PSU's services and confirmation of funds (CBPII). */
+export type ClientCredentialsScope = ClientScope | 'CBPII';
+export const CLIENT_CREDENTIALS_SCOPES: readonly ClientCredentialsScope[] = ['PIS', 'AIS', 'CBPII'];
 
 export interface ResourceScope {
   readonly service: ClientScope;
@@ -23,6 +29,10 @@ export function formatResourceScope(scope: ResourceScope): string {
 
 export function isClientScope(scope: string): scope is ClientScope {
   return (CLIENT_SCOPES as readonly string[]).includes(scope);
+}
+
+export function isClientCredentialsScope(scope: string): scope is ClientCredentialsScope {
+  return (CLIENT_CREDENTIALS_SCOPES as readonly string[]).includes(scope);
 }
 
 /** Account access gets a refresh token; payments never do (issue 3). */

@@ -5,6 +5,8 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ApiErrorCode, OAuthError, type TppMessage } from '../domain/errors.ts';
+import { FORM_MEDIA_TYPE, takesForms } from './form-body.ts';
+import { isShowableName } from './tolerant-body.ts';
 import { setAnswerHeaders } from './tpp-headers.ts';
 
 export interface ApiErrorBody {
@@ -46,8 +48,14 @@ function validationMessages(error: FastifyError): TppMessage[] {
       path = [path, String(item.params.missingProperty)].filter(Boolean).join('.');
       text = `${path} is required`;
     } else if (item.keyword === 'additionalProperties') {
-      path = [path, String(item.params.additionalProperty)].filter(Boolean).join('.');
-      text = `${path} is not a field of this request`;
+      // The member's name is the caller's: named only when it reads as a field name.
+      const name = String(item.params.additionalProperty);
+      if (isShowableName(name)) {
+        path = [path, name].filter(Boolean).join('.');
+        text = `${path} is not a field of this request`;
+      } else {
+        text = `${path || 'the request'} has a field whose name is not accepted`;
+      }
     } else if (item.keyword === 'anyOf' || item.keyword === 'oneOf') {
       text = `${path} must be a decimal string or a number`;
     } else {
@@ -71,8 +79,10 @@ function codeOfStatus(status: number): ApiErrorCode {
   return 'FORMAT_ERROR';
 }
 
-function clientErrorText(error: FastifyError, status: number): string {
-  if (status === 415) return 'Content-Type must be application/json';
+function clientErrorText(error: FastifyError, status: number, request: FastifyRequest): string {
+  // The PSU pages take forms; every other endpoint with a body JSON.
+  if (status === 415)
+    return `Content-Type must be ${takesForms(request) ? FORM_MEDIA_TYPE : 'application/json'}`;
   if (status === 413) return 'the request body is too large';
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'the body must be a JSON object';
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
@@ -181,15 +191,17 @@ export function registerErrorHandling(
       const messages =
         error.validation !== undefined
           ? validationMessages(error)
-          : [{ code: codeOfStatus(status), text: clientErrorText(error, status) } satisfies TppMessage];
+          : [
+              {
+                code: codeOfStatus(status),
+                text: clientErrorText(error, status, request),
+              } satisfies TppMessage,
+            ];
       if (isOAuthRoute(request)) {
         if (status === 415) {
-          return sendOAuthError(
-            reply,
-            415,
-            'invalid_request',
-            'the body must be application/x-www-form-urlencoded',
-          );
+          // The token endpoint takes forms; the decoupled endpoints JSON.
+          const mediaType = takesForms(request) ? FORM_MEDIA_TYPE : 'application/json';
+          return sendOAuthError(reply, 415, 'invalid_request', `the body must be ${mediaType}`);
         }
         return sendOAuthError(reply, status === 413 ? 413 : 400, 'invalid_request', messages[0]!.text);
       }
@@ -225,7 +237,8 @@ export function registerErrorHandling(
     sendApiError(reply, 404, [
       {
         code: 'RESOURCE_UNKNOWN',
-        text: `There is no endpoint ${request.method} ${request.url.split('?')[0]}`,
+        // The path is the caller's text: never repeated.
+        text: `There is no endpoint for ${request.method} at this path`,
       },
     ]),
   );

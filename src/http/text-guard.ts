@@ -1,6 +1,7 @@
 // A request that carries text a database cannot hold (domain/text.ts) in its path, query or body is
 // refused before any handler sees it, in the error shape of its endpoint. A route that must answer
-// such text in a shape of its own (authorize: a redirect) says `checksOwnText` and checks it itself.
+// such text in a shape of its own (authorize: a redirect) says `checksOwnText` and checks it itself;
+// one that declares no input is not checked.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError, OAuthError } from '../domain/errors.ts';
 import { showStorable, UNSTORABLE_TEXT, unstorableAt } from '../domain/text.ts';
@@ -15,6 +16,11 @@ function unstorableIn(request: FastifyRequest): string | undefined {
 export function registerTextGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (request.routeOptions.config?.checksOwnText === true) return;
+    // A route that declares no parameters, query or body takes no text in (health, documents, pages):
+    // whatever a caller appends is ignored, not refused.
+    const schema = request.routeOptions.schema;
+    if (schema?.params === undefined && schema?.querystring === undefined && schema?.body === undefined)
+      return;
     const at = unstorableIn(request);
     if (at === undefined) return;
     // A member's name may itself hold the character: it is shown as U+FFFD.

@@ -12,6 +12,11 @@ const MAX_NAMED = 20;
 /** A member name shown as it is; any other is counted, never echoed. */
 const SHOWABLE = /^[A-Za-z0-9_$-]{1,64}$/;
 
+/** Whether a name the caller chose reads as a field name, and so may be named in an answer. */
+export function isShowableName(name: string): boolean {
+  return SHOWABLE.test(name);
+}
+
 interface SchemaNode {
   readonly type?: string | readonly string[];
   readonly properties?: Readonly<Record<string, SchemaNode>>;

@@ -79,7 +79,7 @@ function countryOf(request: FastifyRequest, messages: TppMessage[]): Country | u
     messages.push({
       code: 'PARAMETER_NOT_SUPPORTED',
       path: 'Country',
-      text: `the bank offers this API in ${COUNTRIES.join(', ')}, not ${value}`,
+      text: `header Country: the bank offers this API in ${COUNTRIES.join(', ')}`,
     });
   } else {
     return value;

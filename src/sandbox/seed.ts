@@ -80,23 +80,29 @@ export function findSandboxApp(
   return config.sandboxClientId === undefined ? findSeededApp(db) : findApp(db, config.sandboxClientId);
 }
 
+/**
+ * The sandbox app, seeded on first start. Its redirect URI is written when SANDBOX_REDIRECT_URI names
+ * one, or when the app is first seeded (this process's callback page); otherwise the stored one stays,
+ * so that a second process on the same database (another port, a worker) never takes over the first
+ * one's authorize calls.
+ */
 export async function ensureSandboxApp(
   db: StoreDb,
   config: Config,
   listening = `http://localhost:${config.port}`,
 ): Promise<App> {
-  const redirectUri = config.sandboxRedirectUri ?? defaultRedirectUri(config, listening);
-  const wanted = config.sandboxClientId;
+  const configured = config.sandboxRedirectUri;
   const existing = await findSandboxApp(db, config);
   if (existing !== undefined) {
-    if (existing.redirectUri !== redirectUri) await updateRedirectUri(db, existing.clientId, redirectUri);
-    return { ...existing, redirectUri };
+    if (configured === undefined || existing.redirectUri === configured) return existing;
+    await updateRedirectUri(db, existing.clientId, configured);
+    return { ...existing, redirectUri: configured };
   }
   const app: App = {
-    clientId: wanted ?? newSandboxClientId(),
+    clientId: config.sandboxClientId ?? newSandboxClientId(),
     name: 'Sandbox app',
     description: 'The app seeded for trying the sandbox',
-    redirectUri,
+    redirectUri: configured ?? defaultRedirectUri(config, listening),
     seeded: true,
   };
   await insertApp(db, app);

@@ -13,6 +13,8 @@ export interface CoalescerOptions<I> {
    * write need not decide between them. Reads leave it out: the same item twice is simply read once.
    */
   readonly key?: (item: I) => string;
+  /** Told the size of each batch as it starts (the metrics' batch sizes). */
+  readonly onBatch?: (size: number) => void;
 }
 
 interface Waiting<I, O> {
@@ -41,6 +43,7 @@ export class Coalescer<I, O> {
   private pump(): void {
     while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
       const batch = this.take();
+      this.options.onBatch?.(batch.length);
       this.inFlight += 1;
       void this.runBatch(batch).finally(() => {
         this.inFlight -= 1;
@@ -81,6 +84,32 @@ export class Coalescer<I, O> {
       await Promise.all(batch.map((waiting) => this.runBatch([waiting])));
     }
   }
+}
+
+/** Told the size of each batch a coalescer of a handle starts, by the statement's name. */
+export type BatchObserver = (statement: string, size: number) => void;
+
+const batchObservers = new WeakMap<object, Set<BatchObserver>>();
+
+/**
+ * Tells `observer` the size of every batch of the coalescers on `handle` (a database handle) until the
+ * answered function is called. Several may observe one handle (gateways sharing a store).
+ */
+export function observeBatches(handle: object, observer: BatchObserver): () => void {
+  let observers = batchObservers.get(handle);
+  if (observers === undefined) {
+    observers = new Set();
+    batchObservers.set(handle, observers);
+  }
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
+/** The onBatch of a coalescer on `handle` running `statement`: tells the handle's observers. */
+export function batchesOf(handle: object, statement: string): (size: number) => void {
+  return (size) => {
+    for (const observer of batchObservers.get(handle) ?? []) observer(statement, size);
+  };
 }
 
 /** One coalescer per database handle, made on first use. */

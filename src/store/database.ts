@@ -30,7 +30,18 @@ export interface Store {
    * has one connection). fn gets a runner for scripts of several statements (migrations).
    */
   withExclusiveLock<T>(fn: (run: ScriptRunner) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL: the connections of the pool now, in use and idle, and the statements waiting for one.
+   * PGlite has none to report (one connection inside the process, no pool).
+   */
+  readonly poolStats?: () => PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  readonly inUse: number;
+  readonly idle: number;
+  readonly waiting: number;
 }
 
 export interface StoreOptions {
@@ -92,10 +103,16 @@ export function runStatement<T>(
   return run(name, text, values) as Promise<T[]>;
 }
 
-export async function openStore(options: StoreOptions): Promise<Store> {
+export async function openStore(
+  options: StoreOptions,
+): Promise<Store & { readonly migrated: readonly string[] }> {
   const store = options.databaseUrl === undefined ? await openPglite(options) : await openPostgres(options);
-  await runMigrations(store);
-  return store;
+  try {
+    return { ...store, migrated: await runMigrations(store) };
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
 }
 
 /**
@@ -178,14 +195,40 @@ const UNAVAILABLE_MESSAGES =
  * rather than that a statement is wrong: the caller may try again later.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return anyCause(
+    error,
+    (code, message) =>
+      (code !== undefined && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code))) ||
+      UNAVAILABLE_MESSAGES.test(message),
+  );
+}
+
+/** Whether the error or one of its causes (Drizzle wraps the driver's) has a code or message that says so. */
+function anyCause(error: unknown, says: (code: string | undefined, message: string) => boolean): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code)))
-      return true;
-    if (UNAVAILABLE_MESSAGES.test(current.message)) return true;
+    if (says(typeof code === 'string' ? code : undefined, current.message)) return true;
     current = current.cause;
   }
   return false;
+}
+
+/** SQLSTATEs of a connection ended under a statement: the server shut down or crashed, the link failed. */
+const LOST_STATES = new Set(['57P01', '57P02', '08006', '08003']);
+const LOST_MESSAGES =
+  /^(Connection terminated unexpectedly|Connection terminated$|Client has encountered a connection error)/;
+
+/**
+ * Whether the connection a statement ran on died under it (not a timeout, not a refusal): the
+ * statement took no effect unless it was a commit, and a new connection may well serve it.
+ */
+export function isConnectionLost(error: unknown): boolean {
+  return anyCause(
+    error,
+    (code, message) =>
+      (code !== undefined && (LOST_STATES.has(code) || code === 'ECONNRESET' || code === 'EPIPE')) ||
+      LOST_MESSAGES.test(message),
+  );
 }
 
 async function openPostgres(options: StoreOptions): Promise<Store> {
@@ -239,6 +282,11 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
         client.release();
       }
     },
+    poolStats: () => ({
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     close: () => pool.end(),
   };
   // Under the lock: CREATE SCHEMA IF NOT EXISTS races with itself in PostgreSQL.

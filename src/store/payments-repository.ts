@@ -15,7 +15,7 @@ import {
 import { canMove, type Payment, type TransactionStatus } from '../domain/payment.ts';
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
-import { Coalescer, perHandle } from './coalescer.ts';
+import { batchesOf, Coalescer, perHandle } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import type { RecordedAnswer } from './idempotency-repository.ts';
 import { payments } from './schema.ts';
@@ -126,6 +126,7 @@ const initiations = perHandle(
     new Coalescer((items: readonly Initiation[]) => insertPaymentsAnswering(db, items), {
       ...BATCH_LIMITS,
       key: idempotencyKey,
+      onBatch: batchesOf(db, 'insert_payments_answering'),
     }),
 );
 
@@ -182,7 +183,11 @@ export function findPayment(db: StoreDb, paymentId: string): Promise<Payment | u
 }
 
 const paymentReads = perHandle(
-  (db: StoreDb) => new Coalescer((ids: readonly string[]) => findPayments(db, ids), BATCH_LIMITS),
+  (db: StoreDb) =>
+    new Coalescer((ids: readonly string[]) => findPayments(db, ids), {
+      ...BATCH_LIMITS,
+      onBatch: batchesOf(db, 'find_payments'),
+    }),
 );
 
 async function findPayments(db: StoreDb, paymentIds: readonly string[]): Promise<(Payment | undefined)[]> {

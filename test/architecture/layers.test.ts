@@ -87,7 +87,19 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   // The bank's systems the settings name, made at start (src/systems.ts).
   'systems.ts': ['adapters', 'ports', 'config.ts'],
-  'main.ts': ['app.ts', 'systems.ts', 'config.ts', 'domain', 'http', 'sandbox', 'services/shared', 'store'],
+  // The primary of several workers: forks and watches them (src/workers.ts).
+  'workers.ts': ['config.ts'],
+  'main.ts': [
+    'app.ts',
+    'systems.ts',
+    'workers.ts',
+    'config.ts',
+    'domain',
+    'http',
+    'sandbox',
+    'services/shared',
+    'store',
+  ],
 };
 const DOMAIN_LIBRARIES = ['node:crypto', 'ibantools', 'kontonummer'];
 const PORT_LIBRARIES: string[] = [];

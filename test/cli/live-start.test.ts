@@ -9,6 +9,7 @@ import { UsageError } from '../../src/cli/args.ts';
 import { certCommand } from '../../src/cli/cert.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { start } from '../../src/main.ts';
+import { liveSettings } from '../helpers/live-settings.ts';
 import { tlsRequest } from '../helpers/tls.ts';
 
 test('cert command, then a live gateway on its certificates', async () => {
@@ -54,19 +55,7 @@ test('cert command, then a live gateway on its certificates', async () => {
         error instanceof UsageError &&
         error.message === 'unknown role PSP_ZZ: use PSP_AS, PSP_PI, PSP_AI, PSP_IC',
     );
-    const config = loadConfig({
-      MODE: 'live',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      SCHEDULER_INTERVAL_MS: '0',
-      TLS_CERT: join(dir, 'server.pem'),
-      TLS_KEY: join(dir, 'server.key'),
-      TLS_CLIENT_CA: join(dir, 'ca.pem'),
-      DATA_DIR: join(dir, 'db'),
-      EID_PROVIDER: 'simulator',
-      FX_RATES: 'none',
-    });
+    const config = loadConfig(liveSettings(dir, { LOG_LEVEL: 'silent' }));
     const server = await start(config);
     try {
       assert.match(server.url, /^https:\/\/localhost:\d+$/);

@@ -363,7 +363,7 @@ for (const backend of backends()) {
         body: errorBody(404, 'Not Found', {
           code: 'PRODUCT_UNKNOWN',
           path: 'product.name',
-          text: 'There is no API product "lottery"',
+          text: 'product.name names no API product of the bank',
         }),
       });
 

@@ -10,6 +10,7 @@ import { createCa, issueServerCertificate } from '../../src/certificates/issue.t
 import { loadConfig } from '../../src/config.ts';
 import { LIVE_SIMULATOR_WARNING } from '../../src/main.ts';
 import { pageText } from '../helpers/decoupled.ts';
+import { liveSettings } from '../helpers/live-settings.ts';
 import { startCapturing } from '../helpers/start.ts';
 import { tlsRequest } from '../helpers/tls.ts';
 
@@ -26,19 +27,7 @@ test('live on the simulator: a warning at start and on the e-ID pages', async ()
     await writeFile(join(dir, 'ca.pem'), ca.certificatePem);
     await writeFile(join(dir, 'server.pem'), server.certificatePem);
     await writeFile(join(dir, 'server.key'), server.keyPem);
-    const config = loadConfig({
-      MODE: 'live',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      SCHEDULER_INTERVAL_MS: '0',
-      TLS_CERT: join(dir, 'server.pem'),
-      TLS_KEY: join(dir, 'server.key'),
-      TLS_CLIENT_CA: join(dir, 'ca.pem'),
-      DATA_DIR: join(dir, 'db'),
-      EID_PROVIDER: 'simulator',
-      FX_RATES: 'none',
-    });
+    const config = loadConfig(liveSettings(dir));
     const started = await startCapturing(config);
     try {
       assert.deepEqual(warnings(started.lines), [

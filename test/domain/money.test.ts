@@ -29,7 +29,7 @@ test('bad amounts are refused with a reason', () => {
     [Number.NaN, 'SEK', 'must be a finite number'],
     ['1 000', 'SEK', 'must be a positive decimal amount such as "125.50"'],
     ['1234567890123', 'SEK', 'must have at most 12 digits before the decimal point'],
-    ['1', 'XXX', 'currency XXX is not supported'],
+    ['1', 'XXX', 'is in a currency that is not supported'],
   ];
   for (const [input, currency, reason] of cases)
     assert.deepEqual(parseAmount(input, currency), { ok: false, reason }, String(input));

@@ -26,7 +26,7 @@ test('an unknown endpoint', async () => {
   const answer = await call(gateway.app, 'GET', '/psd2/v1/nothing-here?x=1');
   assert.deepEqual(
     statusAndBody(answer),
-    NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: 'There is no endpoint GET /psd2/v1/nothing-here' }),
+    NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: 'There is no endpoint for GET at this path' }),
   );
 });
 

@@ -3,12 +3,12 @@
 // 503 in our shape, and the process exits within
 // SHUTDOWN_TIMEOUT_MS even when a request never finishes arriving.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startGateway } from '../helpers/gateway.ts';
+import { spawnServe } from '../helpers/serve-process.ts';
 
 /** A raw connection to host:port that collects what the server sends and notes when it closes. */
 async function rawConnection(url: string) {
@@ -91,48 +91,22 @@ test('close: a request that arrives while closing is a 503 in the API shape, wit
 });
 
 test('SIGTERM: the process exits within SHUTDOWN_TIMEOUT_MS although a request never finishes', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'serve'], {
-    cwd: new URL('../../', import.meta.url).pathname,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      SCHEDULER_INTERVAL_MS: '0',
-      SHUTDOWN_TIMEOUT_MS: '300',
-      DATABASE_URL: '',
-      MODE: 'sandbox',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const gateway = spawnServe({ SHUTDOWN_TIMEOUT_MS: '300' });
   try {
-    let out = '';
-    let err = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString('utf8');
-    });
-    let url: string | undefined;
-    for await (const chunk of child.stdout) {
-      out += String(chunk);
-      url = /"url":"(http:\/\/[^"]+)"/.exec(out)?.[1];
-      if (url !== undefined && out.includes('psd2-gateway ready')) break;
-    }
-    assert.ok(url !== undefined, `no ready line in ${out}${err}`);
-    const stuck = await rawConnection(url);
+    const [ready] = await gateway.ready();
+    const stuck = await rawConnection(String(ready?.url));
     stuck.socket.write(
       'POST /oauth2/token/1.0 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100\r\n\r\nabc',
     );
     await sleep(50);
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    const [code] = await exited;
-    assert.equal(code, 1);
+    gateway.child.kill('SIGTERM');
+    assert.equal(await gateway.exited(), 1);
     assert.equal(
-      err.trim().split('\n').at(-1),
+      gateway.stderr().trim().split('\n').at(-1),
       'psd2-gateway: requests still in flight after SHUTDOWN_TIMEOUT_MS (300 ms): exiting',
     );
     stuck.socket.destroy();
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    await gateway.kill();
   }
 });

@@ -82,7 +82,11 @@ describe('client credentials', () => {
       [{ scope: 'PIS', client_id: clientId }, oauthError(400, 'invalid_request', 'grant_type is required')],
       [
         { grant_type: 'password', scope: 'PIS', client_id: clientId },
-        oauthError(400, 'unsupported_grant_type', 'grant_type "password" is not supported'),
+        oauthError(
+          400,
+          'unsupported_grant_type',
+          'grant_type must be client_credentials, authorization_code or refresh_token',
+        ),
       ],
       [
         { grant_type: 'client_credentials', client_id: clientId },
@@ -97,11 +101,11 @@ describe('client credentials', () => {
         oauthError(401, 'invalid_client', 'client authentication failed'),
       ],
       [
-        { grant_type: 'client_credentials', scope: 'CBPII', client_id: clientId },
+        { grant_type: 'client_credentials', scope: 'PIS:123', client_id: clientId },
         oauthError(
           400,
           'invalid_scope',
-          'scope "CBPII" is not available with client credentials; use PIS or AIS',
+          'scope is not available with client credentials; use PIS, AIS or CBPII',
         ),
       ],
       [

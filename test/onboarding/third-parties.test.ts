@@ -287,7 +287,7 @@ describe('third parties over mutual TLS', () => {
       body: errorBody(404, 'Not Found', {
         code: 'PRODUCT_UNKNOWN',
         path: 'product.name',
-        text: 'There is no API product "loans"',
+        text: 'product.name names no API product of the bank',
       }),
     });
     const twoUris = await subscribe(certs.good, token, {

@@ -84,7 +84,7 @@ describe('initiation', () => {
       BAD_REQUEST({
         code: 'FORMAT_ERROR',
         path: 'payments[2].creditorAccount.value',
-        text: 'payment 2 (water): creditorAccount.value is not a valid Plusgiro number',
+        text: 'payment 2: creditorAccount.value is not a valid Plusgiro number',
       }),
     );
     assert.deepEqual(await counts(), before);
@@ -104,7 +104,7 @@ describe('initiation', () => {
       FORBIDDEN({
         code: 'PRODUCT_INVALID',
         path: 'payments[3].paymentProduct',
-        text: 'payment 3 (seb): other-bank-domestic-credit-transfer cannot be part of a signing basket',
+        text: 'payment 3: other-bank-domestic-credit-transfer cannot be part of a signing basket',
       }),
     );
   });
@@ -117,7 +117,7 @@ describe('initiation', () => {
       BAD_REQUEST({
         code: 'FORMAT_ERROR',
         path: 'payments[1].tppPaymentReference',
-        text: 'payment 1 (rent): tppPaymentReference must be unique within the basket',
+        text: 'payment 1: tppPaymentReference must be unique within the basket',
       }),
     );
     const mixed = threePayments();
@@ -130,7 +130,7 @@ describe('initiation', () => {
       BAD_REQUEST({
         code: 'PAYMENT_FAILED',
         path: 'payments[2].debtorAccount.value',
-        text: "payment 2 (water): every payment of a basket is paid from the same PSU's accounts",
+        text: "payment 2: every payment of a basket is paid from the same PSU's accounts",
       }),
     );
   });

@@ -134,7 +134,11 @@ describe('execute', () => {
     );
     assert.deepEqual(
       statusAndBody(await execute('no-such-product', paymentId, token)),
-      NOT_FOUND({ code: 'PRODUCT_UNKNOWN', text: 'There is no payment product "no-such-product"' }),
+      NOT_FOUND({
+        code: 'PRODUCT_UNKNOWN',
+        path: 'paymentProduct',
+        text: 'The path names no payment product of the bank',
+      }),
     );
   });
 
@@ -144,7 +148,11 @@ describe('execute', () => {
     const missing = randomUUID();
     assert.deepEqual(
       statusAndBody(await status(DOMESTIC, missing, clientToken)),
-      NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: `There is no payment ${missing}` }),
+      NOT_FOUND({
+        code: 'RESOURCE_UNKNOWN',
+        path: 'paymentId',
+        text: 'There is no payment with this paymentId',
+      }),
     );
     assert.equal((await execute(DOMESTIC, missing, token)).status, 401);
   });

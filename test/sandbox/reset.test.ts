@@ -107,7 +107,11 @@ for (const backend of backends()) {
       const status = await read();
       assert.deepEqual(
         { status: status.status, body: status.body },
-        NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: `There is no payment ${initiated.body.paymentId}` }),
+        NOT_FOUND({
+          code: 'RESOURCE_UNKNOWN',
+          path: 'paymentId',
+          text: 'There is no payment with this paymentId',
+        }),
       );
       const again = await client.initiate(token, {
         path: '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',

@@ -5,7 +5,6 @@
 // back the gateway serves again by itself. PostgreSQL only (skipped, saying so, without it).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -16,51 +15,9 @@ import { configWith } from '../../src/config.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
+import { type DatabaseProxy, startDatabaseProxy } from '../helpers/db-proxy.ts';
 import { TEST_DATABASE_URL } from '../helpers/gateway.ts';
 import { domestic } from '../helpers/payments.ts';
-
-type Mode = 'pass' | 'refuse' | 'blackhole';
-
-/** A TCP proxy to PostgreSQL: passes bytes, refuses and cuts every connection, or drops every byte. */
-async function startProxy(target: URL) {
-  let mode: Mode = 'pass';
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    if (mode === 'refuse') return void client.destroy();
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    for (const [from, to] of [
-      [client, upstream],
-      [upstream, client],
-    ] as const) {
-      sockets.add(from);
-      from.on('data', (chunk) => {
-        if (mode === 'pass') to.write(chunk);
-      });
-      from.on('close', () => {
-        sockets.delete(from);
-        to.destroy();
-      });
-      from.on('error', () => {});
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  const url = new URL(target.href);
-  url.hostname = '127.0.0.1';
-  url.port = String(port);
-  return {
-    url: url.href,
-    set(next: Mode) {
-      mode = next;
-      if (next === 'refuse') for (const socket of sockets) socket.destroy();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
 
@@ -69,7 +26,7 @@ if (DATABASE_URL === undefined) console.log('# database outage suite skipped: TE
 
 describe('the database goes away and comes back', { skip: DATABASE_URL === undefined }, () => {
   const schemaName = `t_${randomBytes(6).toString('hex')}`;
-  let proxy: Awaited<ReturnType<typeof startProxy>>;
+  let proxy: DatabaseProxy;
   let store: Store;
   let app: FastifyInstance;
   let client: TppClient;
@@ -77,7 +34,7 @@ describe('the database goes away and comes back', { skip: DATABASE_URL === undef
   let base: string;
 
   before(async () => {
-    proxy = await startProxy(new URL(DATABASE_URL!));
+    proxy = await startDatabaseProxy(new URL(DATABASE_URL!));
     // Short bounds, so that a silent database is given up within the test's time.
     store = await openStore({
       databaseUrl: proxy.url,

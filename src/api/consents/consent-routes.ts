@@ -134,6 +134,7 @@ export function consentRoutes(app: Api, context: ServiceContext): void {
     app.get(
       `${prefix}/consents/:consentId`,
       {
+        config: { readsOnly: true },
         onRequest: hooks,
         schema: {
           ...common,
@@ -149,6 +150,7 @@ export function consentRoutes(app: Api, context: ServiceContext): void {
     app.get(
       `${prefix}/consents/:consentId/status`,
       {
+        config: { readsOnly: true },
         onRequest: hooks,
         schema: {
           ...common,
@@ -175,7 +177,10 @@ export function consentRoutes(app: Api, context: ServiceContext): void {
           description: 'The consent becomes terminatedByTpp; its tokens read nothing more.',
           operationId: `deleteConsent${suffix}`,
           params: ConsentParams,
-          response: { 204: { description: 'Ended', type: 'null' }, ...apiErrors(...TPP_CALL_ERRORS) },
+          response: {
+            204: { description: 'Ended', type: 'null' },
+            ...apiErrors(...TPP_CALL_ERRORS, ...BODY_ERRORS),
+          },
         },
       },
       async (request, reply) => {

@@ -95,7 +95,7 @@ export function decoupledRoutes(app: Api, context: ServiceContext, prefix: strin
 function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void {
   const suffix = operationSuffix(prefix, context.config.basePath);
   const alias = suffix === '' ? '' : ` (also under ${prefix})`;
-  const config = { errorShape: 'oauth' as const };
+  const config = { errorShape: 'oauth' as const, rateLimited: 'authorization' as const };
   const linksOf = (request: Parameters<typeof originOf>[1], version: SessionLinks['version']) => ({
     baseUrl: originOf(context.config, request) + prefix,
     version,

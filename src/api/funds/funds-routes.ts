@@ -57,7 +57,7 @@ export function fundsRoutes(app: Api, context: ServiceContext): void {
       schema: {
         summary: 'Confirm that an amount is available on an account now',
         description:
-          'With a client-credentials token of scope PIS (the card-based payment instrument issuer: CBPII). Answers true or false, never the balance.',
+          'With a client-credentials token of scope CBPII (the card-based payment instrument issuer) or PIS. Answers true or false, never the balance.',
         operationId: 'confirmFunds',
         tags: ['Funds confirmation'],
         security: BEARER,

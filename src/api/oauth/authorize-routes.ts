@@ -36,7 +36,7 @@ export function authorizeRoutes(app: Api, context: ServiceContext): void {
     app.get(
       path,
       {
-        config: { checksOwnText: true },
+        config: { checksOwnText: true, rateLimited: 'authorization' },
         schema: {
           summary: `Authorize: the PSU approves a payment, basket or consent${also}`,
           description:

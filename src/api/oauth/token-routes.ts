@@ -31,7 +31,7 @@ const TokenForm = Type.Object(
     grant_type: text('client_credentials, authorization_code or refresh_token', ['client_credentials']),
     client_id: text('The app id; onboarding: the TPP id'),
     scope: text(
-      'client_credentials: PIS, AIS or PSD2-ADMIN; authorization_code: the scope of the authorization, e.g. `PIS:<paymentId>`',
+      'client_credentials: PIS, AIS, CBPII or PSD2-ADMIN; authorization_code: the scope of the authorization, e.g. `PIS:<paymentId>`',
       ['PIS'],
     ),
     code: text('authorization_code: the code of the redirect'),
@@ -65,7 +65,10 @@ const TokenAnswer = Type.Object(
   },
 );
 
-/** Only forms: anything else is an invalid_request before the parameters are read. */
+/**
+ * Only forms: a JSON body (which the JSON parser has read) is a 400 invalid_request, as the real
+ * service answers it (API-NOTES); other media types are 415 before any parser.
+ */
 async function formOnly(request: FastifyRequest): Promise<void> {
   if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
     throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
@@ -80,7 +83,7 @@ export function tokenRoutes(app: Api, context: ServiceContext, prefix: string): 
     app.post(
       path,
       {
-        config: { errorShape: 'oauth' },
+        config: { errorShape: 'oauth', rateLimited: 'authorization' },
         preValidation: formOnly,
         schema: {
           summary: `Get an access token${also}${alias}`,

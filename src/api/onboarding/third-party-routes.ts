@@ -37,7 +37,7 @@ export function thirdPartiesRoutes(app: Api, context: ServiceContext): void {
         response: {
           201: answer(ThirdPartyResponse, 'Enrolled: the TPP id'),
           200: answer(ThirdPartyResponse, 'Enrolled already: the TPP id'),
-          ...apiErrors(400, 401, 403, 500),
+          ...apiErrors(400, 401, 403, 500, ...BODY_ERRORS),
         },
       },
     },

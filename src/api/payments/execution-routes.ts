@@ -11,7 +11,14 @@ import { executePayment } from '../../services/payments/execution.ts';
 import { readPaymentStatus } from '../../services/payments/status.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, answerWith } from '../shared/api.ts';
-import { answer, apiErrors, BEARER, TPP_CALL_ERRORS, tppHeaderSchema } from '../shared/schemas.ts';
+import {
+  answer,
+  apiErrors,
+  BEARER,
+  BODY_ERRORS,
+  TPP_CALL_ERRORS,
+  tppHeaderSchema,
+} from '../shared/schemas.ts';
 import { ExecuteResponseSchema, PaymentParams, StatusResponseSchema } from './schemas.ts';
 
 /** What execute and cancel are asked: the app, token, request id and the payment of the path. */
@@ -59,7 +66,7 @@ export function executeStatusRoutes(app: Api, context: ServiceContext): void {
           headers: tppHeaderSchema({ psuPresent: true }),
           response: {
             200: answer(ExecuteResponseSchema, 'Executed: the status it reached'),
-            ...apiErrors(...TPP_CALL_ERRORS, 409),
+            ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
           },
         },
       },
@@ -81,7 +88,7 @@ export function executeStatusRoutes(app: Api, context: ServiceContext): void {
           headers: tppHeaderSchema(),
           response: {
             200: answer(StatusResponseSchema, 'Cancelled: CANC'),
-            ...apiErrors(...TPP_CALL_ERRORS, 405, 409),
+            ...apiErrors(...TPP_CALL_ERRORS, 405, 409, ...BODY_ERRORS),
           },
         },
       },
@@ -91,6 +98,7 @@ export function executeStatusRoutes(app: Api, context: ServiceContext): void {
     app.get(
       `${prefix}/:paymentProduct/:paymentId/status`,
       {
+        config: { readsOnly: true },
         onRequest: [
           tppHeaders(context, { country: general ? 'header' : 'path', live: anyPayments }),
           bearer(context),

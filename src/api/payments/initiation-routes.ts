@@ -93,7 +93,7 @@ export function initiateRoutes(app: Api, context: ServiceContext): void {
         tags: ['Signing baskets'],
         security: BEARER,
         headers: tppHeaderSchema({ psuPresent: true, corporate: true }),
-        response: apiErrors(...TPP_CALL_ERRORS),
+        response: apiErrors(...TPP_CALL_ERRORS, ...BODY_ERRORS),
       },
     },
     () => {
@@ -199,7 +199,7 @@ export function initiateRoutes(app: Api, context: ServiceContext): void {
       if (!CUSTOMER_TYPES.includes(customerType)) {
         throw apiError(
           'RESOURCE_UNKNOWN',
-          `There is no endpoint for customer type "${customerType}": use private or corporate`,
+          'There is no endpoint for this customer type: use private or corporate',
         );
       }
       return initiate(

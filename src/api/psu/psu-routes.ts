@@ -5,6 +5,7 @@ import { submitConsent, submitLogin } from '../../services/authorization/psu-log
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
+import { apiErrors } from '../shared/schemas.ts';
 import { CSRF_COOKIE, cookieOf, sendPsuAnswer } from './reply.ts';
 
 const field = (description: string) => Type.Optional(Type.String({ description }));
@@ -20,13 +21,29 @@ const LoginForm = Type.Object({
 });
 const ConsentForm = Type.Object({ ...FORM_FIELDS, decision: field('approve or deny') });
 const FORM = ['application/x-www-form-urlencoded'];
-const INVALID = HTML_PAGE('The page is no longer valid (expired, used, or a bad CSRF token)');
+/**
+ * A page's 400: its HTML page; or, for a body that is no form at all (none, or not an object: no
+ * browser posts that), the API's error body. 413 and 415: a body too large or not a form.
+ */
+const pageErrors = (description: string) => ({
+  400: {
+    description: `${description}; or a body that is no form (the API's error body)`,
+    content: {
+      'text/html': { schema: Type.String() },
+      'application/json': { schema: Type.Ref('ApiError') },
+    },
+  },
+  ...apiErrors(413, 415),
+});
+const INVALID = 'The page is no longer valid (expired, used, or a bad CSRF token)';
 
 export function psuRoutes(app: Api, context: ServiceContext): void {
   if (context.eid.simulatedApp !== undefined) eidAppRoutes(app, context);
   app.post(
     '/psu/login',
     {
+      // Password pages: counted per client address (api/shared/rate-limits.ts).
+      config: { rateLimited: 'psu-login' },
       schema: {
         summary: "Live redirect flow: the PSU's login (HTML form)",
         operationId: 'psuLogin',
@@ -35,7 +52,7 @@ export function psuRoutes(app: Api, context: ServiceContext): void {
         body: LoginForm,
         response: {
           200: HTML_PAGE('Logged in: what the PSU is asked to approve'),
-          400: INVALID,
+          ...pageErrors(INVALID),
           401: HTML_PAGE('Wrong personal number or password, or locked after too many attempts'),
         },
       },
@@ -56,7 +73,7 @@ export function psuRoutes(app: Api, context: ServiceContext): void {
         body: ConsentForm,
         response: {
           302: REDIRECT("Back to the TPP's redirect URI: code and state, or error=access_denied"),
-          400: INVALID,
+          ...pageErrors(INVALID),
         },
       },
     },
@@ -98,7 +115,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
         }),
         response: {
           200: HTML_PAGE('What the order signs, asking for personal number and password'),
-          400: INVALID,
+          ...pageErrors(INVALID),
           404: HTML_PAGE('No open order matches'),
         },
       },
@@ -114,6 +131,8 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
   app.post(
     '/psu/eid/sign',
     {
+      // Password pages: counted per client address (api/shared/rate-limits.ts).
+      config: { rateLimited: 'psu-login' },
       schema: {
         summary: "The e-ID simulator's app: approve or decline an order (HTML form)",
         description:
@@ -130,7 +149,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
         }),
         response: {
           200: HTML_PAGE('Signed, or cancelled'),
-          400: HTML_PAGE('The order cannot be signed now, or the page is no longer valid'),
+          ...pageErrors('The order cannot be signed now, or the page is no longer valid'),
           401: HTML_PAGE('Wrong personal number or password, or locked after too many attempts'),
           403: HTML_PAGE('The order is for another PSU'),
         },

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { type ServiceContext, today } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { HTML_PAGE } from '../oauth/answers.ts';
-import { answer, apiErrors } from '../shared/schemas.ts';
+import { answer, apiErrors, BODY_ERRORS } from '../shared/schemas.ts';
 import { renderSandboxPage, SANDBOX_PAGE_HEADERS } from './sandbox-page.ts';
 import { CallbackAnswer, ResetAnswer, type SandboxTestData, TestDataSchema } from './schemas.ts';
 import { walkthrough } from './walkthrough/walkthrough.ts';
@@ -63,7 +63,7 @@ export function sandboxRoutes(
         summary: 'Restore the test data; remove every payment, consent and PSU token',
         operationId: 'resetSandbox',
         tags,
-        response: { 200: answer(ResetAnswer, 'Restored'), ...apiErrors(500) },
+        response: { 200: answer(ResetAnswer, 'Restored'), ...apiErrors(400, 500, ...BODY_ERRORS) },
       },
     },
     async (_request, reply) => {

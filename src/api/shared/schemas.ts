@@ -74,7 +74,7 @@ const API_ERROR_MEANINGS: Record<number, string> = {
   410: 'This version of the API is decommissioned; path names its successor (SERVICE_INVALID)',
   413: 'The body is larger than the service accepts (REQUEST_TOO_LARGE)',
   415: 'The body is not application/json (UNSUPPORTED_MEDIA_TYPE)',
-  429: "The consent's daily reads without the PSU are used up (ACCESS_EXCEEDED)",
+  429: "Too many requests (ACCESS_EXCEEDED): the app's rate limit is reached, try again after Retry-After seconds; on account reads also: the consent's daily reads without the PSU are used up",
   500: 'An internal error; the text carries a correlation id, also in X-Correlation-ID (INTERNAL_ERROR)',
   503: 'The service cannot answer now, e.g. its database is away (SERVICE_UNAVAILABLE): try again after Retry-After seconds',
 };
@@ -84,6 +84,7 @@ const OAUTH_ERROR_MEANINGS: Record<number, string> = {
   401: 'The client is unknown or not allowed this grant (invalid_client)',
   413: 'The body is larger than the service accepts (invalid_request)',
   415: 'The body is not of the media type the endpoint takes (invalid_request)',
+  429: 'Too many requests from this app or this address (temporarily_unavailable): try again after Retry-After seconds',
   500: 'An internal error; the description carries a correlation id (server_error)',
   503: "A system the call needs cannot answer now, e.g. the database or the bank's e-ID service (temporarily_unavailable): try again later (Retry-After where the database is away); a decoupled session goes on",
 };

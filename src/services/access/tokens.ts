@@ -1,6 +1,6 @@
 // Bearer tokens: issued as random secrets, stored as hashes, resolved to what they grant.
 import { apiError } from '../../domain/errors.ts';
-import { type ClientScope, grantsRefreshToken } from '../../domain/scope.ts';
+import { type ClientCredentialsScope, grantsRefreshToken } from '../../domain/scope.ts';
 import { hashSecret, newId, newSecret } from '../../domain/secrets.ts';
 import type { Db } from '../../store/database.ts';
 import { findToken, insertRefreshToken, insertToken } from '../../store/tokens-repository.ts';
@@ -163,11 +163,22 @@ export function requireSameApp(grant: TokenGrant, clientId: string): void {
     throw apiError('TOKEN_INVALID', 'The access token was not issued to this app');
 }
 
-/** A client-credentials token with scope PIS (spec step 1), or AIS for account consents. */
-export function requireClientToken(grant: TokenGrant, clientId: string, scope: ClientScope = 'PIS'): void {
+/**
+ * A client-credentials token with scope PIS (spec step 1), AIS for account consents, or one of
+ * several (funds confirmation: CBPII or PIS).
+ */
+export function requireClientToken(
+  grant: TokenGrant,
+  clientId: string,
+  scope: ClientCredentialsScope | readonly ClientCredentialsScope[] = 'PIS',
+): void {
   requireSameApp(grant, clientId);
-  if (grant.kind !== 'client_credentials' || grant.scope !== scope) {
-    throw apiError('TOKEN_INVALID', `This call needs a client-credentials token with scope ${scope}`);
+  const scopes: readonly string[] = typeof scope === 'string' ? [scope] : scope;
+  if (grant.kind !== 'client_credentials' || !scopes.includes(grant.scope)) {
+    throw apiError(
+      'TOKEN_INVALID',
+      `This call needs a client-credentials token with scope ${scopes.join(' or ')}`,
+    );
   }
 }
 

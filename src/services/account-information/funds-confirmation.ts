@@ -23,13 +23,17 @@ export async function confirmFunds(
   grant: TokenGrant,
   body: FundsRequest,
 ): Promise<{ fundsAvailable: boolean }> {
-  requireClientToken(grant, app.clientId);
+  requireClientToken(grant, app.clientId, ['CBPII', 'PIS']);
   if ((body.account === undefined) === (body.cardNumber === undefined)) {
     throw apiError('FORMAT_ERROR', 'name the account by account.iban or by cardNumber, one of them');
   }
   const currency = body.instructedAmount.currency;
   if (!isKnownCurrency(currency)) {
-    throw apiError('FORMAT_ERROR', `currency "${currency}" is not supported`, 'instructedAmount.currency');
+    throw apiError(
+      'FORMAT_ERROR',
+      'instructedAmount.currency is not a supported currency',
+      'instructedAmount.currency',
+    );
   }
   const parsed = parseAmount(body.instructedAmount.amount, currency);
   if (!parsed.ok)

@@ -21,6 +21,7 @@ import { registeredCertificate } from '../access/live-access.ts';
 import { issuePsuTokens } from '../access/tokens.ts';
 import type { Authorizable } from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
+import type { DecoupledResult } from '../shared/metrics.ts';
 import type { Pacing } from '../shared/policy.ts';
 import { authorizingPsu } from './codes.ts';
 import { cancelOrder, collectOrder, startOrder } from './eid-orders.ts';
@@ -90,8 +91,10 @@ export async function initAuthorization(
     sleepMs: SLEEP_TIME_MS,
     state: 'active',
     certThumbprint: thumbprint,
-    createdAt: now,
+    // The early-poll window opens when the TPP can have the answer: after the e-ID started the order.
+    createdAt: context.clock(),
   });
+  context.metrics.decoupledSessionStarted();
   const query = `sessionId=${encodeURIComponent(sessionId)}`;
   const link = (action: string): Link => ({
     href: `${links.baseUrl}/decoupled/${links.version.replace('{action}', action)}?${query}`,
@@ -165,13 +168,17 @@ export type TokenPollResponse =
       readonly expires_in: number;
     };
 
-type PollAnswer =
+type PollAnswer = (
   | { readonly answer: TokenPollResponse }
   | {
       readonly error: OAuthError;
       /** The e-ID order to cancel once the session's end has committed. */
       readonly cancelOrder?: string;
-    };
+    }
+) & {
+  /** The poll ended the session so: counted once that has committed. */
+  readonly ended?: DecoupledResult;
+};
 
 /**
  * A poll in three steps, so that the e-ID provider is never asked inside our transaction: the session
@@ -190,6 +197,7 @@ export async function pollToken(
   const now = context.clock();
   // Errors that end the session are returned, not thrown, so that the session's end commits.
   const checked = await checkPoll(context, sessionHash, presented, now);
+  if ('ended' in checked && checked.ended !== undefined) context.metrics.decoupledSessionEnded(checked.ended);
   if ('error' in checked) {
     if (checked.cancelOrder !== undefined) await cancelOrder(context, checked.cancelOrder, now);
     throw checked.error;
@@ -204,7 +212,9 @@ export async function pollToken(
   const outcome = await context.db.transaction((trx) =>
     recordPoll(context, trx, sessionHash, collected, resource, now),
   );
+  if (outcome.ended !== undefined) context.metrics.decoupledSessionEnded(outcome.ended);
   if ('error' in outcome) throw outcome.error;
+  if (outcome.answer.result === 'COMPLETE') context.metrics.tokenIssued('decoupled');
   return outcome.answer;
 }
 
@@ -265,7 +275,10 @@ async function recordPoll(
   if (outcome.kind === 'complete') {
     if (collected.state.status !== 'complete' || collected.state.personalNumber !== session.psuId) {
       await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
-      return { error: new OAuthError('mbid_error', 'the identification was made by another person') };
+      return {
+        error: new OAuthError('mbid_error', 'the identification was made by another person'),
+        ended: 'other_person',
+      };
     }
     await updateSession(trx, sessionHash, { state: 'complete', endedAt: now });
     await resource?.approve(trx, session.psuId);
@@ -277,21 +290,29 @@ async function recordPoll(
       codeHash: null,
       certThumbprint: session.certThumbprint,
     });
-    return { answer: { result: 'COMPLETE', ...token } };
+    return { answer: { result: 'COMPLETE', ...token }, ended: 'complete' };
   }
   await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
-  if (outcome.kind === 'result') return { answer: { result: 'USER_CANCEL' } };
-  return { error: new OAuthError(outcome.error, outcome.description) };
+  if (outcome.kind === 'result') return { answer: { result: 'USER_CANCEL' }, ended: 'user_cancel' };
+  return {
+    error: new OAuthError(outcome.error, outcome.description),
+    ended: outcome.error === 'intent_expired' ? 'expired' : 'failed',
+  };
 }
 
-/** Polls sooner than sleep_time apart are counted; too many early or in all end the session. */
+/**
+ * Polls sooner than sleep_time after the previous one, or for the first poll after the start, are
+ * counted (spec "Limits": before the first call and between calls); too many early or in all end the
+ * session.
+ */
 async function pace(
   trx: Db,
   session: SessionRow,
   now: Date,
   pacing: Pacing,
 ): Promise<PollAnswer | undefined> {
-  const early = session.lastPollAt !== null && now.getTime() - session.lastPollAt.getTime() < session.sleepMs;
+  const since = session.lastPollAt ?? session.createdAt;
+  const early = now.getTime() - since.getTime() < session.sleepMs;
   const polls = session.polls + 1;
   const earlyPolls = session.earlyPolls + (early ? 1 : 0);
   if (polls > pacing.maxPolls || earlyPolls > pacing.maxEarlyPolls) {
@@ -304,6 +325,7 @@ async function pace(
     });
     return {
       cancelOrder: session.orderRef,
+      ended: 'polled_too_often',
       error: new OAuthError(
         'mbid_max_polling',
         `polled too often: wait sleep_time (${session.sleepMs} ms) between polls`,
@@ -331,5 +353,8 @@ export async function cancelAuthorization(
   });
   if (outcome instanceof OAuthError) throw outcome;
   // The session's end has committed: the e-ID order ends too.
-  if (outcome !== undefined) await cancelOrder(context, outcome, now);
+  if (outcome !== undefined) {
+    context.metrics.decoupledSessionEnded('cancelled');
+    await cancelOrder(context, outcome, now);
+  }
 }

@@ -56,7 +56,7 @@ export async function subscribe(
     throw apiError('CLIENT_UNKNOWN', 'X-Gateway-Client-Id names no enrolled TPP', 'X-Gateway-Client-Id');
   const product = findApiProduct(body.product.name);
   if (product === undefined)
-    throw apiError('PRODUCT_UNKNOWN', `There is no API product "${body.product.name}"`, 'product.name');
+    throw apiError('PRODUCT_UNKNOWN', 'product.name names no API product of the bank', 'product.name');
   if (context.mtls || request.peer.kind !== 'none') {
     const qwac = requireQwac(request.peer);
     if (!qwac.scopes.includes(product.scope)) {

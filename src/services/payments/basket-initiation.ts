@@ -53,7 +53,7 @@ export async function initiateBasket(
   const messages: TppMessage[] = [];
   const instructions: (PaymentInstruction | undefined)[] = request.payments.map((item, index) => {
     const problems = (found: readonly TppMessage[]) =>
-      messages.push(...found.map((message) => within(index, item, message)));
+      messages.push(...found.map((message) => within(index, message)));
     let product: ReturnType<typeof initiationProduct>;
     try {
       product = initiationProduct(item.paymentProduct);
@@ -79,7 +79,7 @@ export async function initiateBasket(
   references.forEach((reference, index) => {
     if (references.indexOf(reference) !== index) {
       messages.push(
-        within(index, request.payments[index]!, {
+        within(index, {
           code: 'FORMAT_ERROR',
           path: 'tppPaymentReference',
           text: 'tppPaymentReference must be unique within the basket',
@@ -103,7 +103,7 @@ export async function initiateBasket(
     const account = debtorAccounts[index];
     if (account === undefined) {
       messages.push(
-        within(index, item, {
+        within(index, {
           code: 'PAYMENT_FAILED',
           path: 'debtorAccount.value',
           text: 'the debtor account is not an account at the bank',
@@ -114,7 +114,7 @@ export async function initiateBasket(
     try {
       checkPayer({ channel: CHANNEL, corporate: request.corporate }, account);
     } catch (error) {
-      messages.push(...(error as ApiError).messages.map((message) => within(index, item, message)));
+      messages.push(...(error as ApiError).messages.map((message) => within(index, message)));
       continue;
     }
     const facts = {
@@ -123,12 +123,10 @@ export async function initiateBasket(
       accountType: account.accountType,
       ownerType: account.ownerType,
     };
-    messages.push(
-      ...checkDebtorAccount(instruction, item, facts).map((message) => within(index, item, message)),
-    );
+    messages.push(...checkDebtorAccount(instruction, item, facts).map((message) => within(index, message)));
     if (accounts[0] !== undefined && account.psuId !== accounts[0].psuId) {
       messages.push(
-        within(index, item, {
+        within(index, {
           code: 'PAYMENT_FAILED',
           path: 'debtorAccount.value',
           text: "every payment of a basket is paid from the same PSU's accounts",
@@ -153,26 +151,38 @@ export async function initiateBasket(
   })) satisfies (NewPayment & { tppPaymentReference: string })[];
   const key = { clientId: request.app.clientId, requestId: request.requestId };
   const print = fingerprint({ operation: 'basket', payments: request.payments });
-  return answerOnce(context.db, key, print, async (trx) => {
-    await insertBasket(trx, { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId }, members);
-    return {
-      statusCode: 200,
-      body: {
-        payments: members.map((member) => ({
-          paymentId: member.id,
-          tppPaymentReference: member.tppPaymentReference,
-        })),
-        signingBaskedId: basketId,
-      },
-    };
-  });
+  return answerOnce(
+    context.db,
+    key,
+    print,
+    async (trx) => {
+      await insertBasket(
+        trx,
+        { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId },
+        members,
+      );
+      return {
+        statusCode: 200,
+        body: {
+          payments: members.map((member) => ({
+            paymentId: member.id,
+            tppPaymentReference: member.tppPaymentReference,
+          })),
+          signingBaskedId: basketId,
+        },
+      };
+    },
+    () => {
+      for (const member of members) context.metrics.paymentStatus(member.instruction.product, 'ACTC');
+    },
+  );
 }
 
-/** A basket payment's problem, named by its index and reference. */
-function within(index: number, item: BasketItem, message: TppMessage): TppMessage {
+/** A basket payment's problem, named by its index (its reference is the caller's text: never repeated). */
+function within(index: number, message: TppMessage): TppMessage {
   return {
     code: message.code,
     path: `payments[${index}]${message.path === undefined ? '' : `.${message.path}`}`,
-    text: `payment ${index} (${item.tppPaymentReference}): ${message.text}`,
+    text: `payment ${index}: ${message.text}`,
   };
 }

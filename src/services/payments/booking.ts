@@ -7,7 +7,7 @@
 // recovery that the scheduler runs, asks the system again under the same key, which books nothing
 // twice and answers the first outcome. A marked payment cannot be cancelled.
 import { dateIn } from '../../domain/dates.ts';
-import { type Payment, statusAfterExecution } from '../../domain/payment.ts';
+import { type Payment, statusAfterExecution, type TransactionStatus } from '../../domain/payment.ts';
 import { findProduct } from '../../domain/products.ts';
 import type { BookingLine, BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
 import type { Db } from '../../store/database.ts';
@@ -19,6 +19,24 @@ import {
   unansweredBookings,
 } from '../../store/payments-repository.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
+
+/** A payment moved by a booking's outcome, told to the metrics once its transaction has committed. */
+export interface Move {
+  readonly product: string;
+  readonly to: TransactionStatus;
+  readonly reasonCode?: string;
+}
+
+/** Tells the metrics of payments a committed booking moved: their new status and the execution's result. */
+export function countMoves(context: ServiceContext, moves: readonly Move[]): void {
+  for (const move of moves) {
+    context.metrics.paymentStatus(move.product, move.to);
+    if (move.to === 'RJCT') {
+      context.metrics.paymentExecuted('rejected');
+      context.metrics.paymentRejected(move.reasonCode ?? '');
+    } else context.metrics.paymentExecuted(move.to === 'ACCP' ? 'scheduled' : 'booked');
+  }
+}
 
 /** How long an unanswered booking is left to its own process before the recovery asks again. */
 export const RECOVER_BOOKINGS_AFTER_MS = 60_000;
@@ -60,12 +78,12 @@ export async function startBooking(
   const from = payments[0]!.status;
   const plan = orderOf(key, today(context), payments);
   if (plan.lines.length === 0) {
-    await context.db.transaction(async (trx) => {
+    const moves = await context.db.transaction(async (trx) => {
       const waiting = await lockPayments(
         trx,
         payments.map((payment) => payment.id),
       );
-      await settle(
+      return settle(
         trx,
         context,
         waiting.filter((payment) => payment.status === from),
@@ -73,6 +91,7 @@ export async function startBooking(
         { booked: true },
       );
     });
+    countMoves(context, moves);
     return undefined;
   }
   const marks = await markBooking(
@@ -92,15 +111,16 @@ export async function startBooking(
 /**
  * Step 3, in the caller's transaction: the outcome moves the payments still waiting for this order
  * (a concurrent step 3 may have moved them already): booked, each to its settlement status, or ACCP
- * when it is dated later; rejected, every one to RJCT with the reason.
+ * when it is dated later; rejected, every one to RJCT with the reason. Answers the moves, for the
+ * caller to count (countMoves) once its transaction has committed.
  */
 export async function finishBooking(
   trx: Db,
   context: ServiceContext,
   order: BookingOrder,
   outcome: BookingOutcome,
-): Promise<void> {
-  await settle(trx, context, await lockPaymentsOfBooking(trx, order.key), order, outcome);
+): Promise<Move[]> {
+  return settle(trx, context, await lockPaymentsOfBooking(trx, order.key), order, outcome);
 }
 
 async function settle(
@@ -109,8 +129,9 @@ async function settle(
   payments: readonly Payment[],
   order: BookingOrder,
   outcome: BookingOutcome,
-): Promise<void> {
+): Promise<Move[]> {
   const at = context.clock();
+  const moves: Move[] = [];
   for (const payment of payments) {
     const to = outcome.booked
       ? statusAfterExecution(payment, findProduct(payment.product)!.settlement, order.bookingDate)
@@ -119,13 +140,19 @@ async function settle(
     if (!(await moveStatus(trx, payment.id, payment.status, to, at, rejection))) {
       throw new Error(`payment ${payment.id} left ${payment.status} while locked`);
     }
+    moves.push({
+      product: payment.product,
+      to,
+      ...(rejection === undefined ? {} : { reasonCode: rejection.reasonCode }),
+    });
   }
+  return moves;
 }
 
 /** Steps 2 and 3 for an order whose payments are marked: asks the bank and records its answer. */
 export async function completeBooking(context: ServiceContext, order: BookingOrder): Promise<void> {
   const outcome = await context.coreBanking.book(order);
-  await context.db.transaction((trx) => finishBooking(trx, context, order, outcome));
+  countMoves(context, await context.db.transaction((trx) => finishBooking(trx, context, order, outcome)));
 }
 
 /**

@@ -24,27 +24,38 @@ export async function cancelPayment(
 ): Promise<Answer<PaymentStatusResponse>> {
   productOfPath(request.productName);
   const { key, print } = oncePerRequest(request, 'cancel');
-  return answerOnce(context.db, key, print, async (trx) => {
-    const locked = await lockPayment(trx, request.paymentId);
-    requireReader(request.grant, request.app.clientId, request.paymentId, locked);
-    const payment = checkPaymentOfApp(locked, request.paymentId, request.productName, request.app.clientId);
-    if (payment.basketId !== null) {
-      throw apiError(
-        'CANCELLATION_INVALID',
-        `payment ${payment.id} is part of signing basket ${payment.basketId}`,
-      );
-    }
-    if (cancellable(payment, today(context))) {
-      if (!(await moveStatus(trx, payment.id, payment.status, 'CANC', context.clock()))) {
-        throw new Error(`payment ${payment.id} changed while locked`);
+  let cancelled: string | undefined;
+  const count = () => {
+    if (cancelled !== undefined) context.metrics.paymentStatus(cancelled, 'CANC');
+  };
+  return answerOnce(
+    context.db,
+    key,
+    print,
+    async (trx) => {
+      const locked = await lockPayment(trx, request.paymentId);
+      requireReader(request.grant, request.app.clientId, request.paymentId, locked);
+      const payment = checkPaymentOfApp(locked, request.paymentId, request.productName, request.app.clientId);
+      if (payment.basketId !== null) {
+        throw apiError(
+          'CANCELLATION_INVALID',
+          `payment ${payment.id} is part of signing basket ${payment.basketId}`,
+        );
       }
-    } else if (payment.status !== 'CANC') {
-      const why = payment.booking !== null ? 'being booked' : payment.status;
-      throw apiError(
-        'CANCELLATION_INVALID',
-        `payment ${payment.id} is ${why} and can no longer be cancelled`,
-      );
-    }
-    return { statusCode: 200, body: { paymentId: payment.id, transactionStatus: 'CANC' } };
-  });
+      if (cancellable(payment, today(context))) {
+        if (!(await moveStatus(trx, payment.id, payment.status, 'CANC', context.clock()))) {
+          throw new Error(`payment ${payment.id} changed while locked`);
+        }
+        cancelled = payment.product;
+      } else if (payment.status !== 'CANC') {
+        const why = payment.booking !== null ? 'being booked' : payment.status;
+        throw apiError(
+          'CANCELLATION_INVALID',
+          `payment ${payment.id} is ${why} and can no longer be cancelled`,
+        );
+      }
+      return { statusCode: 200, body: { paymentId: payment.id, transactionStatus: 'CANC' } };
+    },
+    count,
+  );
 }

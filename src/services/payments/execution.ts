@@ -12,7 +12,7 @@ import { findPayment, lockPayment } from '../../store/payments-repository.ts';
 import { requirePsuToken, type TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { type Answer, earlierAnswer, recordOnce } from '../shared/idempotency.ts';
-import { finishBooking, startBooking } from './booking.ts';
+import { countMoves, finishBooking, type Move, startBooking } from './booking.ts';
 import { checkPaymentOfApp, oncePerRequest, productOfPath } from './payment-access.ts';
 import { noExchangeToday, type PaymentStatusResponse, statusBody } from './status.ts';
 
@@ -71,15 +71,25 @@ async function executeOnce<T>(
   const answer = (trx: Db) => execution.lock(trx).then((locked) => execution.answer(locked));
   if (order === undefined) return recordOnce(context.db, key, print, answer);
   const outcome = await context.coreBanking.book(order);
+  let moves: readonly Move[] = [];
   try {
-    return await recordOnce(context.db, key, print, async (trx) => {
-      await finishBooking(trx, context, order, outcome);
-      return answer(trx);
-    });
+    return await recordOnce(
+      context.db,
+      key,
+      print,
+      async (trx) => {
+        moves = await finishBooking(trx, context, order, outcome);
+        return answer(trx);
+      },
+      () => countMoves(context, moves),
+    );
   } catch (error) {
     // The bank has answered: its outcome is recorded even when the answer is not (a request id taken
     // by another request meanwhile); if this fails too, the recovery records it later.
-    await context.db.transaction((trx) => finishBooking(trx, context, order, outcome)).catch(() => {});
+    await context.db
+      .transaction((trx) => finishBooking(trx, context, order, outcome))
+      .then((recorded) => countMoves(context, recorded))
+      .catch(() => {});
     throw error;
   }
 }

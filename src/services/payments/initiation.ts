@@ -109,7 +109,9 @@ export async function initiatePayment(
     instruction,
   };
   const stored = await insertPaymentAnswering(context.db, payment, { key, fingerprint: print, ...answer });
-  return stored ? answer : replayAnswer(context.db, key, print);
+  if (!stored) return replayAnswer(context.db, key, print);
+  context.metrics.paymentStatus(product.id, 'ACTC');
+  return answer;
 }
 
 /** Initiation takes the product name exactly as the contract spells it for initiation. */
@@ -117,7 +119,11 @@ export function initiationProduct(name: string): ProductDefinition {
   const product = findProduct(name);
   if (product === undefined || product.id !== name) {
     const hint = product === undefined ? '' : `; initiation spells it ${product.id}`;
-    throw apiError('PRODUCT_UNKNOWN', `There is no payment product "${name}"${hint}`);
+    throw apiError(
+      'PRODUCT_UNKNOWN',
+      `The path names no payment product of the bank${hint}`,
+      'paymentProduct',
+    );
   }
   return product;
 }

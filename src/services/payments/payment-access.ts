@@ -9,7 +9,8 @@ import { requireClientToken, requirePsuToken, type TokenGrant } from '../access/
 
 export function productOfPath(name: string) {
   const product = findProduct(name);
-  if (product === undefined) throw apiError('PRODUCT_UNKNOWN', `There is no payment product "${name}"`);
+  if (product === undefined)
+    throw apiError('PRODUCT_UNKNOWN', 'The path names no payment product of the bank', 'paymentProduct');
   return product;
 }
 
@@ -20,7 +21,8 @@ export function checkPaymentOfApp(
   clientId: string,
 ): Payment {
   const product = productOfPath(productName);
-  if (payment === undefined) throw apiError('RESOURCE_UNKNOWN', `There is no payment ${paymentId}`);
+  if (payment === undefined)
+    throw apiError('RESOURCE_UNKNOWN', 'There is no payment with this paymentId', 'paymentId');
   if (payment.clientId !== clientId) throw notYours(`Payment ${paymentId} was not initiated by this app`);
   if (payment.product !== product.id) {
     throw new ApiError({

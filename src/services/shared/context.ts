@@ -12,6 +12,7 @@ import type { PsuIdentityProvider } from '../../ports/psu-identity-provider.ts';
 import type { StoreDb } from '../../store/database.ts';
 import type { AuthorizableRegistry } from './authorizables.ts';
 import type { Caches } from './caches.ts';
+import type { ServiceMetrics } from './metrics.ts';
 import type { ModePolicy } from './policy.ts';
 
 export type { Clock } from '../../domain/clock.ts';
@@ -36,6 +37,8 @@ export interface ServiceContext {
    * TLS). Then every AIS/PIS call and every token request is tied to the TPP's certificate.
    */
   readonly mtls: boolean;
+  /** What the use cases count, once committed (services/shared/metrics.ts; Prometheus in http/metrics.ts). */
+  readonly metrics: ServiceMetrics;
 }
 
 /** The bank's date now. */

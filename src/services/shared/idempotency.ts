@@ -16,15 +16,17 @@ class RequestIdTaken extends Error {}
  * Runs work in a transaction that also records its answer under the request id, so the work and its
  * record commit together or not at all. A known id answers the recorded answer without doing the
  * work; an id taken while the work ran rolls the work back and answers the winner's answer. An error
- * from work rolls everything back: a refused request may be retried under the same id.
+ * from work rolls everything back: a refused request may be retried under the same id. `committed`
+ * runs once the work has committed (to count it), never for an answer replayed or rolled back.
  */
 export async function answerOnce<T>(
   db: StoreDb,
   key: RequestKey,
   fingerprint: string,
   work: (trx: Db) => Promise<Answer<T>>,
+  committed?: () => void,
 ): Promise<Answer<T>> {
-  return (await earlierAnswer<T>(db, key, fingerprint)) ?? recordOnce(db, key, fingerprint, work);
+  return (await earlierAnswer<T>(db, key, fingerprint)) ?? recordOnce(db, key, fingerprint, work, committed);
 }
 
 /** The answer recorded under the request id, if it has one; throws when it was another request's. */
@@ -39,21 +41,24 @@ export async function earlierAnswer<T>(
 
 /**
  * The second half of answerOnce, for work that had to start before (execution asks the bank between
- * two transactions): the last step and the answer commit together.
+ * two transactions): the last step and the answer commit together; then `committed` runs.
  */
 export async function recordOnce<T>(
   db: StoreDb,
   key: RequestKey,
   fingerprint: string,
   work: (trx: Db) => Promise<Answer<T>>,
+  committed?: () => void,
 ): Promise<Answer<T>> {
   try {
-    return await db.transaction(async (trx) => {
+    const answer = await db.transaction(async (trx) => {
       const answer = await work(trx);
       if (!(await recordAnswer(trx, key, fingerprint, answer.statusCode, answer.body)))
         throw new RequestIdTaken();
       return answer;
     });
+    committed?.();
+    return answer;
   } catch (error) {
     if (!(error instanceof RequestIdTaken)) throw error;
     return replayAnswer(db, key, fingerprint);

@@ -48,8 +48,12 @@ export interface ModePolicy {
   readonly requirePsuIpAddress: boolean;
   /** The sandbox's own routes (/sandbox/...) and its seeded app. */
   readonly sandboxTools: boolean;
+  /** A client-credentials token of scope PIS, AIS or CBPII needs the role in the TPP's certificate (live). */
+  readonly clientTokenNeedsRole: boolean;
   /** The e-ID simulator would face real PSUs: the start warns that it is no e-ID (live). */
   readonly warnOfSimulator: boolean;
+  /** GET /metrics on the public listener (sandbox); live only on its own listener (METRICS_PORT). */
+  readonly metricsOnPublicListener: boolean;
 }
 
 /** The texts a PSU's refusal redirects with, as the live pages do. */
@@ -83,7 +87,9 @@ export function sandboxPolicy(scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy
     redirectUriProtocols: Object.freeze(['https:', 'http:']),
     requirePsuIpAddress: false,
     sandboxTools: true,
+    clientTokenNeedsRole: false,
     warnOfSimulator: false,
+    metricsOnPublicListener: true,
   });
 }
 
@@ -107,7 +113,9 @@ export const livePolicy: ModePolicy = Object.freeze({
   redirectUriProtocols: Object.freeze(['https:']),
   requirePsuIpAddress: true,
   sandboxTools: false,
+  clientTokenNeedsRole: true,
   warnOfSimulator: true,
+  metricsOnPublicListener: false,
 });
 
 export function policyFor(mode: Mode, scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy {

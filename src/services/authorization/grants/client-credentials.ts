@@ -1,10 +1,12 @@
-// grant_type=client_credentials (spec row 1): a token for endpoints that touch no PSU data: scope PIS
-// for an app, or scope PSD2-ADMIN for an enrolled TPP's onboarding (live: over TLS with one of its
-// certificates, and bound to that certificate).
+// grant_type=client_credentials (spec row 1): a token for endpoints that touch no PSU data: scope PIS,
+// AIS or CBPII for an app (live: only when the TPP's certificate carries the role, spec
+// "Authentication" 1), or scope PSD2-ADMIN for an enrolled TPP's onboarding (live: over TLS with one
+// of its certificates, and bound to that certificate).
 
 import type { PeerIdentity } from '../../../certificates/qwac.ts';
 import { OAuthError } from '../../../domain/errors.ts';
-import { isClientScope } from '../../../domain/scope.ts';
+import { rolesGiving } from '../../../domain/psp-roles.ts';
+import { type ClientCredentialsScope, isClientCredentialsScope } from '../../../domain/scope.ts';
 import { findTpp } from '../../../store/tpps-repository.ts';
 import { registeredCertificate } from '../../access/live-access.ts';
 import { issueToken, LIFETIMES, type TokenResponse } from '../../access/tokens.ts';
@@ -23,12 +25,13 @@ export async function handler(
   const scope = required(parameters, 'scope');
   if (scope === ADMIN_SCOPE) return adminToken(context, parameters, peer);
   const { app, thumbprint } = await authenticateClient(context, parameters, peer);
-  if (!isClientScope(scope)) {
+  if (!isClientCredentialsScope(scope)) {
     throw new OAuthError(
       'invalid_scope',
-      `scope "${scope}" is not available with client credentials; use PIS or AIS`,
+      'scope is not available with client credentials; use PIS, AIS or CBPII',
     );
   }
+  requireRole(context, peer, scope);
   return issueToken(context.db, context, {
     kind: 'client_credentials',
     clientId: app.clientId,
@@ -39,6 +42,19 @@ export async function handler(
     enforceExpiry: true,
     certThumbprint: thumbprint,
   });
+}
+
+/**
+ * Live, the certificate the client authenticated with must carry the role of the scope (PIS also
+ * gives CBPII); without mutual TLS there is no certificate to ask (as authenticateClient).
+ */
+function requireRole(context: ServiceContext, peer: PeerIdentity, scope: ClientCredentialsScope): void {
+  if (!context.policy.clientTokenNeedsRole || !context.mtls) return;
+  if (peer.kind === 'qwac' && peer.qwac.scopes.includes(scope)) return;
+  throw new OAuthError(
+    'invalid_scope',
+    `scope ${scope} needs the ${rolesGiving(scope).join(' or ')} role in the certificate`,
+  );
 }
 
 async function adminToken(

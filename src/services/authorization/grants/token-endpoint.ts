@@ -3,6 +3,7 @@ import type { PeerIdentity } from '../../../certificates/qwac.ts';
 import { OAuthError } from '../../../domain/errors.ts';
 import type { TokenResponse } from '../../access/tokens.ts';
 import type { ServiceContext } from '../../shared/context.ts';
+import type { TokenGrantKind } from '../../shared/metrics.ts';
 import * as authorizationCode from './authorization-code.ts';
 import * as clientCredentials from './client-credentials.ts';
 import { required, type TokenParameters } from './parameters.ts';
@@ -14,11 +15,12 @@ type Grant = (
   peer: PeerIdentity,
 ) => Promise<TokenResponse>;
 
-const GRANTS = new Map<string, Grant>([
-  [clientCredentials.grantType, clientCredentials.handler],
-  [authorizationCode.grantType, authorizationCode.handler],
-  [refreshToken.grantType, refreshToken.handler],
-]);
+const GRANTS = new Map<string, { readonly kind: TokenGrantKind; readonly handler: Grant }>(
+  [clientCredentials, authorizationCode, refreshToken].map((grant) => [
+    grant.grantType,
+    { kind: grant.grantType, handler: grant.handler },
+  ]),
+);
 
 /** `peer` is the TLS client certificate of the request, if any. */
 export async function exchangeToken(
@@ -29,6 +31,12 @@ export async function exchangeToken(
   const grantType = required(parameters, 'grant_type');
   const grant = GRANTS.get(grantType);
   if (grant === undefined)
-    throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported`);
-  return grant(context, parameters, peer);
+    throw new OAuthError(
+      'unsupported_grant_type',
+      'grant_type must be client_credentials, authorization_code or refresh_token',
+    );
+  // Each grant has committed its token when it answers.
+  const token = await grant.handler(context, parameters, peer);
+  context.metrics.tokenIssued(grant.kind);
+  return token;
 }

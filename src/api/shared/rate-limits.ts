@@ -1,0 +1,182 @@
+// Rate limits (@fastify/rate-limit), counted per window of RATE_LIMIT_WINDOW_MS:
+// - the API (every route whose headers name X-Gateway-Client-Id): per client address before anything is
+//   looked up, and per app once the call is authenticated (its app and token checked), so that nobody
+//   spends another app's allowance by sending its public client id;
+// - the authorization routes (token, authorize, decoupled; route config rateLimited: 'authorization'):
+//   per client address before the body is read, and per app from that address (the client_id parameter,
+//   the caller not being authenticated yet) after;
+// - the PSU's password pages (rateLimited: 'psu-login'): per client address.
+// Over a limit the answer is 429 with Retry-After, in the route's own error shape: the API's
+// (ACCESS_EXCEEDED), RFC 6749's (temporarily_unavailable) or an HTML page. Each limited route documents
+// its 429 here, so that what is limited and what is documented cannot drift apart. The counters live in
+// this process, or in Redis (REDIS_URL) shared by every process; a Redis that is away lets requests
+// through (skipOnError) rather than fail them.
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config.ts';
+import { ApiError, OAuthError } from '../../domain/errors.ts';
+import { isOAuthRoute } from '../../http/errors.ts';
+import { CLIENT_ID_HEADER } from '../../http/tpp-headers.ts';
+import { HTML_PAGE } from '../oauth/answers.ts';
+import { sendPsuAnswer } from '../psu/reply.ts';
+import { apiErrors, oauthErrors } from './schemas.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Which rate limits the route is counted in besides the API's (api/shared/rate-limits.ts). */
+    rateLimited?: 'authorization' | 'psu-login';
+  }
+}
+
+/** Where the counters of every limit live in Redis (with the plugin's own prefix after it). */
+const REDIS_NAMESPACE = 'psd2-gateway:rate-limit:';
+
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+
+interface Limit {
+  /** Who is counted: "this app", "this address". */
+  readonly who: string;
+  readonly max: number;
+  readonly check: Limiter;
+  /** The key of the request in this limit, or undefined when it names none (then not counted). */
+  readonly keyOf: (request: FastifyRequest) => string | undefined;
+}
+
+export interface RateLimitOptions {
+  /** Shared counters (REDIS_URL); in this process's memory without. */
+  readonly redis?: Redis | undefined;
+}
+
+/**
+ * Registers the limits of `config.rateLimits` on every route registered after it. Call before the
+ * routes and before the OpenAPI document (registerOpenApi), which then shows the 429s.
+ */
+export async function registerRateLimits(
+  app: FastifyInstance,
+  config: Config,
+  options: RateLimitOptions = {},
+): Promise<void> {
+  const settings = config.rateLimits;
+  await app.register(fastifyRateLimit, {
+    global: false,
+    timeWindow: settings.windowMs,
+    // Redis away: the request goes on uncounted (store/redis.ts logs the outage once).
+    skipOnError: true,
+    ...(options.redis === undefined ? {} : { redis: options.redis, nameSpace: REDIS_NAMESPACE }),
+  });
+  const limit = (
+    name: string,
+    max: number,
+    who: string,
+    keyOf: (request: FastifyRequest) => string | undefined,
+  ): Limit | undefined =>
+    max === 0
+      ? undefined
+      : {
+          who,
+          max,
+          keyOf,
+          // Each limit's keys start with its name: one store, no limit counts another's requests.
+          check: app.createRateLimit({
+            max,
+            timeWindow: settings.windowMs,
+            keyGenerator: (request) => `${name}:${keyOf(request)}`,
+          }),
+        };
+  const address = (request: FastifyRequest) => normalizeIP(request.ip);
+  const apiAddress = limit('api-address', settings.apiPerAddress, 'this address', address);
+  // request.tpp is set once the app is found (http/tpp-headers.ts), and the token checked after it.
+  const apiApp = limit('api-app', settings.apiPerApp, 'this app', (request) => request.tpp?.app.clientId);
+  const authorizationApp = limit('auth-app', settings.authorizationPerApp, 'this app', (request) => {
+    const clientId = clientIdParameter(request);
+    return clientId === undefined ? undefined : `${clientId}|${address(request)}`;
+  });
+  const authorizationAddress = limit(
+    'auth-address',
+    settings.authorizationPerAddress,
+    'this address',
+    address,
+  );
+  const psuAddress = limit('psu-address', settings.psuLoginPerAddress, 'this address', address);
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const kind = route.config?.rateLimited ?? (namesClientIdHeader(route) ? 'api' : undefined);
+    if (kind === undefined) return;
+    const [early, late] =
+      kind === 'api'
+        ? [apiAddress, apiApp]
+        : kind === 'authorization'
+          ? [authorizationAddress, authorizationApp]
+          : [psuAddress, undefined];
+    if (early === undefined && late === undefined) return;
+    // First among the route's own hooks: before the app, the token or the body is looked at.
+    if (early !== undefined)
+      route.onRequest = [enforce(early, kind, config), ...[route.onRequest ?? []].flat()];
+    // The API's per-app count: last of its onRequest hooks, once the app and its token are checked.
+    if (late !== undefined && kind === 'api')
+      route.onRequest = [...[route.onRequest ?? []].flat(), enforce(late, kind, config)];
+    else if (late !== undefined)
+      route.preValidation = [enforce(late, kind, config), ...[route.preValidation ?? []].flat()];
+    document(route, kind);
+  });
+}
+
+/** What a client id can look like (printable ASCII, at most 128): anything else is counted by address only. */
+const CLIENT_ID = /^[!-~]{1,128}$/;
+
+/** The client_id of an authorization call: in the form or JSON body, or in the query (authorize). */
+function clientIdParameter(request: FastifyRequest): string | undefined {
+  for (const source of [request.body, request.query]) {
+    if (typeof source !== 'object' || source === null) continue;
+    const value = (source as Record<string, unknown>).client_id;
+    const first = Array.isArray(value) ? value[0] : value;
+    if (typeof first === 'string' && CLIENT_ID.test(first)) return first;
+  }
+  return undefined;
+}
+
+function namesClientIdHeader(route: RouteOptions): boolean {
+  const headers = (route.schema?.headers ?? undefined) as
+    | { properties?: Record<string, unknown> }
+    | undefined;
+  return Object.keys(headers?.properties ?? {}).some((name) => name.toLowerCase() === CLIENT_ID_HEADER);
+}
+
+function enforce(limit: Limit, kind: 'api' | 'authorization' | 'psu-login', config: Config) {
+  return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
+    if (limit.keyOf(request) === undefined) return;
+    const counted = await limit.check(request);
+    if (counted.isAllowed || !counted.isExceeded) return;
+    const seconds = Math.max(1, counted.ttlInSeconds);
+    reply.header('Retry-After', String(seconds));
+    const text = `Too many requests from ${limit.who}: at most ${limit.max} in ${Math.round(counted.timeWindow / 1000)} seconds; try again in ${seconds} seconds`;
+    if (kind === 'psu-login') {
+      return sendPsuAnswer(config, request, reply, {
+        kind: 'page',
+        status: 429,
+        page: {
+          view: 'message',
+          title: 'Too many attempts',
+          text: `Too many attempts from this address; try again in ${seconds} seconds.`,
+        },
+      });
+    }
+    if (isOAuthRoute(request)) throw new OAuthError('temporarily_unavailable', text, 429);
+    throw new ApiError({ code: 'ACCESS_EXCEEDED', text });
+  };
+}
+
+/** The route's 429, in its error shape, unless it documents one already. */
+function document(route: RouteOptions, kind: 'api' | 'authorization' | 'psu-login'): void {
+  const schema = route.schema ?? {};
+  const response = (schema.response ?? {}) as Record<string, unknown>;
+  if (response['429'] !== undefined) return;
+  const answer =
+    kind === 'psu-login'
+      ? HTML_PAGE('Too many attempts from this address: try again after Retry-After seconds')
+      : route.config?.errorShape === 'oauth'
+        ? oauthErrors(429)[429]
+        : apiErrors(429)[429];
+  route.schema = { ...schema, response: { ...response, 429: answer } };
+}

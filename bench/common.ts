@@ -1,9 +1,14 @@
 // What the benchmarks share: a target (the gateway or a raw baseline), a sandbox gateway on PGlite or
-// PostgreSQL, and an autocannon run that fails loudly on any failed request.
+// PostgreSQL, and the load generators, each a process of its own (autocannon in load-process.ts, the
+// flows and executions in flow-process.ts) that fail loudly on any failed request.
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { configWith } from '../src/config.ts';
@@ -11,7 +16,21 @@ import { ensureSandboxApp, seedTestCustomers } from '../src/sandbox/seed.ts';
 import { openStore, type Store } from '../src/store/database.ts';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+/** Connections of the target figures (issue 18: 50); initiation's latency is also measured at 10. */
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Alternating rounds (raw, gateway, raw, gateway, ...): each figure is the median of these. */
+export const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+/** Scenarios to run, comma-separated parts of their names (e.g. `initiation,executions`); all when empty. */
+export const ONLY = (process.env.BENCH_ONLY ?? '').split(',').filter((part) => part !== '');
+/** The benchmarks measure throughput: one app sends far more than its rate limits allow. */
+export const NO_RATE_LIMITS = {
+  windowMs: 60_000,
+  apiPerApp: 0,
+  apiPerAddress: 0,
+  authorizationPerApp: 0,
+  authorizationPerAddress: 0,
+  psuLoginPerAddress: 0,
+};
 
 export interface Target {
   readonly url: string;
@@ -30,6 +49,7 @@ export async function gateway(databaseUrl: string | undefined): Promise<Target &
     logLevel: 'silent',
     sandboxRedirectUri: 'http://127.0.0.1/cb',
     schedulerIntervalMs: 0,
+    rateLimits: NO_RATE_LIMITS,
   });
   await seedTestCustomers(store.db);
   const app = await ensureSandboxApp(store.db, config);
@@ -49,12 +69,25 @@ export async function gateway(databaseUrl: string | undefined): Promise<Target &
   };
 }
 
-export async function load(options: autocannon.Options): Promise<number> {
-  const result = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
-  const failures = result.non2xx + result.errors + result.timeouts;
-  if (failures > 0)
-    throw new Error(`${options.title}: ${failures} failed requests of ${result.requests.total}`);
-  return result.requests.average;
+const run = promisify(execFile);
+const scratch = mkdtempSync(join(tmpdir(), 'psd2-bench-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+let files = 0;
+
+/** Runs `script` (a bench file) in a node process of its own with `options` in a file; answers its JSON. */
+export async function inProcess<T>(script: string, options: unknown): Promise<T> {
+  files += 1;
+  const file = join(scratch, `options-${files}.json`);
+  writeFileSync(file, JSON.stringify(options));
+  try {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, file], {
+      maxBuffer: 1 << 20,
+      timeout: 600_000,
+    });
+    return JSON.parse(stdout) as T;
+  } finally {
+    rmSync(file, { force: true });
+  }
 }
 
 /** A raw baseline server listening on a free loopback port, as a target. */

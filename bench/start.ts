@@ -5,9 +5,9 @@
 // from autocannon in a process of its own), sampled every 100 ms.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { domestic } from '../test/helpers/payments.ts';
+import { freePort } from '../test/helpers/serve-process.ts';
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -31,14 +31,6 @@ export interface StartFigures {
   readonly rows: readonly StartRow[];
   /** The gateway's resident memory under load: idle before, and the peak during the run. */
   readonly load: { readonly idleMb: number; readonly peakMb: number; readonly requestsPerSecond: number };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Resident memory of a process in MB (Linux /proc; elsewhere ps). */
@@ -76,7 +68,17 @@ function server(child: ChildProcess): number {
 async function started(args: readonly string[], port: number): Promise<{ child: ChildProcess; ms: number }> {
   const begin = performance.now();
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', SANDBOX_CLIENT_ID: CLIENT_ID },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      SANDBOX_CLIENT_ID: CLIENT_ID,
+      // The load is one app's, far over its rate limits.
+      RATE_LIMIT_API_PER_APP: '0',
+      RATE_LIMIT_API_PER_ADDRESS: '0',
+      RATE_LIMIT_AUTH_PER_APP: '0',
+      RATE_LIMIT_AUTH_PER_ADDRESS: '0',
+    },
     stdio: 'ignore',
   });
   for (;;) {

@@ -13,6 +13,7 @@ import { scaMethods } from '../src/services/shared/sca-methods.ts';
 import { openStore } from '../src/store/database.ts';
 import { domestic } from '../test/helpers/payments.ts';
 import { tlsRequest } from '../test/helpers/tls.ts';
+import { NO_RATE_LIMITS } from './common.ts';
 
 const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
 
@@ -94,7 +95,13 @@ export async function measureTls(databaseUrl: string | undefined, seconds: numbe
   const store = await openStore({ databaseUrl, schemaName, poolSize: 20 });
   await seedTestCustomers(store.db);
   const app = await buildApp({
-    config: configWith({ mode: 'live', port: 0, logLevel: 'silent', schedulerIntervalMs: 0 }),
+    config: configWith({
+      mode: 'live',
+      port: 0,
+      logLevel: 'silent',
+      schedulerIntervalMs: 0,
+      rateLimits: NO_RATE_LIMITS,
+    }),
     store,
     logger: pino({ level: 'silent' }),
     tls: serverTls,

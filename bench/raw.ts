@@ -1,0 +1,462 @@
+// The baselines, raw node:http servers doing the work a request needs without the gateway:
+//
+// raw(work): parses the JSON (or form) body, validates it about as the contract asks (required fields,
+// types, the amount's format, the TPP headers, a known token), keeps the payments it initiated in a Map,
+// and builds its answer (new ids, links, the account list, the transactions from dateFrom on, a funds
+// check against a balance); never fixed bytes.
+//
+// raw pg: an execution as one `pg` transaction doing the same booking as the gateway's (the payment's
+// status, the debtor's balance, the booking and its two ledger entries), on tables of its own.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import pg from 'pg';
+import { listenRaw, type Target } from './common.ts';
+
+export interface RawAccount {
+  readonly resourceId: string;
+  readonly iban: string;
+  readonly bban: string;
+  readonly currency: string;
+  readonly name: string;
+  readonly ownerName: string;
+  readonly balanceMinor: number;
+}
+
+export interface RawBooking {
+  readonly transactionId: string;
+  readonly bookingDate: string;
+  readonly amountMinor: number;
+  readonly counterpart: string;
+  readonly remittance: string;
+}
+
+/** What raw(work) knows: tokens (app and PSU), each PSU's accounts, their bookings. */
+export interface RawData {
+  /** Token to the PSU it reads for ('' for an app's client-credentials token). */
+  readonly tokens: Map<string, string>;
+  readonly accountsOf: Map<string, readonly RawAccount[]>;
+  readonly byIban: Map<string, RawAccount>;
+  readonly history: Map<string, readonly RawBooking[]>;
+  /** Payments by id: their status (initiated here, or awaiting authorization at the gateway too). */
+  readonly payments: Map<string, string>;
+}
+
+export function emptyRawData(): RawData {
+  return {
+    tokens: new Map(),
+    accountsOf: new Map(),
+    byIban: new Map(),
+    history: new Map(),
+    payments: new Map(),
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const AMOUNT = /^\d{1,14}(\.\d{1,2})?$/;
+const CURRENCY = /^[A-Z]{3}$/;
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, JSON_TYPE).end(JSON.stringify(body));
+}
+
+function fail(response: ServerResponse, status: number, code: string, text: string): void {
+  send(response, status, {
+    httpCode: String(status),
+    httpMessage: code,
+    moreInformation: text,
+    tppMessages: [{ category: 'ERROR', code, text }],
+  });
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The account reference's problem, or undefined. */
+function accountProblem(value: unknown, name: string): string | undefined {
+  if (!isObject(value)) return `${name} is required`;
+  if (typeof value.value !== 'string' || !/^[0-9A-Z]{5,34}$/.test(value.value))
+    return `${name}.value must be an account number`;
+  if (value.accountType !== undefined && value.accountType !== 'BBAN' && value.accountType !== 'IBAN')
+    return `${name}.accountType must be BBAN or IBAN`;
+  if (value.currency !== undefined && (typeof value.currency !== 'string' || !CURRENCY.test(value.currency)))
+    return `${name}.currency must be a currency code`;
+  return undefined;
+}
+
+function amountProblem(value: unknown, name: string): string | undefined {
+  if (!isObject(value)) return `${name} is required`;
+  if (typeof value.currency !== 'string' || !CURRENCY.test(value.currency))
+    return `${name}.currency must be a currency code`;
+  const amount = typeof value.amount === 'number' ? String(value.amount) : value.amount;
+  if (typeof amount !== 'string' || !AMOUNT.test(amount) || Number(amount) <= 0)
+    return `${name}.amount must be a positive amount with at most two decimals`;
+  return undefined;
+}
+
+/** A payment body's problem, or undefined. */
+export function paymentProblem(body: unknown): string | undefined {
+  if (!isObject(body)) return 'the body must be a JSON object';
+  const remittance = body.remittanceInformationUnstructured;
+  return (
+    accountProblem(body.debtorAccount, 'debtorAccount') ??
+    accountProblem(body.creditorAccount, 'creditorAccount') ??
+    amountProblem(body.instructedAmount, 'instructedAmount') ??
+    (remittance !== undefined && (typeof remittance !== 'string' || remittance.length > 140)
+      ? 'remittanceInformationUnstructured must be text of at most 140 characters'
+      : undefined)
+  );
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString()));
+    request.on('error', reject);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const token = () => randomBytes(32).toString('base64url');
+
+/** The raw(work) server over `data`. */
+export async function rawWorkServer(data: RawData): Promise<Target> {
+  const authorizedPsu = (request: IncomingMessage, response: ServerResponse): string | undefined => {
+    const authorization = request.headers.authorization;
+    const clientId = request.headers['x-gateway-client-id'];
+    if (typeof clientId !== 'string' || clientId === '') {
+      fail(response, 400, 'FORMAT_ERROR', 'X-Gateway-Client-Id is required');
+      return undefined;
+    }
+    const requestId = request.headers['tpp-request-id'];
+    if (typeof requestId !== 'string' || !UUID.test(requestId)) {
+      fail(response, 400, 'FORMAT_ERROR', 'TPP-Request-ID must be a UUID');
+      return undefined;
+    }
+    const psu =
+      authorization?.startsWith('Bearer ') === true ? data.tokens.get(authorization.slice(7)) : undefined;
+    if (psu === undefined) fail(response, 401, 'TOKEN_INVALID', 'The token is not valid');
+    return psu;
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const text = await readBody(request);
+    const url = new URL(request.url ?? '/', 'http://raw');
+    const path = url.pathname;
+    const origin = `http://${request.headers.host}`;
+    if (path === '/oauth2/authorize/1.0') {
+      const query = url.searchParams;
+      const redirect = query.get('redirect_uri');
+      if (query.get('client_id') === null || redirect === null || query.get('scope') === null) {
+        fail(response, 400, 'FORMAT_ERROR', 'client_id, scope and redirect_uri are required');
+        return;
+      }
+      const location = new URL(redirect);
+      location.searchParams.set('code', token());
+      location.searchParams.set('state', query.get('state') ?? '');
+      response.writeHead(302, { location: location.href }).end();
+      return;
+    }
+    if (path === '/oauth2/token/1.0') {
+      const form = new URLSearchParams(text);
+      if (form.get('grant_type') === null || form.get('client_id') === null) {
+        send(response, 400, { error: 'invalid_request', error_description: 'grant_type and client_id' });
+        return;
+      }
+      const issued = token();
+      data.tokens.set(issued, '');
+      send(response, 200, {
+        access_token: issued,
+        token_type: 'Bearer',
+        expires_in: 900,
+        scope: form.get('scope'),
+      });
+      return;
+    }
+    const psu = authorizedPsu(request, response);
+    if (psu === undefined) return;
+    const parts = path.split('/');
+    if (request.method === 'POST' && path.endsWith('/signing-basket')) {
+      const body = parseJson(text);
+      const payments = isObject(body) ? body.payments : undefined;
+      if (!Array.isArray(payments) || payments.length === 0 || payments.length > 100) {
+        fail(response, 400, 'FORMAT_ERROR', 'payments must be a list of 1 to 100 payments');
+        return;
+      }
+      const answered = [];
+      for (const [index, payment] of payments.entries()) {
+        const problem =
+          paymentProblem(payment) ??
+          (typeof (payment as Record<string, unknown>).paymentProduct === 'string'
+            ? undefined
+            : 'paymentProduct is required');
+        if (problem !== undefined) {
+          fail(response, 400, 'FORMAT_ERROR', `payments[${index}]: ${problem}`);
+          return;
+        }
+        const paymentId = randomUUID();
+        data.payments.set(paymentId, 'RCVD');
+        answered.push({
+          paymentId,
+          tppPaymentReference: (payment as Record<string, unknown>).tppPaymentReference,
+        });
+      }
+      send(response, 200, { payments: answered, signingBaskedId: randomUUID() });
+      return;
+    }
+    if (request.method === 'POST' && parts.includes('single')) {
+      const body = parseJson(text);
+      const problem = paymentProblem(body);
+      if (problem !== undefined) {
+        fail(response, 400, 'FORMAT_ERROR', problem);
+        return;
+      }
+      const paymentId = randomUUID();
+      data.payments.set(paymentId, 'ACTC');
+      const product = parts.at(-1)!;
+      const authorize = new URL('/oauth2/authorize/1.0', origin);
+      authorize.search = new URLSearchParams({ response_type: 'code', scope: `PIS:${paymentId}` }).toString();
+      send(response, 200, {
+        paymentId,
+        transactionStatus: 'ACTC',
+        scaMethods: [
+          {
+            authenticationType: 'OAUTH',
+            name: 'redirect',
+            _links: { authorization: { href: authorize.href } },
+          },
+        ],
+        _links: {
+          self: { href: `${origin}/psd2/v1/payments/${product}/${paymentId}` },
+          status: { href: `${origin}/psd2/v1/payments/${product}/${paymentId}/status` },
+        },
+      });
+      return;
+    }
+    if (request.method === 'GET' && path.endsWith('/status') && parts.includes('payments')) {
+      const paymentId = parts.at(-2)!;
+      const status = UUID.test(paymentId) ? data.payments.get(paymentId) : undefined;
+      if (status === undefined) fail(response, 404, 'RESOURCE_UNKNOWN', 'No such payment');
+      else send(response, 200, { paymentId, transactionStatus: status });
+      return;
+    }
+    if (request.method === 'PUT' && parts.includes('payments')) {
+      const paymentId = parts.at(-1)!;
+      if (data.payments.get(paymentId) !== 'ACTC') {
+        fail(response, 400, 'PAYMENT_FAILED', 'The payment is not awaiting execution');
+        return;
+      }
+      data.payments.set(paymentId, 'ACCC');
+      send(response, 200, { paymentId, transactionStatus: 'ACCC' });
+      return;
+    }
+    if (request.method === 'POST' && path === '/psd2/v1/funds-confirmations') {
+      const body = parseJson(text);
+      const account = isObject(body) && isObject(body.account) ? body.account.iban : undefined;
+      const problem =
+        typeof account !== 'string'
+          ? 'account.iban is required'
+          : amountProblem(isObject(body) ? body.instructedAmount : undefined, 'instructedAmount');
+      if (problem !== undefined) {
+        fail(response, 400, 'FORMAT_ERROR', problem);
+        return;
+      }
+      const found = data.byIban.get(account as string);
+      if (found === undefined) {
+        fail(response, 400, 'RESOURCE_UNKNOWN', 'No such account');
+        return;
+      }
+      const amount = Math.round(
+        Number(((body as Record<string, Record<string, unknown>>).instructedAmount!.amount as string) ?? 0) *
+          100,
+      );
+      send(response, 200, { fundsAvailable: found.balanceMinor >= amount });
+      return;
+    }
+    if (request.method === 'GET' && path === '/psd2/v1/accounts') {
+      const accounts = data.accountsOf.get(psu) ?? [];
+      const money = (minor: number) => ({ content: (minor / 100).toFixed(2), currency: 'SEK' });
+      send(response, 200, {
+        accounts: accounts.map((account) => ({
+          accountId: account.resourceId,
+          currency: account.currency,
+          accountType: 'CACC',
+          name: account.name,
+          ownerName: account.ownerName,
+          _links: { transactions: { href: `${origin}/psd2/v1/accounts/${account.resourceId}/transactions` } },
+          iban: account.iban,
+          bban: account.bban,
+          clearingNumber: account.bban.slice(0, 4),
+          bic: 'HANDSESS',
+          balances: [
+            { amount: money(account.balanceMinor), balanceType: 'booked' },
+            { amount: money(account.balanceMinor), balanceType: 'available' },
+          ],
+        })),
+      });
+      return;
+    }
+    if (request.method === 'GET' && path.endsWith('/transactions')) {
+      const accountId = parts.at(-2)!;
+      const dateFrom = url.searchParams.get('dateFrom');
+      const owned = (data.accountsOf.get(psu) ?? []).find((account) => account.resourceId === accountId);
+      if (owned === undefined || dateFrom === null || !/^\d{4}-\d{2}-\d{2}$/.test(dateFrom)) {
+        fail(response, 400, 'FORMAT_ERROR', 'an account of the consent and dateFrom are required');
+        return;
+      }
+      const transactions = [];
+      // Newest first, as the gateway answers.
+      for (const booking of data.history.get(accountId) ?? []) {
+        if (booking.bookingDate < dateFrom) continue;
+        const debit = booking.amountMinor < 0;
+        transactions.push({
+          amount: { content: (Math.abs(booking.amountMinor) / 100).toFixed(2), currency: owned.currency },
+          transactionDate: booking.bookingDate,
+          valueDate: booking.bookingDate,
+          creditDebit: debit ? 'DEBITED' : 'CREDITED',
+          status: 'BOOKED',
+          bookingDate: booking.bookingDate,
+          ledgerDate: booking.bookingDate,
+          creditorName: debit ? booking.counterpart : owned.ownerName,
+          debtorName: debit ? owned.ownerName : booking.counterpart,
+          remittanceInformation: booking.remittance,
+        });
+      }
+      transactions.sort((a, b) =>
+        a.bookingDate < b.bookingDate ? 1 : a.bookingDate > b.bookingDate ? -1 : 0,
+      );
+      send(response, 200, { accountId, transactions });
+      return;
+    }
+    fail(response, 404, 'RESOURCE_UNKNOWN', `${request.method} ${path}`);
+  };
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => fail(response, 500, 'INTERNAL', String(error)));
+  });
+  return listenRaw(server);
+}
+
+export interface RawPg extends Target {
+  /** Payments for the next round: these ids, awaiting execution, from these debtors to these creditors. */
+  prepare(payments: readonly { paymentId: string; debtor: string; creditor: string }[]): Promise<void>;
+}
+
+/**
+ * raw pg on `databaseUrl`, in a schema of its own: accounts (id, balance), payments (id, debtor,
+ * creditor, amount, status), bookings and ledger entries. An execution (PUT .../{paymentId}) is one
+ * transaction: the payment from ACTC to ACCC (its row locked), the debtor's balance down if it covers
+ * the amount (its row locked), the creditor's up, the booking, its two entries; 7 statements in all.
+ */
+export async function rawPgServer(databaseUrl: string, accountIds: readonly string[]): Promise<RawPg> {
+  const schema = `bench_raw_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 20,
+    options: `-c search_path=${schema}`,
+  });
+  await pool.query(`CREATE SCHEMA ${schema}`);
+  await pool.query(`
+    CREATE TABLE accounts (account_id text PRIMARY KEY, balance_minor bigint NOT NULL);
+    CREATE TABLE payments (payment_id text PRIMARY KEY, debtor text NOT NULL, creditor text NOT NULL,
+                           amount_minor bigint NOT NULL, status text NOT NULL);
+    CREATE TABLE bookings (booking_id text PRIMARY KEY, payment_id text NOT NULL, booked_on date NOT NULL,
+                           created_at timestamptz NOT NULL);
+    CREATE TABLE ledger_entries (entry_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                                 booking_id text NOT NULL, ledger_account text NOT NULL,
+                                 currency text NOT NULL, amount_minor bigint NOT NULL);`);
+  await pool.query(
+    'INSERT INTO accounts SELECT id, 1250000000 FROM unnest($1::text[]) AS id ON CONFLICT DO NOTHING',
+    [[...accountIds]],
+  );
+  const execute = async (paymentId: string): Promise<string | undefined> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const payment = await client.query<{ debtor: string; creditor: string; amount_minor: string }>({
+        name: 'raw_payment',
+        text: "UPDATE payments SET status = 'ACCC' WHERE payment_id = $1 AND status = 'ACTC' RETURNING debtor, creditor, amount_minor",
+        values: [paymentId],
+      });
+      const row = payment.rows[0];
+      if (row === undefined) {
+        await client.query('ROLLBACK');
+        return undefined;
+      }
+      const debited = await client.query({
+        name: 'raw_debit',
+        text: 'UPDATE accounts SET balance_minor = balance_minor - $2 WHERE account_id = $1 AND balance_minor >= $2',
+        values: [row.debtor, row.amount_minor],
+      });
+      if (debited.rowCount !== 1) {
+        await client.query('ROLLBACK');
+        return 'RJCT';
+      }
+      await client.query({
+        name: 'raw_credit',
+        text: 'UPDATE accounts SET balance_minor = balance_minor + $2 WHERE account_id = $1',
+        values: [row.creditor, row.amount_minor],
+      });
+      const bookingId = randomUUID();
+      await client.query({
+        name: 'raw_booking',
+        text: 'INSERT INTO bookings VALUES ($1, $2, current_date, now())',
+        values: [bookingId, paymentId],
+      });
+      await client.query({
+        name: 'raw_entries',
+        text: "INSERT INTO ledger_entries (booking_id, ledger_account, currency, amount_minor) VALUES ($1, $2, 'SEK', -$4::bigint), ($1, $3, 'SEK', $4::bigint)",
+        values: [bookingId, row.debtor, row.creditor, row.amount_minor],
+      });
+      await client.query('COMMIT');
+      return 'ACCC';
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const paymentId = (request.url ?? '').split('/').at(-1)!;
+      if (request.method !== 'PUT' || !UUID.test(paymentId) || !request.headers.authorization) {
+        fail(response, 400, 'FORMAT_ERROR', 'PUT .../{paymentId} with a token');
+        return;
+      }
+      execute(paymentId).then(
+        (status) =>
+          status === undefined
+            ? fail(response, 400, 'PAYMENT_FAILED', 'The payment is not awaiting execution')
+            : send(response, 200, { paymentId, transactionStatus: status }),
+        (error: unknown) => fail(response, 500, 'INTERNAL', String(error)),
+      );
+    });
+  });
+  const target = await listenRaw(server);
+  return {
+    ...target,
+    clientId: 'raw pg',
+    async prepare(payments) {
+      await pool.query(
+        `INSERT INTO payments SELECT p.id, p.debtor, p.creditor, 12550, 'ACTC'
+           FROM unnest($1::text[], $2::text[], $3::text[]) AS p(id, debtor, creditor)`,
+        [payments.map((p) => p.paymentId), payments.map((p) => p.debtor), payments.map((p) => p.creditor)],
+      );
+    },
+    async close() {
+      await target.close();
+      await pool.query(`DROP SCHEMA ${schema} CASCADE`);
+      await pool.end();
+    },
+  };
+}

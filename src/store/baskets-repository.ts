@@ -2,7 +2,9 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Basket } from '../domain/baskets.ts';
 import type { Payment } from '../domain/payment.ts';
-import type { Db } from './database.ts';
+import { batchesOf, Coalescer, perHandle } from './coalescer.ts';
+import { type Db, runStatement, type StoreDb } from './database.ts';
+import type { RecordedAnswer } from './idempotency-repository.ts';
 import { type NewPayment, paymentColumns, paymentValues, toPayment } from './payments-repository.ts';
 import { payments, signingBaskets } from './schema.ts';
 
@@ -19,20 +21,106 @@ export async function findBasket(db: Db, basketId: string): Promise<Basket | und
   return rows[0];
 }
 
-/** Stores a basket and all its payments; the caller's transaction makes it all or nothing. */
-export async function insertBasket(
-  trx: Db,
-  basket: Basket,
-  members: readonly (NewPayment & { readonly tppPaymentReference: string })[],
-): Promise<void> {
-  await trx.insert(signingBaskets).values(basket);
-  await trx.insert(payments).values(
-    members.map((member) => ({
-      ...paymentValues(member),
-      basketId: basket.basketId,
-      tppPaymentReference: member.tppPaymentReference,
-    })),
+export interface NewBasket {
+  readonly basket: Basket;
+  readonly members: readonly (NewPayment & { readonly tppPaymentReference: string })[];
+  /** The answer to the request that created it: `answer.key.clientId` is the basket's app. */
+  readonly answer: RecordedAnswer;
+}
+
+/**
+ * Stores a basket, all its payments and the answer to its request in one statement: all of it or,
+ * when the app already used the request id, nothing (answers false). One statement needs no
+ * transaction, so no connection is held between round trips; concurrent baskets share a statement
+ * and a commit (see coalescer.ts). On PostgreSQL a concurrent claim of the same id waits for the first.
+ */
+export function insertBasketAnswering(db: StoreDb, basket: NewBasket): Promise<boolean> {
+  if (basket.answer.key.clientId !== basket.basket.clientId) throw new Error('a request id of another app');
+  return basketInitiations(db).submit(basket);
+}
+
+const requestKey = ({ answer }: NewBasket) => `${answer.key.clientId} ${answer.key.requestId}`;
+
+/**
+ * Unlike single payments (one statement in flight), a basket's statement is mostly the database's
+ * work on its rows, which runs on several cores: measured on 2 cores with 50 clients and baskets of
+ * 20, four in flight of up to 16 baskets beat one or two of 16, four of 8, eight of 4 and no joining.
+ */
+const basketInitiations = perHandle(
+  (db: StoreDb) =>
+    new Coalescer((items: readonly NewBasket[]) => insertBasketsAnswering(db, items), {
+      maxInFlight: 4,
+      maxBatch: 16,
+      key: requestKey,
+      onBatch: batchesOf(db, 'insert_baskets_answering'),
+    }),
+);
+
+/**
+ * The baskets whose request ids were still free. Everything travels as one JSON array (a parameter
+ * per column would be thousands, and building them cost more CPU than the statement); baskets go in
+ * the order of their request ids, so that two statements claiming the same ids lock them in one order.
+ * A basket's payments are inserted only with their basket, and the basket only with its claim.
+ */
+async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]): Promise<boolean[]> {
+  const rows = items
+    .map((item) => ({ key: requestKey(item), item }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ item: { basket, members, answer } }) => ({
+      ...basket,
+      requestId: answer.key.requestId,
+      fingerprint: answer.fingerprint,
+      statusCode: answer.statusCode,
+      body: answer.body,
+      payments: members.map((member) => ({
+        ...paymentValues(member),
+        tppPaymentReference: member.tppPaymentReference,
+      })),
+    }));
+  const stored = await runStatement<{ basketId: string }>(
+    db,
+    'insert_baskets_answering',
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+         AS t("basketId" text, "clientId" text, "psuId" text, "requestId" text, fingerprint text,
+              "statusCode" integer, body jsonb, payments jsonb)
+     ),
+     claim AS (
+       INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
+       SELECT "clientId", "requestId", fingerprint, "statusCode", body FROM input
+       ON CONFLICT DO NOTHING
+       RETURNING client_id, request_id
+     ),
+     basket AS (
+       INSERT INTO signing_baskets (basket_id, client_id, psu_id)
+       SELECT i."basketId", i."clientId", i."psuId"
+         FROM input i JOIN claim c ON c.client_id = i."clientId" AND c.request_id = i."requestId"
+       RETURNING basket_id
+     ),
+     member AS (
+       INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
+                             debtor_account_id, amount_minor, currency, creditor_name, creditor_account,
+                             requested_execution_date, status, instruction, debtor_currency, basket_id,
+                             tpp_payment_reference)
+       SELECT p."paymentId", p."clientId", p.product, p.country, p."customerType", p."psuId", p."corporateId",
+              p."debtorAccountId", p."amountMinor", p.currency, p."creditorName", p."creditorAccount",
+              p."requestedExecutionDate", 'ACTC', p.instruction, p."debtorCurrency", b.basket_id,
+              p."tppPaymentReference"
+         FROM basket b
+         JOIN input i ON i."basketId" = b.basket_id,
+              jsonb_to_recordset(i.payments)
+                AS p("paymentId" text, "clientId" text, product text, country text, "customerType" text,
+                     "psuId" text, "corporateId" text, "debtorAccountId" text, "amountMinor" bigint,
+                     currency text, "creditorName" text, "creditorAccount" text,
+                     "requestedExecutionDate" date, instruction jsonb, "debtorCurrency" text,
+                     "tppPaymentReference" text)
+       RETURNING basket_id
+     )
+     SELECT DISTINCT basket_id AS "basketId" FROM member`,
+    [JSON.stringify(rows)],
   );
+  const ids = new Set(stored.map((row) => row.basketId));
+  return items.map(({ basket }) => ids.has(basket.basketId));
 }
 
 export async function listBasketPayments(db: Db, basketId: string): Promise<Payment[]> {

@@ -12,11 +12,11 @@ import {
   validatePaymentBody,
 } from '../../domain/payment-rules.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
-import { insertBasket } from '../../store/baskets-repository.ts';
+import { insertBasketAnswering } from '../../store/baskets-repository.ts';
 import type { NewPayment } from '../../store/payments-repository.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
-import { type Answer, answerOnce } from '../shared/idempotency.ts';
+import { type Answer, replayAnswer } from '../shared/idempotency.ts';
 import { debtorAccountOf } from './debtor-accounts.ts';
 import { checkPayer, initiationProduct } from './initiation.ts';
 
@@ -151,31 +151,26 @@ export async function initiateBasket(
   })) satisfies (NewPayment & { tppPaymentReference: string })[];
   const key = { clientId: request.app.clientId, requestId: request.requestId };
   const print = fingerprint({ operation: 'basket', payments: request.payments });
-  return answerOnce(
-    context.db,
-    key,
-    print,
-    async (trx) => {
-      await insertBasket(
-        trx,
-        { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId },
-        members,
-      );
-      return {
-        statusCode: 200,
-        body: {
-          payments: members.map((member) => ({
-            paymentId: member.id,
-            tppPaymentReference: member.tppPaymentReference,
-          })),
-          signingBaskedId: basketId,
-        },
-      };
+  const answer: Answer<BasketResponse> = {
+    statusCode: 200,
+    body: {
+      payments: members.map((member) => ({
+        paymentId: member.id,
+        tppPaymentReference: member.tppPaymentReference,
+      })),
+      signingBaskedId: basketId,
     },
-    () => {
-      for (const member of members) context.metrics.paymentStatus(member.instruction.product, 'ACTC');
-    },
-  );
+  };
+  // One statement stores the basket, its payments and the answer, or nothing when the request id is
+  // taken: a repeated request runs the checks again, then answers the first answer (as initiation does).
+  const stored = await insertBasketAnswering(context.db, {
+    basket: { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId },
+    members,
+    answer: { key, fingerprint: print, ...answer },
+  });
+  if (!stored) return replayAnswer(context.db, key, print);
+  for (const member of members) context.metrics.paymentStatus(member.instruction.product, 'ACTC');
+  return answer;
 }
 
 /** A basket payment's problem, named by its index (its reference is the caller's text: never repeated). */

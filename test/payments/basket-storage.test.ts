@@ -1,0 +1,237 @@
+// Storing signing baskets on PGlite and PostgreSQL: a basket, its payments and the answer to its
+// request go in one statement, concurrent baskets share statements, and each basket is still stored
+// whole or not at all, once per TPP-Request-ID.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { validatePaymentBody } from '../../src/domain/payment-rules.ts';
+import { findProduct } from '../../src/domain/products.ts';
+import { insertBasketAnswering, type NewBasket } from '../../src/store/baskets-repository.ts';
+import { findAnswer } from '../../src/store/idempotency-repository.ts';
+import { backends, type GatewayPair, queryRows, startGatewayPair } from '../helpers/gateway.ts';
+import { errorBody } from '../helpers/http.ts';
+import { ACCOUNTS, domestic } from '../helpers/payments.ts';
+
+const BASKET = '/psd2/se/v2/payments/private/signing-basket';
+const PRODUCT = 'handelsbanken-domestic-credit-transfer';
+
+interface BasketAnswer {
+  payments: { paymentId: string; tppPaymentReference: string }[];
+  signingBaskedId: string;
+}
+
+/** A basket of `size` payments from Tolvan's account, their amounts telling them apart. */
+function payments(size: number, tag = 'p') {
+  return Array.from({ length: size }, (_, index) => ({
+    paymentProduct: PRODUCT,
+    tppPaymentReference: `${tag}-${index}`,
+    ...domestic({ instructedAmount: { currency: 'SEK', amount: `${index + 1}.50` } }),
+  }));
+}
+
+/** What the database holds of a basket: its row and its payments by reference, and the transactions that wrote them. */
+async function storedBasket(pair: GatewayPair, basketId: string) {
+  const baskets = await queryRows<{ psuId: string; xmin: string }>(
+    pair.store,
+    sql`SELECT psu_id AS "psuId", xmin::text AS xmin FROM signing_baskets WHERE basket_id = ${basketId}`,
+  );
+  const rows = await queryRows<{
+    id: string;
+    reference: string;
+    amount: string;
+    status: string;
+    xmin: string;
+  }>(
+    pair.store,
+    sql`SELECT payment_id AS id, tpp_payment_reference AS reference, amount_minor::text AS amount, status,
+               xmin::text AS xmin
+          FROM payments WHERE basket_id = ${basketId} ORDER BY amount_minor`,
+  );
+  return { baskets, rows };
+}
+
+/** A basket ready for the repository: `size` validated payments of Tolvan's, and the answer naming them. */
+function newBasket(
+  clientId: string,
+  requestId: string,
+  size: number,
+  psuId = ACCOUNTS.tolvan.psuId,
+): NewBasket {
+  const product = findProduct(PRODUCT)!;
+  const basketId = randomUUID();
+  const members = payments(size).map((item) => {
+    const validated = validatePaymentBody(product, item, { country: 'SE', today: '2026-01-01' });
+    assert.ok(validated.ok);
+    return {
+      id: randomUUID(),
+      clientId,
+      customerType: 'private' as const,
+      psuId,
+      corporateId: null,
+      debtorAccountId: ACCOUNTS.tolvan.accountId,
+      debtorCurrency: 'SEK',
+      instruction: validated.value,
+      tppPaymentReference: item.tppPaymentReference,
+    };
+  });
+  const body = { payments: members.map((member) => member.id), signingBaskedId: basketId };
+  return {
+    basket: { basketId, clientId, psuId },
+    members,
+    answer: { key: { clientId, requestId }, fingerprint: `f ${basketId}`, statusCode: 200, body },
+  };
+}
+
+for (const backend of backends()) {
+  describe(`signing baskets stored on ${backend}`, () => {
+    let pair: GatewayPair;
+    let token: string;
+    before(async () => {
+      pair = await startGatewayPair(backend);
+      token = await pair.first.client.clientCredentialsToken();
+    });
+    after(() => pair.close());
+
+    const initiate = (gateway: 'first' | 'second', body: unknown, requestId = randomUUID()) =>
+      pair[gateway].client.request<BasketAnswer>('POST', BASKET, {
+        headers: { ...pair.first.client.tppHeaders(token), 'TPP-Request-ID': requestId },
+        json: body,
+      });
+
+    test('a basket of 20: its row, its 20 payments in ACTC and its answer, written by one statement', async () => {
+      const requestId = randomUUID();
+      const answer = await initiate('first', { payments: payments(20) }, requestId);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const { payments: listed, signingBaskedId } = answer.body;
+      assert.deepEqual(
+        listed.map((payment) => payment.tppPaymentReference),
+        payments(20).map((item) => item.tppPaymentReference),
+      );
+      const { baskets, rows } = await storedBasket(pair, signingBaskedId);
+      assert.deepEqual(
+        rows.map(({ xmin: _xmin, ...row }) => row),
+        listed.map((payment, index) => ({
+          id: payment.paymentId,
+          reference: payment.tppPaymentReference,
+          amount: `${(index + 1) * 100 + 50}`,
+          status: 'ACTC',
+        })),
+      );
+      assert.deepEqual(
+        baskets.map((basket) => basket.psuId),
+        [ACCOUNTS.tolvan.psuId],
+      );
+      // One transaction id on every row: the basket and its payments were one statement's.
+      assert.deepEqual(new Set([...baskets, ...rows].map((row) => row.xmin)).size, 1);
+      const recorded = await findAnswer(pair.store.db, {
+        clientId: pair.first.sandboxApp.clientId,
+        requestId,
+      });
+      assert.deepEqual([recorded?.statusCode, recorded?.body], [200, answer.body]);
+    });
+
+    test('one TPP-Request-ID sent 10 times at once to two gateways: one basket, every answer the first', async () => {
+      const requestId = randomUUID();
+      const body = { payments: payments(5) };
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          initiate(index % 2 === 0 ? 'first' : 'second', body, requestId),
+        ),
+      );
+      assert.deepEqual(
+        answers.map((answer) => [answer.status, answer.body]),
+        answers.map(() => [200, answers[0]!.body]),
+      );
+      const [counted] = await queryRows<{ baskets: number; payments: number }>(
+        pair.store,
+        sql`SELECT count(DISTINCT b.basket_id)::int AS baskets, count(*)::int AS payments
+              FROM signing_baskets b JOIN payments p ON p.basket_id = b.basket_id
+             WHERE b.basket_id = ${answers[0]!.body.signingBaskedId}`,
+      );
+      assert.deepEqual(counted, { baskets: 1, payments: 5 });
+    });
+
+    test("a single payment's request id refuses a basket under it, which stores nothing", async () => {
+      const requestId = randomUUID();
+      const single = await pair.first.client.request(
+        'POST',
+        `/psd2/se/v2/payments/private/single/${PRODUCT}`,
+        {
+          headers: { ...pair.first.client.tppHeaders(token), 'TPP-Request-ID': requestId },
+          json: domestic(),
+        },
+      );
+      assert.equal(single.status, 200);
+      const count = async () =>
+        (await queryRows<{ n: number }>(pair.store, sql`SELECT count(*)::int AS n FROM signing_baskets`))[0]!
+          .n;
+      const before = await count();
+      const refused = await initiate('second', { payments: payments(3) }, requestId);
+      assert.deepEqual(
+        [refused.status, refused.body],
+        [
+          409,
+          errorBody(409, 'Conflict', {
+            code: 'REQUEST_ID_REUSED',
+            path: 'TPP-Request-ID',
+            text: 'TPP-Request-ID was already used for another request: send a new one for every request',
+          }),
+        ],
+      );
+      assert.equal(await count(), before);
+    });
+
+    test('30 baskets at once share statements; repeated ids store one basket each, every row its own', async () => {
+      const clientId = pair.first.sandboxApp.clientId;
+      const requestIds = Array.from({ length: 25 }, () => randomUUID());
+      // Baskets 25-29 repeat the request ids of baskets 0-4 with baskets of their own: one of each pair is stored.
+      const items = Array.from({ length: 30 }, (_, index) => newBasket(clientId, requestIds[index % 25]!, 4));
+      const stored = await Promise.all(items.map((item) => insertBasketAnswering(pair.store.db, item)));
+      for (const index of requestIds.keys()) {
+        if (index < 5) assert.notEqual(stored[index], stored[index + 25], `request ${index} and its repeat`);
+        else assert.equal(stored[index], true, `request ${index}`);
+      }
+      const xmins = new Set<string>();
+      for (const [index, item] of items.entries()) {
+        const { baskets, rows } = await storedBasket(pair, item.basket.basketId);
+        const expected = stored[index] ? item.members.map((member) => member.id) : [];
+        assert.deepEqual(
+          rows.map((row) => row.id),
+          expected,
+          `basket ${index}`,
+        );
+        assert.equal(baskets.length, stored[index] ? 1 : 0, `basket ${index}`);
+        for (const row of [...baskets, ...rows]) xmins.add(row.xmin);
+        if (stored[index]) {
+          const answer = await findAnswer(pair.store.db, item.answer.key);
+          assert.deepEqual(answer, {
+            fingerprint: item.answer.fingerprint,
+            statusCode: 200,
+            body: item.answer.body,
+          });
+        }
+      }
+      assert.ok(xmins.size < 25, `${xmins.size} statements for 25 baskets`);
+    });
+
+    test('a basket that fails in a shared statement fails alone and leaves nothing; the others are stored', async () => {
+      const clientId = pair.first.sandboxApp.clientId;
+      const items = Array.from({ length: 12 }, (_, index) =>
+        newBasket(clientId, randomUUID(), 3, index === 7 ? 'no-such-psu' : ACCOUNTS.tolvan.psuId),
+      );
+      const outcomes = await Promise.allSettled(
+        items.map((item) => insertBasketAnswering(pair.store.db, item)),
+      );
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.status),
+        items.map((_, index) => (index === 7 ? 'rejected' : 'fulfilled')),
+      );
+      const failed = items[7]!;
+      assert.deepEqual(await storedBasket(pair, failed.basket.basketId), { baskets: [], rows: [] });
+      assert.equal(await findAnswer(pair.store.db, failed.answer.key), undefined);
+      for (const item of items.filter((_, index) => index !== 7))
+        assert.equal((await storedBasket(pair, item.basket.basketId)).rows.length, 3);
+    });
+  });
+}

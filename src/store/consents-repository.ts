@@ -2,7 +2,8 @@
 // consents (AIS-scoped, valid until a date, a daily frequency of reads without the PSU).
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Consent } from '../domain/consents.ts';
-import type { Db } from './database.ts';
+import { batchedRead } from './batched-read.ts';
+import type { Db, StoreDb } from './database.ts';
 import { consents, consentUsage } from './schema.ts';
 
 function toConsent(row: typeof consents.$inferSelect): Consent {
@@ -26,9 +27,20 @@ export async function insertConsent(db: Db, consent: typeof consents.$inferInser
   await db.insert(consents).values(consent);
 }
 
-export async function findConsent(db: Db, consentId: string): Promise<Consent | undefined> {
-  const rows = await db.select().from(consents).where(eq(consents.consentId, consentId)).limit(1);
-  return rows[0] === undefined ? undefined : toConsent(rows[0]);
+const consentsById = batchedRead<string, Consent>(
+  'find_consents',
+  `SELECT w.item::int AS item, c.consent_id AS "consentId", c.client_id AS "clientId", c.kind, c.access,
+          c.status, c.psu_id AS "psuId", c.valid_until AS "validUntil", c.reads_left AS "readsLeft",
+          c.created_at AS "createdAt", c.frequency_per_day AS "frequencyPerDay",
+          c.requested_psu_id AS "requestedPsuId", c.terminated_at AS "terminatedAt"
+     FROM unnest($1::text[]) WITH ORDINALITY AS w (id, item)
+     JOIN consents c ON c.consent_id = w.id`,
+  (ids) => [[...ids]],
+);
+
+/** A consent by its id (every account-information read: joined with concurrent lookups). */
+export async function findConsent(db: StoreDb, consentId: string): Promise<Consent | undefined> {
+  return (await consentsById(db, consentId))[0];
 }
 
 /** The PSU's approval: the consent becomes valid for that PSU; answers false when it was not awaiting it. */

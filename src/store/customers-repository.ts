@@ -8,7 +8,8 @@ import {
   maskPan,
   type Psu,
 } from '../domain/accounts.ts';
-import { type Db, runStatement, type StoreDb } from './database.ts';
+import { batchedRead } from './batched-read.ts';
+import type { Db, StoreDb } from './database.ts';
 import { accounts, cardAccounts, cards, psus } from './schema.ts';
 
 /**
@@ -45,14 +46,20 @@ function toRecord(row: typeof accounts.$inferSelect): AccountRecord {
   };
 }
 
-/** A PSU's accounts in their display order. */
-export async function listAccountsOfPsu(db: Db, psuId: string): Promise<AccountRecord[]> {
-  const rows = await db
-    .select()
-    .from(accounts)
-    .where(eq(accounts.psuId, psuId))
-    .orderBy(asc(accounts.position));
-  return rows.map(toRecord);
+const accountsOfPsus = batchedRead<string, AccountRecord>(
+  'accounts_of_psus',
+  `SELECT w.item::int AS item, a.account_id AS "accountId", a.psu_id AS "psuId", a.country, a.currency,
+          a.iban, a.bban, a.clearing_number AS "clearingNumber", a.bic, a.account_type AS "accountType",
+          a.name, a.owner_name AS "ownerName"
+     FROM unnest($1::text[]) WITH ORDINALITY AS w (psu, item)
+     JOIN accounts a ON a.psu_id = w.psu
+    ORDER BY w.item, a.position`,
+  (psuIds) => [[...psuIds]],
+);
+
+/** A PSU's accounts in their display order (every account read: joined with concurrent lookups). */
+export function listAccountsOfPsu(db: StoreDb, psuId: string): Promise<AccountRecord[]> {
+  return accountsOfPsus(db, psuId);
 }
 
 /** The cards drawing on these accounts or card accounts. */
@@ -75,31 +82,44 @@ export async function listAccounts(db: Db): Promise<AccountRecord[]> {
   return rows.map(toRecord);
 }
 
-const ACCOUNT_WITH_OWNER = `
-  SELECT a.account_id AS "accountId", a.psu_id AS "psuId", a.country, a.currency, a.iban, a.bban,
-         a.clearing_number AS "clearingNumber", a.bic, a.account_type AS "accountType", a.name,
+/** An account with its owner for each item of `unnest` (the arrays $1, ...) named `w (names, item)`, matched by `on`. */
+const accountsWithOwner = (unnest: string, names: string, on: string) => `
+  SELECT w.item::int AS item, a.account_id AS "accountId", a.psu_id AS "psuId", a.country, a.currency, a.iban,
+         a.bban, a.clearing_number AS "clearingNumber", a.bic, a.account_type AS "accountType", a.name,
          a.owner_name AS "ownerName", p.customer_type AS "ownerType", p.corporate_id AS "ownerCorporateId"
-    FROM accounts a JOIN psus p ON p.psu_id = a.psu_id`;
+    FROM ${unnest} WITH ORDINALITY AS w (${names}, item)
+    JOIN accounts a ON ${on}
+    JOIN psus p ON p.psu_id = a.psu_id`;
+
+// Every initiation, funds confirmation and account lookup of a payment reads one of these: joined with
+// concurrent lookups (a basket's payments look up their accounts together).
+const accountsById = batchedRead<string, BankAccount>(
+  'accounts_by_id',
+  accountsWithOwner('unnest($1::text[])', 'id', 'a.account_id = w.id'),
+  (ids) => [[...ids]],
+);
+const accountsByIban = batchedRead<string, BankAccount>(
+  'accounts_by_iban',
+  accountsWithOwner('unnest($1::text[])', 'iban', 'a.iban = w.iban'),
+  (ibans) => [[...ibans]],
+);
+const accountsByBban = batchedRead<{ country: string; bban: string }, BankAccount>(
+  'accounts_by_bban',
+  accountsWithOwner(
+    'unnest($1::text[], $2::text[])',
+    'country, bban',
+    'a.country = w.country AND a.bban = w.bban',
+  ),
+  (lookups) => [lookups.map((lookup) => lookup.country), lookups.map((lookup) => lookup.bban)],
+);
 
 /** An account with its owner, by its id. */
 export async function findAccountById(db: StoreDb, accountId: string): Promise<BankAccount | undefined> {
-  const rows = await runStatement<BankAccount>(
-    db,
-    'account_by_id',
-    `${ACCOUNT_WITH_OWNER} WHERE a.account_id = $1`,
-    [accountId],
-  );
-  return rows[0];
+  return (await accountsById(db, accountId))[0];
 }
 
 export async function findAccountByIban(db: StoreDb, iban: string): Promise<BankAccount | undefined> {
-  const rows = await runStatement<BankAccount>(
-    db,
-    'account_by_iban',
-    `${ACCOUNT_WITH_OWNER} WHERE a.iban = $1`,
-    [iban],
-  );
-  return rows[0];
+  return (await accountsByIban(db, iban))[0];
 }
 
 export async function findAccountByBban(
@@ -107,13 +127,7 @@ export async function findAccountByBban(
   country: string,
   bban: string,
 ): Promise<BankAccount | undefined> {
-  const rows = await runStatement<BankAccount>(
-    db,
-    'account_by_bban',
-    `${ACCOUNT_WITH_OWNER} WHERE a.country = $1 AND a.bban = $2`,
-    [country, bban],
-  );
-  return rows[0];
+  return (await accountsByBban(db, { country, bban }))[0];
 }
 
 /** Inserts customers, accounts and cards that are not there yet (by primary key); changes nothing else. */

@@ -1,45 +1,14 @@
 // The ledger of the built-in core banking system: bookings and their entries, account balances.
-import { and, desc, eq, gte, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
-import type { Db } from './database.ts';
-import { accounts, bookings, cardAccounts, ledgerEntries, ledgerOrders } from './schema.ts';
+import { eq, inArray, isNull, sql } from 'drizzle-orm';
+import { batchedRead } from './batched-read.ts';
+import { type Db, runStatement, type StoreDb } from './database.ts';
+import { bookings, ledgerEntries } from './schema.ts';
 
-export interface LedgerAccount {
-  readonly accountId: string;
-  readonly currency: string;
-  readonly accountType: string;
-  readonly blocked: boolean;
-  readonly dailyLimitMinor: number | null;
-  readonly openingMinor: number;
-  readonly ownerName: string;
-  /** The ledger checks this account's rules even where it books without checks (sandbox scenarios). */
-  readonly enforceRules: boolean;
-}
-
+/** One line of a booking: an amount on a ledger account (a customer's, or clearing:/fx:<currency>). */
 export interface Entry {
   readonly ledgerAccount: string;
   readonly currency: string;
   readonly amountMinor: number;
-}
-
-/** Reads an account and locks it until the transaction ends: bookings from one account go one by one. */
-export async function lockLedgerAccount(trx: Db, accountId: string): Promise<LedgerAccount | undefined> {
-  const rows = await trx
-    .select({
-      accountId: accounts.accountId,
-      currency: accounts.currency,
-      accountType: accounts.accountType,
-      blocked: accounts.blocked,
-      dailyLimitMinor: accounts.dailyLimitMinor,
-      openingMinor: accounts.balanceMinor,
-      ownerName: accounts.ownerName,
-      enforceRules: accounts.enforceRules,
-    })
-    .from(accounts)
-    .where(eq(accounts.accountId, accountId))
-    .limit(1)
-    .for('update');
-  return rows[0];
 }
 
 /** The sum of an account's entries, in minor units. */
@@ -51,58 +20,6 @@ export async function entriesSum(db: Db, ledgerAccount: string): Promise<number>
   return Number(rows[0]!.sum);
 }
 
-/** What an account paid out on a day (a positive amount in minor units). */
-export async function debitedOn(db: Db, accountId: string, day: string): Promise<number> {
-  const rows = await db
-    .select({ sum: sql<string>`coalesce(-sum(${ledgerEntries.amountMinor}), 0)::text` })
-    .from(ledgerEntries)
-    .innerJoin(bookings, eq(bookings.bookingId, ledgerEntries.bookingId))
-    .where(
-      and(
-        eq(ledgerEntries.ledgerAccount, accountId),
-        lt(ledgerEntries.amountMinor, 0),
-        eq(bookings.bookedOn, day),
-      ),
-    );
-  return Number(rows[0]!.sum);
-}
-
-/** A customer account of the bank named by BBAN or IBAN, if there is one. */
-export async function findLedgerAccountByNumber(
-  db: Db,
-  number: string,
-): Promise<{ accountId: string; currency: string; ownerName: string } | undefined> {
-  const rows = await db
-    .select({ accountId: accounts.accountId, currency: accounts.currency, ownerName: accounts.ownerName })
-    .from(accounts)
-    .where(or(eq(accounts.bban, number), eq(accounts.iban, number)))
-    .limit(1);
-  return rows[0];
-}
-
-/** Books a payment once: answers false when it is booked already. Entries must sum to zero per currency. */
-export async function insertBooking(
-  trx: Db,
-  booking: PgInsertValue<typeof bookings> & { bookingId: string },
-  entries: readonly Entry[],
-): Promise<boolean> {
-  const totals = new Map<string, number>();
-  for (const entry of entries)
-    totals.set(entry.currency, (totals.get(entry.currency) ?? 0) + entry.amountMinor);
-  if ([...totals.values()].some((total) => total !== 0))
-    throw new Error(`booking ${booking.bookingId} does not balance`);
-  const rows = await trx
-    .insert(bookings)
-    .values(booking)
-    .onConflictDoNothing()
-    .returning({ bookingId: bookings.bookingId });
-  if (rows.length === 0) return false;
-  await trx
-    .insert(ledgerEntries)
-    .values(entries.map((entry) => ({ ...entry, bookingId: booking.bookingId })));
-  return true;
-}
-
 /** Per currency, the sum of every entry (zero in a sound ledger). */
 export async function entryTotals(db: Db): Promise<Map<string, number>> {
   const rows = await db
@@ -112,35 +29,28 @@ export async function entryTotals(db: Db): Promise<Map<string, number>> {
   return new Map(rows.map((row) => [row.currency, Number(row.sum)]));
 }
 
+const balances = batchedRead<readonly string[], { id: string; balance: number }>(
+  'booked_balances',
+  `SELECT w.item, a.account_id AS id, a.booked_minor::float8 AS balance
+     FROM unnest($1::text[], $2::int[]) AS w (id, item) JOIN accounts a ON a.account_id = w.id
+   UNION ALL
+   SELECT w.item, c.card_account_id, c.booked_minor::float8
+     FROM unnest($1::text[], $2::int[]) AS w (id, item) JOIN card_accounts c ON c.card_account_id = w.id`,
+  (lists) => [lists.flat(), lists.flatMap((ids, index) => ids.map(() => index + 1))],
+);
+
 /**
- * Booked balances now of accounts and card accounts: each one's opening balance and every entry
- * (minor units), in one round trip. Ids the bank does not have are left out.
+ * Booked balances now of accounts and card accounts (minor units), kept by the ledger's triggers
+ * (migration 0017); ids the bank does not have are left out. Every balance read and funds check:
+ * joined with concurrent reads.
  */
-export async function bookedBalances(db: Db, ids: readonly string[]): Promise<Map<string, number>> {
+export async function bookedBalances(db: StoreDb, ids: readonly string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();
-  const wanted = [...ids];
-  const openings = db
-    .select({ id: accounts.accountId, opening: accounts.balanceMinor })
-    .from(accounts)
-    .where(inArray(accounts.accountId, wanted))
-    .unionAll(
-      db
-        .select({ id: cardAccounts.cardAccountId, opening: cardAccounts.balanceMinor })
-        .from(cardAccounts)
-        .where(inArray(cardAccounts.cardAccountId, wanted)),
-    )
-    .as('openings');
-  const rows = await db
-    .select({
-      id: openings.id,
-      balance: sql<string>`(${openings.opening} + coalesce((SELECT sum(e.amount_minor) FROM ledger_entries e WHERE e.ledger_account = ${openings.id}), 0))::text`,
-    })
-    .from(openings);
-  return new Map(rows.map((row) => [row.id, Number(row.balance)]));
+  return new Map((await balances(db, ids)).map((row) => [row.id, row.balance]));
 }
 
 /** An account's booked balance now: its opening balance and every entry (minor units). */
-export async function bookedBalance(db: Db, accountId: string): Promise<number | undefined> {
+export async function bookedBalance(db: StoreDb, accountId: string): Promise<number | undefined> {
   return (await bookedBalances(db, [accountId])).get(accountId);
 }
 
@@ -149,33 +59,55 @@ export type OrderOutcome =
   | { readonly booked: true }
   | { readonly booked: false; readonly reasonCode: string; readonly reason: string };
 
-/** The outcome recorded under an order's idempotency key, if the ledger has answered it. */
-export async function findOrderOutcome(db: Db, orderKey: string): Promise<OrderOutcome | undefined> {
-  const rows = await db.select().from(ledgerOrders).where(eq(ledgerOrders.orderKey, orderKey)).limit(1);
-  const row = rows[0];
-  if (row === undefined) return undefined;
-  return row.booked ? { booked: true } : { booked: false, reasonCode: row.reasonCode!, reason: row.reason! };
+/** A payment of an order as the ledger's booking call takes it (ledger_book, migration 0017). */
+export interface LedgerLine {
+  readonly paymentId: string;
+  readonly debtorAccountId: string;
+  /** The instructed amount. */
+  readonly currency: string;
+  readonly minor: number;
+  /** The debit in the debtor account's currency, when it is not the instructed one. */
+  readonly debitMinor?: number;
+  readonly creditorAccount: string;
+  readonly creditorName: string | null;
+  readonly withinBank: boolean;
+  readonly toOtherBank: boolean;
+  readonly remittance: string | null;
+  readonly initiatedOn: string;
+  /** Check the debtor account's rules (always where the account says so). */
+  readonly enforce: boolean;
 }
 
-/** Records an order's outcome under its key; answers false, recording nothing, when the key has one. */
-export async function recordOrderOutcome(
-  trx: Db,
-  orderKey: string,
-  outcome: OrderOutcome,
+/** The account rules the booking call checks, and what it answers when one refuses. */
+export interface LedgerRules {
+  readonly notForOtherBanks: string;
+  readonly notForPayments: readonly string[];
+  readonly refusals: Readonly<
+    Record<'blocked' | 'otherBanks' | 'accountType' | 'funds' | 'dailyLimit', OrderOutcome>
+  >;
+}
+
+/** The booking call's answer: the outcome, or the debtor accounts whose debits must be converted first. */
+export type LedgerAnswer = OrderOutcome | { readonly accountCurrencies: Readonly<Record<string, string>> };
+
+/**
+ * Books an order in one call, atomically: locks, the answer kept under the key, refusals, bookings
+ * and entries (ledger_book, migration 0017). Throws when a payment is booked already under another
+ * key, or a debtor account does not exist.
+ */
+export async function bookLedgerOrder(
+  db: StoreDb,
+  order: { readonly key: string; readonly bookingDate: string; readonly lines: readonly LedgerLine[] },
+  rules: LedgerRules,
   at: Date,
-): Promise<boolean> {
-  const rows = await trx
-    .insert(ledgerOrders)
-    .values({
-      orderKey,
-      booked: outcome.booked,
-      reasonCode: outcome.booked ? null : outcome.reasonCode,
-      reason: outcome.booked ? null : outcome.reason,
-      createdAt: at,
-    })
-    .onConflictDoNothing()
-    .returning({ orderKey: ledgerOrders.orderKey });
-  return rows.length === 1;
+): Promise<LedgerAnswer> {
+  const rows = await runStatement<{ answer: LedgerAnswer }>(
+    db,
+    'ledger_book',
+    'SELECT ledger_book($1, $2::date, $3::jsonb, $4::jsonb, $5::timestamptz) AS answer',
+    [order.key, order.bookingDate, JSON.stringify(order.lines), JSON.stringify(rules), at.toISOString()],
+  );
+  return rows[0]!.answer;
 }
 
 /** One entry of an account with what its booking says: a line of the account's statement. */
@@ -189,33 +121,46 @@ export interface StatementLine {
   readonly remittance: string | null;
 }
 
-/** An account's entries booked from `from` to `to` (ISO dates, inclusive), newest first, at most `limit`. */
+interface StatementQuery {
+  readonly ledgerAccount: string;
+  readonly from: string;
+  readonly to: string;
+  readonly limit: number;
+}
+
+const statements = batchedRead<StatementQuery, StatementLine & { entryId: number }>(
+  'statements',
+  `SELECT w.item::int AS item, l.*
+     FROM unnest($1::text[], $2::date[], $3::date[], $4::int[]) WITH ORDINALITY
+          AS w (ledger_account, first_day, last_day, most, item),
+          LATERAL (SELECT e.amount_minor::float8 AS "amountMinor", e.currency, b.booked_on::text AS "bookedOn",
+                          b.transaction_date::text AS "transactionDate", b.debtor_name AS "debtorName",
+                          b.creditor_name AS "creditorName", b.remittance, e.entry_id::float8 AS "entryId"
+                     FROM ledger_entries e JOIN bookings b ON b.booking_id = e.booking_id
+                    WHERE e.ledger_account = w.ledger_account
+                      AND e.booked_on BETWEEN w.first_day AND w.last_day
+                    ORDER BY e.booked_on DESC, e.entry_id DESC
+                    LIMIT w.most) AS l
+    ORDER BY w.item, l."bookedOn" DESC, l."entryId" DESC`,
+  (queries) => [
+    queries.map((query) => query.ledgerAccount),
+    queries.map((query) => query.from),
+    queries.map((query) => query.to),
+    queries.map((query) => query.limit),
+  ],
+);
+
+/**
+ * An account's entries booked from `from` to `to` (ISO dates, inclusive), newest first, at most
+ * `limit` (every transactions read: joined with concurrent reads).
+ */
 export async function statementOf(
-  db: Db,
+  db: StoreDb,
   ledgerAccount: string,
   range: { from: string; to: string; limit: number },
 ): Promise<StatementLine[]> {
-  return db
-    .select({
-      amountMinor: ledgerEntries.amountMinor,
-      currency: ledgerEntries.currency,
-      bookedOn: bookings.bookedOn,
-      transactionDate: bookings.transactionDate,
-      debtorName: bookings.debtorName,
-      creditorName: bookings.creditorName,
-      remittance: bookings.remittance,
-    })
-    .from(ledgerEntries)
-    .innerJoin(bookings, eq(bookings.bookingId, ledgerEntries.bookingId))
-    .where(
-      and(
-        eq(ledgerEntries.ledgerAccount, ledgerAccount),
-        gte(bookings.bookedOn, range.from),
-        lte(bookings.bookedOn, range.to),
-      ),
-    )
-    .orderBy(desc(bookings.bookedOn), desc(ledgerEntries.entryId))
-    .limit(range.limit);
+  const lines = await statements(db, { ledgerAccount, ...range });
+  return lines.map(({ entryId: _entryId, ...line }) => line);
 }
 
 /** Per ledger account, the sum of its entries (minor units), for the accounts asked. */

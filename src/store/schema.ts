@@ -46,6 +46,8 @@ export const accounts = pgTable('accounts', {
   ownerName: text('owner_name').notNull(),
   position: integer('position').notNull(),
   balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull().default(0),
+  /** The opening balance plus every entry, kept by the database's triggers (migration 0017). */
+  bookedMinor: bigint('booked_minor', { mode: 'number' }).notNull().default(0),
   blocked: boolean('blocked').notNull().default(false),
   dailyLimitMinor: bigint('daily_limit_minor', { mode: 'number' }),
   enforceRules: boolean('enforce_rules').notNull().default(false),
@@ -249,6 +251,8 @@ export const cardAccounts = pgTable('card_accounts', {
   ownerName: text('owner_name').notNull(),
   creditLimitMinor: bigint('credit_limit_minor', { mode: 'number' }).notNull(),
   balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull().default(0),
+  /** The opening balance plus every entry, kept by the database's triggers (migration 0017). */
+  bookedMinor: bigint('booked_minor', { mode: 'number' }).notNull().default(0),
   position: integer('position').notNull(),
 });
 
@@ -291,6 +295,8 @@ export const ledgerEntries = pgTable('ledger_entries', {
   ledgerAccount: text('ledger_account').notNull(),
   currency: text('currency').notNull(),
   amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
+  /** The booking's date, set from the booking by a trigger as the entry is written (never given). */
+  bookedOn: date('booked_on', { mode: 'string' }),
 });
 
 export const ledgerOrders = pgTable('ledger_orders', {

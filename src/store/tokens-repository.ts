@@ -1,6 +1,7 @@
 // Access tokens and authorization codes, stored only as SHA-256 hashes of the secrets.
 import { and, eq, isNull } from 'drizzle-orm';
-import { type Db, runStatement, type StoreDb } from './database.ts';
+import { batchedRead } from './batched-read.ts';
+import type { Db, StoreDb } from './database.ts';
 import { accessTokens, authCodes, refreshTokens } from './schema.ts';
 
 export type TokenRow = typeof accessTokens.$inferSelect;
@@ -10,17 +11,19 @@ export async function insertToken(db: Db, token: typeof accessTokens.$inferInser
   await db.insert(accessTokens).values(token);
 }
 
+const tokensByHash = batchedRead<string, TokenRow>(
+  'find_tokens',
+  `SELECT w.item::int AS item, t.token_hash AS "tokenHash", t.kind, t.client_id AS "clientId", t.scope,
+          t.psu_id AS "psuId", t.code_hash AS "codeHash", t.expires_at AS "expiresAt", t.revoked_at AS "revokedAt",
+          t.created_at AS "createdAt", t.cert_thumbprint AS "certThumbprint"
+     FROM unnest($1::text[]) WITH ORDINALITY AS w (hash, item)
+     JOIN access_tokens t ON t.token_hash = w.hash`,
+  (hashes) => [[...hashes]],
+);
+
+/** A token by its hash (every call with a bearer token: joined with concurrent lookups). */
 export async function findToken(db: StoreDb, tokenHash: string): Promise<TokenRow | undefined> {
-  const rows = await runStatement<TokenRow>(
-    db,
-    'find_token',
-    `SELECT token_hash AS "tokenHash", kind, client_id AS "clientId", scope, psu_id AS "psuId",
-            code_hash AS "codeHash", expires_at AS "expiresAt", revoked_at AS "revokedAt", created_at AS "createdAt",
-            cert_thumbprint AS "certThumbprint"
-       FROM access_tokens WHERE token_hash = $1`,
-    [tokenHash],
-  );
-  return rows[0];
+  return (await tokensByHash(db, tokenHash))[0];
 }
 
 /** Revokes the token issued for a code (a replayed code revokes what it issued). */

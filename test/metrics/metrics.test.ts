@@ -190,6 +190,14 @@ describe('metrics in the sandbox', () => {
         'psd2_db_batch_size_sum{statement="find_payments"}': reads,
         'psd2_db_batch_size_count{statement="find_payments"}': reads,
         'psd2_db_batch_size_bucket{le="1",statement="find_payments"}': reads,
+        // Every call with a PSU token looks it up (client tokens are cached), each debtor account the
+        // initiations name is looked up once (then cached), each of the four PUTs reads its payment.
+        'psd2_db_batch_size_sum{statement="find_tokens"}': 5,
+        'psd2_db_batch_size_count{statement="find_tokens"}': 5,
+        'psd2_db_batch_size_sum{statement="accounts_by_bban"}': 3,
+        'psd2_db_batch_size_count{statement="accounts_by_bban"}': 3,
+        'psd2_db_batch_size_sum{statement="payments_to_execute"}': 4,
+        'psd2_db_batch_size_count{statement="payments_to_execute"}': 4,
       },
     );
     // The event loop's lag is measured; PGlite has no pool to report.

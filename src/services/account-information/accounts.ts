@@ -1,7 +1,7 @@
 // Account information (spec row 16, API-NOTES "Accounts, cards, consents, funds"): the consenting PSU's
 // accounts with balances and transactions. The general API shows the PSU's accounts outside Great
 // Britain; the GB API (accounts-gb) its British ones.
-import type { AccountWithBalance } from '../../domain/accounts.ts';
+import type { AccountRecord, AccountWithBalance } from '../../domain/accounts.ts';
 import type { App } from '../../domain/apps.ts';
 import { ApiError, notYours } from '../../domain/errors.ts';
 import { formatAmount } from '../../domain/money.ts';
@@ -46,10 +46,11 @@ const inApi = (read: AisRead) => (account: { country: string }) =>
       ? account.country === 'LU'
       : account.country !== 'GB';
 
-function details(call: AisCall, account: AccountWithBalance, withBalance: boolean): AccountDetails {
+/** An account's record and links, with its balances when `balanceMinor` is given. */
+function details(call: AisCall, account: AccountRecord, balanceMinor?: number): AccountDetails {
   return {
     ...call.shape.account(account),
-    ...(withBalance ? { balances: call.shape.balances(account.currency, account.balanceMinor) } : {}),
+    ...(balanceMinor === undefined ? {} : { balances: call.shape.balances(account.currency, balanceMinor) }),
     _links: {
       transactions: { href: `${call.baseUrl}${call.prefix}/accounts/${account.accountId}/transactions` },
     },
@@ -62,8 +63,12 @@ export async function listConsentedAccounts(
   withBalance: boolean,
 ): Promise<{ accounts: AccountDetails[] }> {
   const psuId = await consentedPsu(context, call.app, call.grant, call.read);
+  if (!withBalance) {
+    const accounts = (await context.psuDirectory.accountsOf(psuId)).filter(inApi(call.read));
+    return { accounts: accounts.map((account) => details(call, account)) };
+  }
   const accounts = (await accountsWithBalances(context, psuId)).filter(inApi(call.read));
-  return { accounts: accounts.map((account) => details(call, account, withBalance)) };
+  return { accounts: accounts.map((account) => details(call, account, account.balanceMinor)) };
 }
 
 /** One of the consenting PSU's accounts in this API: 404 when there is no such account, 403 when it is another's. */
@@ -71,9 +76,9 @@ async function consentedAccount(
   context: ServiceContext,
   call: AisCall,
   accountId: string,
-): Promise<AccountWithBalance> {
+): Promise<AccountRecord> {
   const psuId = await consentedPsu(context, call.app, call.grant, call.read);
-  const account = (await accountsWithBalances(context, psuId)).find(
+  const account = (await context.psuDirectory.accountsOf(psuId)).find(
     (candidate) => candidate.accountId === accountId && inApi(call.read)(candidate),
   );
   if (account !== undefined) return account;
@@ -83,13 +88,20 @@ async function consentedAccount(
   throw notYours('The account is not covered by this consent');
 }
 
+/** The account with its booked balance now (the core banking system's). */
+async function withBalance(context: ServiceContext, account: AccountRecord): Promise<AccountWithBalance> {
+  const balances = await context.coreBanking.balances([account.accountId]);
+  return { ...account, balanceMinor: balances.get(account.accountId) ?? 0 };
+}
+
 export async function readConsentedAccount(
   context: ServiceContext,
   call: AisCall,
   accountId: string,
-  withBalance: boolean,
+  balance: boolean,
 ): Promise<AccountDetails> {
-  return details(call, await consentedAccount(context, call, accountId), withBalance);
+  const account = await consentedAccount(context, call, accountId);
+  return details(call, account, balance ? (await withBalance(context, account)).balanceMinor : undefined);
 }
 
 export async function readAccountBalances(
@@ -97,7 +109,7 @@ export async function readAccountBalances(
   call: AisCall,
   accountId: string,
 ): Promise<{ accountId: string; balances: Balance[] }> {
-  const account = await consentedAccount(context, call, accountId);
+  const account = await withBalance(context, await consentedAccount(context, call, accountId));
   return { accountId, balances: call.shape.balances(account.currency, account.balanceMinor) };
 }
 

@@ -11,14 +11,17 @@ import { type Payment, statusAfterExecution, type TransactionStatus } from '../.
 import { findProduct } from '../../domain/products.ts';
 import type { BookingLine, BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
 import type { Db } from '../../store/database.ts';
+import type { RequestKey } from '../../store/idempotency-repository.ts';
 import {
   lockPayments,
   lockPaymentsOfBooking,
   markBooking,
+  moveBookedAnswering,
   moveStatus,
   unansweredBookings,
 } from '../../store/payments-repository.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
+import { type Answer, replayAnswer } from '../shared/idempotency.ts';
 
 /** A payment moved by a booking's outcome, told to the metrics once its transaction has committed. */
 export interface Move {
@@ -123,6 +126,21 @@ export async function finishBooking(
   return settle(trx, context, await lockPaymentsOfBooking(trx, order.key), order, outcome);
 }
 
+/** Where the outcome moves a payment of the order: booked, its settlement status (ACCP when dated later); else RJCT. */
+function moveOf(
+  payment: Payment,
+  order: BookingOrder,
+  outcome: BookingOutcome,
+): { to: TransactionStatus; rejection?: { reasonCode: string; reason: string } } {
+  if (!outcome.booked)
+    return { to: 'RJCT', rejection: { reasonCode: outcome.reasonCode, reason: outcome.reason } };
+  return { to: statusAfterExecution(payment, findProduct(payment.product)!.settlement, order.bookingDate) };
+}
+
+function moveRecord(payment: Payment, to: TransactionStatus, reasonCode?: string): Move {
+  return { product: payment.product, to, ...(reasonCode === undefined ? {} : { reasonCode }) };
+}
+
 async function settle(
   trx: Db,
   context: ServiceContext,
@@ -133,20 +151,48 @@ async function settle(
   const at = context.clock();
   const moves: Move[] = [];
   for (const payment of payments) {
-    const to = outcome.booked
-      ? statusAfterExecution(payment, findProduct(payment.product)!.settlement, order.bookingDate)
-      : 'RJCT';
-    const rejection = outcome.booked ? undefined : { reasonCode: outcome.reasonCode, reason: outcome.reason };
+    const { to, rejection } = moveOf(payment, order, outcome);
     if (!(await moveStatus(trx, payment.id, payment.status, to, at, rejection))) {
       throw new Error(`payment ${payment.id} left ${payment.status} while locked`);
     }
-    moves.push({
-      product: payment.product,
-      to,
-      ...(rejection === undefined ? {} : { reasonCode: rejection.reasonCode }),
-    });
+    moves.push(moveRecord(payment, to, rejection?.reasonCode));
   }
   return moves;
+}
+
+/**
+ * Step 3 for an order of one payment, with the answer to the request that executed it, in one
+ * statement instead of finishBooking's transaction: `payment` is the payment as it was marked, and
+ * `answer` the answer once it has moved. Answers that answer (or, when the request id was taken
+ * meanwhile, the one recorded under it); undefined when the payment no longer waits for this order (a
+ * concurrent step 3 moved it): the caller then answers as after finishBooking.
+ */
+export async function finishOneBooking<T>(
+  context: ServiceContext,
+  order: BookingOrder,
+  outcome: BookingOutcome,
+  payment: Payment,
+  request: { readonly key: RequestKey; readonly fingerprint: string },
+  answer: (moved: Payment) => Answer<T>,
+): Promise<Answer<T> | undefined> {
+  const at = context.clock();
+  const { to, rejection } = moveOf(payment, order, outcome);
+  const reply = answer({
+    ...payment,
+    status: to,
+    executedAt: at,
+    reasonCode: rejection?.reasonCode ?? null,
+    reason: rejection?.reason ?? null,
+    booking: null,
+  });
+  const done = await moveBookedAnswering(
+    context.db,
+    { paymentId: payment.id, bookingKey: order.key, from: payment.status, to, at, rejection },
+    { key: request.key, fingerprint: request.fingerprint, statusCode: reply.statusCode, body: reply.body },
+  );
+  if (!done.moved) return undefined;
+  countMoves(context, [moveRecord(payment, to, rejection?.reasonCode)]);
+  return done.answered ? reply : replayAnswer(context.db, request.key, request.fingerprint);
 }
 
 /** Steps 2 and 3 for an order whose payments are marked: asks the bank and records its answer. */

@@ -8,11 +8,11 @@ import { awaitsExecution, type Payment } from '../../domain/payment.ts';
 import { formatResourceScope } from '../../domain/scope.ts';
 import { findBasket, listBasketPayments, lockBasketPayments } from '../../store/baskets-repository.ts';
 import type { Db } from '../../store/database.ts';
-import { findPayment, lockPayment } from '../../store/payments-repository.ts';
+import { findPaymentToExecute, lockPayment } from '../../store/payments-repository.ts';
 import { requirePsuToken, type TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { type Answer, earlierAnswer, recordOnce } from '../shared/idempotency.ts';
-import { countMoves, finishBooking, type Move, startBooking } from './booking.ts';
+import { countMoves, finishBooking, finishOneBooking, type Move, startBooking } from './booking.ts';
 import { checkPaymentOfApp, oncePerRequest, productOfPath } from './payment-access.ts';
 import { noExchangeToday, type PaymentStatusResponse, statusBody } from './status.ts';
 
@@ -32,6 +32,8 @@ export interface BasketStatusResponse {
 /** What is executed: the payments under one booking key (read and checked; locked), and the answer. */
 interface Execution<T> {
   readonly key: string;
+  /** Whether an answer is recorded under the request id, when the first read looked (undefined: not yet). */
+  readonly answered?: boolean;
   /** The payments, checked: throws when this call may not execute them. */
   read(): Promise<readonly Payment[]>;
   /** The same, locked until the transaction ends. */
@@ -41,8 +43,9 @@ interface Execution<T> {
 
 /**
  * Executes once per TPP-Request-ID: the booking is asked (the payments marked in one statement),
- * booked by the bank, and its outcome recorded with the answer in one transaction
- * (services/payments/booking.ts). A request id used before answers its first answer and books nothing.
+ * booked by the bank, and its outcome recorded with the answer in one transaction, or for one payment
+ * in one statement (services/payments/booking.ts). A request id used before answers its first answer
+ * and books nothing.
  */
 async function executeOnce<T>(
   context: ServiceContext,
@@ -50,8 +53,10 @@ async function executeOnce<T>(
   execution: Execution<T>,
 ): Promise<Answer<T>> {
   const { key, print } = oncePerRequest(request, 'execute');
-  const earlier = await earlierAnswer<T>(context.db, key, print);
-  if (earlier !== undefined) return earlier;
+  if (execution.answered !== false) {
+    const earlier = await earlierAnswer<T>(context.db, key, print);
+    if (earlier !== undefined) return earlier;
+  }
   const payments = await execution.read();
   const unconvertible = payments.find(
     (payment) =>
@@ -71,6 +76,17 @@ async function executeOnce<T>(
   const answer = (trx: Db) => execution.lock(trx).then((locked) => execution.answer(locked));
   if (order === undefined) return recordOnce(context.db, key, print, answer);
   const outcome = await context.coreBanking.book(order);
+  if (payments.length === 1) {
+    const answered = await finishOneBooking(
+      context,
+      order,
+      outcome,
+      payments[0]!,
+      { key, fingerprint: print },
+      (moved) => execution.answer([moved]),
+    );
+    if (answered !== undefined) return answered;
+  }
   let moves: readonly Move[] = [];
   try {
     return await recordOnce(
@@ -104,8 +120,17 @@ export async function executePayment(
     request.app.clientId,
     formatResourceScope({ service: 'PIS', resourceId: request.paymentId }),
   );
-  const basket = await findBasket(context.db, request.paymentId);
-  if (basket !== undefined) return executeBasket(context, request, basket);
+  // A payment id is never a basket's: most executions are of a payment, read with the request id's
+  // answer in one statement, and only an unknown id is looked for among the baskets.
+  const first = await findPaymentToExecute(
+    context.db,
+    request.paymentId,
+    oncePerRequest(request, 'execute').key,
+  );
+  if (first.payment === undefined) {
+    const basket = await findBasket(context.db, request.paymentId);
+    if (basket !== undefined) return executeBasket(context, request, basket);
+  }
   const check = (found: Payment | undefined) => {
     const payment = checkPaymentOfApp(found, request.paymentId, request.productName, request.app.clientId);
     if (request.grant.psuId !== payment.psuId) {
@@ -115,7 +140,8 @@ export async function executePayment(
   };
   return executeOnce(context, request, {
     key: request.paymentId,
-    read: async () => check(await findPayment(context.db, request.paymentId)),
+    answered: first.answered,
+    read: async () => check(first.payment),
     lock: async (trx) => check(await lockPayment(trx, request.paymentId)),
     answer: ([payment]) => ({ statusCode: 200, body: statusBody(context, payment!, payment!.status) }),
   });

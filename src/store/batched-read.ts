@@ -1,0 +1,40 @@
+// Reads that every request makes (its token, its consent, the PSU's accounts, a statement), joined with
+// the same reads of concurrent requests into one statement: under load one round trip and one plan
+// serve tens of requests, at low load a read runs at once and alone (store/coalescer.ts). The
+// statement takes one array per parameter, unnests them WITH ORDINALITY and answers each row with the
+// 1-based number of the item it belongs to in a column "item".
+import { batchesOf, Coalescer, perHandle } from './coalescer.ts';
+import { runStatement, type StoreDb } from './database.ts';
+
+/**
+ * Two statements of a kind in flight: a read that arrives while one runs does not wait for it (the
+ * batching waits only when a queue forms); 64 items at most in one statement.
+ */
+const READ_LIMITS = { maxInFlight: 2, maxBatch: 64 };
+
+/** The rows of one item, in the statement's order. */
+export type BatchedRead<I, R> = (db: StoreDb, item: I) => Promise<R[]>;
+
+/**
+ * A read joined with its concurrent calls. `columns` turns the items into the statement's parameters,
+ * one array per parameter ($1, $2, ...), each as long as the items.
+ */
+export function batchedRead<I, R>(
+  name: string,
+  text: string,
+  columns: (items: readonly I[]) => unknown[][],
+): BatchedRead<I, R> {
+  const coalescers = perHandle(
+    (db: StoreDb) =>
+      new Coalescer(
+        async (items: readonly I[]) => {
+          const rows = await runStatement<R & { item: number }>(db, name, text, columns(items));
+          const outputs: R[][] = items.map(() => []);
+          for (const { item, ...row } of rows) outputs[Number(item) - 1]!.push(row as unknown as R);
+          return outputs;
+        },
+        { ...READ_LIMITS, onBatch: batchesOf(db, name) },
+      ),
+  );
+  return (db, item) => coalescers(db).submit(item);
+}

@@ -26,8 +26,31 @@ export interface SwedishAccount {
   readonly bban: string;
 }
 
+/**
+ * Answers already given (the function is pure): a basket names the same accounts in each of its
+ * payments, and the library's parse was 3-8% of an initiation's CPU. Emptied when full; a value too
+ * long to be an account number is not kept.
+ */
+const parsedAccounts = new Map<string, Parsed<SwedishAccount>>();
+const MAX_PARSED_ACCOUNTS = 4096;
+
 /** A Swedish account given as clearing number + account number, digits only (spaces and dashes tolerated). */
 export function parseSwedishAccount(value: string, clearingNumber?: string): Parsed<SwedishAccount> {
+  if (value.length + (clearingNumber?.length ?? 0) > 64)
+    return parseSwedishAccountOnce(value, clearingNumber);
+  const key = `${clearingNumber ?? ''}/${value}`;
+  let parsed = parsedAccounts.get(key);
+  if (parsed === undefined) {
+    if (parsedAccounts.size >= MAX_PARSED_ACCOUNTS) parsedAccounts.clear();
+    const once = parseSwedishAccountOnce(value, clearingNumber);
+    // Shared between callers: nobody may change what another is given.
+    parsed = Object.freeze(once.ok ? { ok: true as const, value: Object.freeze(once.value) } : once);
+    parsedAccounts.set(key, parsed);
+  }
+  return parsed;
+}
+
+function parseSwedishAccountOnce(value: string, clearingNumber?: string): Parsed<SwedishAccount> {
   const digits = value.replace(/[\s-]/g, '');
   const clearing = clearingNumber?.replace(/[\s-]/g, '');
   if (!/^\d+$/.test(digits) || (clearing !== undefined && !/^\d+$/.test(clearing))) {

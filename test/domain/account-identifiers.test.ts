@@ -41,6 +41,34 @@ test('Swedish accounts: the bank own clearing numbers 6000-6999', () => {
   assert.equal(parseSwedishAccount('abc').ok, false);
 });
 
+test('Swedish accounts: an answer given again is the same, and nobody can change it', () => {
+  const first = parseSwedishAccount('6000-123456789');
+  assert.deepEqual(first, {
+    ok: true,
+    value: {
+      clearingNumber: '6000',
+      accountNumber: '123456789',
+      bankName: 'Handelsbanken',
+      ownBank: true,
+      bban: '6000123456789',
+    },
+  });
+  assert.deepEqual(parseSwedishAccount('6000-123456789'), first);
+  assert.throws(() => {
+    (first as { ok: boolean }).ok = false;
+  }, TypeError);
+  if (first.ok)
+    assert.throws(() => {
+      (first.value as { bban: string }).bban = 'x';
+    }, TypeError);
+  assert.deepEqual(parseSwedishAccount('6000-123456789'), first);
+  const refused = { ok: false, reason: 'is not a valid Swedish clearing number and account number' };
+  assert.deepEqual(parseSwedishAccount('6000-123456788'), refused);
+  assert.deepEqual(parseSwedishAccount('6000-123456788'), refused);
+  // Longer than any account number: answered, not kept.
+  assert.deepEqual(parseSwedishAccount('1'.repeat(80)), refused);
+});
+
 test('IBANs: check digits, own bank, SEPA', () => {
   assert.deepEqual(parseIban('nl46 hand 0254 6789 12'), {
     ok: true,

@@ -17,6 +17,8 @@ export interface Results {
   readonly durationSeconds?: number;
   readonly figures: readonly Figure[];
   readonly start?: unknown;
+  /** The gateway's resident memory under load and over a soak, per backend (bench/memory.ts). */
+  readonly memory?: unknown;
   readonly tls?: unknown;
 }
 

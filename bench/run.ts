@@ -11,9 +11,10 @@
 // and PGlite. Writes bench/results.json and bench/results.svg (bench/report.ts).
 //
 // BENCH_SECONDS (5) per run, BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ONLY (scenarios whose name
-// contains one of the comma-separated words), BENCH_SKIP (parts: start, payments, ais, postgres, pglite,
-// tls), BENCH_EXECUTIONS (1000 per round), BENCH_FLOW_WORKERS (concurrent flows and executions, as many
-// as connections), BENCH_ACCOUNTS, BENCH_APPS.
+// contains one of the comma-separated words; `memory` names the memory part, bench/memory.ts),
+// BENCH_SKIP (parts: start, memory, payments, ais, postgres, pglite, tls), BENCH_EXECUTIONS (1000 per
+// round), BENCH_FLOW_WORKERS (concurrent flows and executions, as many as connections), BENCH_ACCOUNTS,
+// BENCH_APPS.
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { CONNECTIONS, gateway, ONLY, ROUNDS, SECONDS, type Target } from './common.ts';
@@ -35,6 +36,7 @@ import {
 } from './data.ts';
 import { alternate, executeRun, type Figure, flowRun, loadRun, type Sample, type Side } from './figures.ts';
 import type { LoadRequest } from './load-process.ts';
+import { type MemoryFigures, measureMemory, mergeMemory, printMemory } from './memory.ts';
 import { prismAvailability, prismRequests, startPrism } from './prism.ts';
 import { rawPgServer, rawWorkServer } from './raw.ts';
 import { markdownTable, mergeFigures, type Results, readResults, writeResults } from './report.ts';
@@ -246,8 +248,18 @@ async function main(): Promise<void> {
     start = await measureStart();
     printStart(start);
   }
+  // The memory part (bench/memory.ts): run unless skipped; with BENCH_ONLY only when named.
+  let memory: MemoryFigures | undefined;
+  if (!SKIP.has('memory') && (ONLY.length === 0 || ONLY.includes('memory'))) {
+    memory = await measureMemory(DATABASE_URL, {
+      postgres: !SKIP.has('postgres'),
+      pglite: !SKIP.has('pglite'),
+    });
+    printMemory(memory);
+  }
   const figures: Figure[] = [];
-  if (!SKIP.has('payments')) {
+  // BENCH_ONLY=memory alone names no scenario: nothing to prepare for them.
+  if (!SKIP.has('payments') && !(ONLY.length > 0 && ONLY.every((word) => word === 'memory'))) {
     if (DATABASE_URL !== undefined && !SKIP.has('postgres'))
       figures.push(...(await measureBackend('PostgreSQL', DATABASE_URL, prism)));
     else if (DATABASE_URL === undefined)
@@ -285,6 +297,7 @@ async function main(): Promise<void> {
     durationSeconds: Math.round((Date.now() - began) / 1000),
     figures: mergeFigures(earlier?.figures ?? [], figures),
     start: start ?? earlier?.start,
+    memory: mergeMemory(earlier?.memory, memory),
     tls: tls ?? earlier?.tls,
   };
   writeResults(results);

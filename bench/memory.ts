@@ -35,6 +35,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { TppClient } from '../src/client/tpp-client.ts';
 import { freePort } from '../test/helpers/serve-process.ts';
+import { eachConcurrently } from './data.ts';
 import type { LoadRequest, LoadResult } from './load-process.ts';
 
 type Backend = 'PostgreSQL' | 'PGlite';
@@ -215,24 +216,6 @@ interface Reader {
   readonly app: App;
   readonly psuToken: string;
   readonly accountId: string;
-}
-
-async function eachConcurrently<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        results[index] = await work(items[index]!, index);
-      }
-    }),
-  );
-  return results;
 }
 
 const headersOf = (app: App, token: string, extra: Record<string, string> = {}) => ({

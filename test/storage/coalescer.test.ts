@@ -1,5 +1,5 @@
-// The coalescer that joins concurrent writes into one statement: batching under load, alone at rest,
-// one key per batch, and a failed batch tried again item by item.
+// The coalescer that joins concurrent writes into one statement: the items of one turn together, alone
+// at rest, one key per batch, and a failed batch tried again item by item.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Coalescer } from '../../src/store/coalescer.ts';
@@ -15,47 +15,77 @@ function recorder(fail: (item: string) => boolean = () => false) {
         items.some(fail) ? reject(new Error('batch failed')) : resolve(items.map((item) => `done ${item}`)),
       );
     });
-  /** Finishes every statement under way and lets the next ones start. */
+  /** Finishes every statement under way and lets the next ones start (at the end of the next turn). */
   const finish = async () => {
     for (const next of pending.splice(0)) next();
-    await new Promise((resolve) => setImmediate(resolve));
+    await turn();
+    await turn();
   };
   return { batches, run, finish };
 }
 
+/** The end of this turn of the event loop, when the items submitted in it go out. */
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
 const byItem = (item: string) => item.split(':')[0]!;
 
-test('an item at rest runs at once and alone', async () => {
+test('an item at rest runs alone at the end of its turn, delayed by no timer', async () => {
   const { batches, run, finish } = recorder();
   const coalescer = new Coalescer(run, { maxInFlight: 2, maxBatch: 10, key: byItem });
   const answer = coalescer.submit('a');
+  assert.deepEqual(batches, []);
+  await turn();
   assert.deepEqual(batches, [['a']]);
   await finish();
   assert.equal(await answer, 'done a');
 });
 
-test('under load the waiting items go together, each answered with its own output', async () => {
+test('items of one turn go together; while maxInFlight statements run, the next ones wait', async () => {
   const { batches, run, finish } = recorder();
-  const coalescer = new Coalescer(run, { maxInFlight: 1, maxBatch: 3, key: byItem });
-  const answers = ['a', 'b', 'c', 'd', 'e', 'f'].map((item) => coalescer.submit(item));
-  assert.deepEqual(batches, [['a']]);
+  const coalescer = new Coalescer(run, { maxInFlight: 2, maxBatch: 3, key: byItem });
+  const answers = ['a', 'b'].map((item) => coalescer.submit(item));
+  await turn();
+  assert.deepEqual(batches, [['a', 'b']]);
+  // One statement is under way: the next turn's items take the second.
+  answers.push(...['c', 'd', 'e', 'f'].map((item) => coalescer.submit(item)));
+  await turn();
+  assert.deepEqual(batches, [
+    ['a', 'b'],
+    ['c', 'd', 'e'],
+  ]);
+  answers.push(coalescer.submit('g'));
+  await turn();
+  assert.deepEqual(batches, [
+    ['a', 'b'],
+    ['c', 'd', 'e'],
+  ]);
   await finish();
-  assert.deepEqual(batches, [['a'], ['b', 'c', 'd']]);
+  assert.deepEqual(batches, [
+    ['a', 'b'],
+    ['c', 'd', 'e'],
+    ['f', 'g'],
+  ]);
   await finish();
-  await finish();
-  assert.deepEqual(batches, [['a'], ['b', 'c', 'd'], ['e', 'f']]);
-  assert.deepEqual(await Promise.all(answers), ['done a', 'done b', 'done c', 'done d', 'done e', 'done f']);
+  assert.deepEqual(await Promise.all(answers), [
+    'done a',
+    'done b',
+    'done c',
+    'done d',
+    'done e',
+    'done f',
+    'done g',
+  ]);
 });
 
 test('items with the same key never share a statement', async () => {
   const { batches, run, finish } = recorder();
   const coalescer = new Coalescer(run, { maxInFlight: 1, maxBatch: 10, key: byItem });
   const answers = ['x:1', 'k:1', 'k:2', 'm:1', 'k:3'].map((item) => coalescer.submit(item));
+  await turn();
   await finish();
   await finish();
   await finish();
-  await finish();
-  assert.deepEqual(batches, [['x:1'], ['k:1', 'm:1'], ['k:2'], ['k:3']]);
+  assert.deepEqual(batches, [['x:1', 'k:1', 'm:1'], ['k:2'], ['k:3']]);
   assert.equal((await Promise.all(answers)).length, 5);
 });
 
@@ -63,6 +93,7 @@ test('a failed batch is tried item by item: only the bad item fails', async () =
   const { batches, run, finish } = recorder((item) => item === 'bad');
   const coalescer = new Coalescer(run, { maxInFlight: 1, maxBatch: 10, key: byItem });
   const first = coalescer.submit('first');
+  await turn();
   const answers = ['a', 'bad', 'b'].map((item) =>
     coalescer.submit(item).catch((error: Error) => error.message),
   );
@@ -78,8 +109,8 @@ test('reads have no key: the same item twice goes in one statement', async () =>
   const { batches, run, finish } = recorder();
   const coalescer = new Coalescer(run, { maxInFlight: 1, maxBatch: 10 });
   const answers = ['a', 'k', 'k', 'm'].map((item) => coalescer.submit(item));
+  await turn();
+  assert.deepEqual(batches, [['a', 'k', 'k', 'm']]);
   await finish();
-  await finish();
-  assert.deepEqual(batches, [['a'], ['k', 'k', 'm']]);
   assert.deepEqual(await Promise.all(answers), ['done a', 'done k', 'done k', 'done m']);
 });

@@ -15,6 +15,21 @@ export interface RecordedAnswer {
   readonly body: unknown;
 }
 
+/** An answer's request id as one key: its app and its TPP-Request-ID. */
+export const requestKeyOf = ({ answer }: { readonly answer: RecordedAnswer }): string =>
+  `${answer.key.clientId} ${answer.key.requestId}`;
+
+/**
+ * Items that claim request ids, in the order of their keys: two statements claiming the same ids lock
+ * them in the same order (and so never deadlock).
+ */
+export function inClaimOrder<T extends { readonly answer: RecordedAnswer }>(items: readonly T[]): T[] {
+  return items
+    .map((item) => ({ key: requestKeyOf(item), item }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ item }) => item);
+}
+
 export interface StoredAnswer {
   readonly fingerprint: string;
   readonly statusCode: number;

@@ -272,6 +272,65 @@ export async function markBooking(
   return rows.map((row) => ({ paymentId: row.paymentId, key: row.key!, startedAt: row.startedAt! }));
 }
 
+/** One payment's mark (markBooking), as the statement that marked it answers it. */
+interface OneMark {
+  readonly paymentId: string;
+  readonly key: string;
+  readonly at: Date;
+  readonly from: TransactionStatus;
+}
+
+/**
+ * Concurrent executions' marks in one statement and one commit (a payment never twice in one: the
+ * later mark waits for the next statement, and keeps the earlier mark as markBooking does).
+ */
+const oneMarks = perHandle(
+  (db: StoreDb) =>
+    new Coalescer((marks: readonly OneMark[]) => markBookings(db, marks), {
+      ...BATCH_LIMITS,
+      key: (mark) => mark.paymentId,
+      onBatch: batchesOf(db, 'mark_bookings'),
+    }),
+);
+
+async function markBookings(
+  db: StoreDb,
+  marks: readonly OneMark[],
+): Promise<({ key: string; startedAt: Date } | undefined)[]> {
+  const rows = await runStatement<{ paymentId: string; key: string; startedAt: Date }>(
+    db,
+    'mark_bookings',
+    `UPDATE payments p
+        SET booking_key = coalesce(p.booking_key, w.booking_key),
+            booking_started_at = coalesce(p.booking_started_at, w.started_at)
+       FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS w (payment_id, booking_key, started_at, from_status)
+      WHERE p.payment_id = w.payment_id AND p.status = w.from_status
+      RETURNING p.payment_id AS "paymentId", p.booking_key AS key, p.booking_started_at AS "startedAt"`,
+    [
+      marks.map((mark) => mark.paymentId),
+      marks.map((mark) => mark.key),
+      marks.map((mark) => mark.at.toISOString()),
+      marks.map((mark) => mark.from),
+    ],
+  );
+  const marked = new Map(rows.map((row) => [row.paymentId, { key: row.key, startedAt: row.startedAt }]));
+  return marks.map((mark) => marked.get(mark.paymentId));
+}
+
+/**
+ * markBooking for one payment, outside a transaction: joined with concurrent executions' marks in one
+ * statement (see coalescer.ts). Answers the payment's mark, or undefined when it is no longer in `from`.
+ */
+export function markOneBooking(
+  db: StoreDb,
+  paymentId: string,
+  key: string,
+  at: Date,
+  from: TransactionStatus,
+): Promise<{ key: string; startedAt: Date } | undefined> {
+  return oneMarks(db).submit({ paymentId, key, at, from });
+}
+
 /**
  * The keys of booking orders asked before `startedBefore` and never answered (the process asking
  * died, or the answer was lost), oldest first.
@@ -420,14 +479,32 @@ export interface BookedMove {
   readonly rejection?: { readonly reasonCode: string; readonly reason: string } | undefined;
 }
 
+interface BookedAnswer {
+  readonly move: BookedMove;
+  readonly answer: RecordedAnswer;
+}
+
+/**
+ * Concurrent executions' finishes in one statement and one commit: a payment never twice in one (a
+ * concurrent finish of the same payment waits for the next statement, and finds it moved).
+ */
+const bookedMoves = perHandle(
+  (db: StoreDb) =>
+    new Coalescer((items: readonly BookedAnswer[]) => moveBookedAnsweringAll(db, items), {
+      ...BATCH_LIMITS,
+      key: ({ move }) => move.paymentId,
+      onBatch: batchesOf(db, 'move_booked_answering'),
+    }),
+);
+
 /**
  * Moves a payment still waiting for the answer to its booking along the state machine (as moveStatus)
  * and records the answer to the request that executed it, in one statement (atomic without a
- * transaction): the answer only when the payment moved. Answers whether it moved, and whether the
- * answer was recorded (false: the request id was taken meanwhile; the move stands, as the bank's
- * outcome must be recorded whatever the answer).
+ * transaction) joined with concurrent executions' (see coalescer.ts): the answer only when the payment
+ * moved. Answers whether it moved, and whether the answer was recorded (false: the request id was
+ * taken meanwhile; the move stands, as the bank's outcome must be recorded whatever the answer).
  */
-export async function moveBookedAnswering(
+export function moveBookedAnswering(
   db: StoreDb,
   move: BookedMove,
   answer: RecordedAnswer,
@@ -436,37 +513,73 @@ export async function moveBookedAnswering(
     throw new Error(`payment ${move.paymentId} cannot move from ${move.from} to ${move.to}`);
   if ((move.to === 'RJCT') !== (move.rejection !== undefined))
     throw new Error('a rejection, and only it, has a reason');
-  const rows = await runStatement<{ moved: boolean; answered: boolean }>(
+  return bookedMoves(db).submit({ move, answer });
+}
+
+/**
+ * The moves and their answers. Of two moved payments answered under one request id, only the first
+ * (by payment id) claims it: the other's answer counts as taken, as it would in a statement of its own.
+ */
+async function moveBookedAnsweringAll(
+  db: StoreDb,
+  items: readonly BookedAnswer[],
+): Promise<{ moved: boolean; answered: boolean }[]> {
+  const rows = await runStatement<{ paymentId: string; moved: boolean; answered: boolean }>(
     db,
     'move_booked_answering',
-    `WITH moved AS (
-       UPDATE payments
-          SET status = $4, executed_at = $5::timestamptz, reason_code = $6::text, reason = $7::text,
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+         AS t("paymentId" text, "bookingKey" text, "from" text, "to" text, at timestamptz,
+              "reasonCode" text, reason text, "clientId" text, "requestId" text, fingerprint text,
+              "statusCode" integer, body jsonb)
+     ),
+     moved AS (
+       UPDATE payments p
+          SET status = i."to", executed_at = i.at, reason_code = i."reasonCode", reason = i.reason,
               booking_key = NULL, booking_started_at = NULL
-        WHERE payment_id = $1 AND booking_key = $2 AND status = $3
-        RETURNING payment_id
+         FROM input i
+        WHERE p.payment_id = i."paymentId" AND p.booking_key = i."bookingKey" AND p.status = i."from"
+        RETURNING p.payment_id
+     ),
+     answering AS (
+       SELECT DISTINCT ON (i."clientId", i."requestId") i.*
+         FROM input i JOIN moved m ON m.payment_id = i."paymentId"
+        ORDER BY i."clientId", i."requestId", i."paymentId"
      ),
      claim AS (
        INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
-       SELECT $8::text, $9::text, $10::text, $11::int, $12::jsonb FROM moved
+       SELECT "clientId", "requestId", fingerprint, "statusCode", body FROM answering
        ON CONFLICT DO NOTHING
-       RETURNING request_id
+       RETURNING client_id, request_id
      )
-     SELECT EXISTS (SELECT 1 FROM moved) AS moved, EXISTS (SELECT 1 FROM claim) AS answered`,
+     SELECT i."paymentId",
+            EXISTS (SELECT 1 FROM moved m WHERE m.payment_id = i."paymentId") AS moved,
+            EXISTS (SELECT 1 FROM claim c JOIN answering a
+                             ON a."clientId" = c.client_id AND a."requestId" = c.request_id
+                     WHERE a."paymentId" = i."paymentId") AS answered
+       FROM input i`,
     [
-      move.paymentId,
-      move.bookingKey,
-      move.from,
-      move.to,
-      move.at.toISOString(),
-      move.rejection?.reasonCode ?? null,
-      move.rejection?.reason ?? null,
-      answer.key.clientId,
-      answer.key.requestId,
-      answer.fingerprint,
-      answer.statusCode,
-      JSON.stringify(answer.body),
+      JSON.stringify(
+        items.map(({ move, answer }) => ({
+          paymentId: move.paymentId,
+          bookingKey: move.bookingKey,
+          from: move.from,
+          to: move.to,
+          at: move.at.toISOString(),
+          reasonCode: move.rejection?.reasonCode ?? null,
+          reason: move.rejection?.reason ?? null,
+          clientId: answer.key.clientId,
+          requestId: answer.key.requestId,
+          fingerprint: answer.fingerprint,
+          statusCode: answer.statusCode,
+          body: answer.body,
+        })),
+      ),
     ],
   );
-  return rows[0]!;
+  const outcomes = new Map(rows.map((row) => [row.paymentId, row]));
+  return items.map(({ move }) => {
+    const row = outcomes.get(move.paymentId)!;
+    return { moved: row.moved, answered: row.answered };
+  });
 }

@@ -51,7 +51,7 @@ test('property: never below zero, exactly the payments that fit, entries balance
           });
           const paymentId = initiated.body.paymentId;
           const order = await db.transaction(async (trx) =>
-            startBooking(trx, context, [(await lockPayment(trx, paymentId))!], paymentId),
+            startBooking(context, [(await lockPayment(trx, paymentId))!], paymentId, trx),
           );
           await completeBooking(context, order!);
           const outcome = (await findPayment(db, paymentId))!.status;

@@ -16,6 +16,7 @@ import {
   lockPayments,
   lockPaymentsOfBooking,
   markBooking,
+  markOneBooking,
   moveBookedAnswering,
   moveStatus,
   unansweredBookings,
@@ -67,16 +68,16 @@ function orderOf(key: string, date: string, payments: readonly Payment[]): Booki
 
 /**
  * Step 1: asks for the booking of payments the caller has checked, all waiting in one status (ACTC to
- * execute, ACCP on their date): marks them in one statement and answers the order to send. Payments
- * marked before continue their earlier order. When no payment is due yet, nothing is asked: they move
- * to ACCP at once. Answers undefined when there is nothing to ask (the payments moved meanwhile, or
+ * execute, ACCP on their date): marks them in one statement (in `trx` when given) and answers the
+ * order to send. Payments marked before continue their earlier order. When no payment is due yet,
+ * nothing is asked: they move to ACCP at once. Answers undefined when there is nothing to ask (the payments moved meanwhile, or
  * none is due yet).
  */
 export async function startBooking(
-  db: Db,
   context: ServiceContext,
   payments: readonly Payment[],
   key: string,
+  trx?: Db,
 ): Promise<BookingOrder | undefined> {
   const from = payments[0]!.status;
   const plan = orderOf(key, today(context), payments);
@@ -97,13 +98,21 @@ export async function startBooking(
     countMoves(context, moves);
     return undefined;
   }
-  const marks = await markBooking(
-    db,
-    payments.map((payment) => payment.id),
-    key,
-    context.clock(),
-    from,
-  );
+  // One payment outside a transaction (an execution) is marked in a statement shared with concurrent
+  // executions' marks.
+  const [only] = payments;
+  const marks =
+    trx === undefined && payments.length === 1
+      ? [await markOneBooking(context.db, only!.id, key, context.clock(), from)].filter(
+          (mark) => mark !== undefined,
+        )
+      : await markBooking(
+          trx ?? context.db,
+          payments.map((payment) => payment.id),
+          key,
+          context.clock(),
+          from,
+        );
   if (marks.length === 0) return undefined;
   // The payments of an order move together (settle): all of them are marked, or none.
   if (marks.length !== payments.length) throw new Error(`booking ${key}: its payments left ${from} apart`);

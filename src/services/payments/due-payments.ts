@@ -17,7 +17,7 @@ export async function bookDuePayments(context: ServiceContext): Promise<number> 
       const due = await lockDuePayments(trx, date, BATCH);
       const asked = [];
       for (const payment of due) {
-        const order = await startBooking(trx, context, [payment], payment.id);
+        const order = await startBooking(context, [payment], payment.id, trx);
         if (order !== undefined) asked.push(order);
       }
       return { count: due.length, asked };

@@ -71,7 +71,7 @@ async function executeOnce<T>(
   }
   // Waiting for execution, or for the answer to a booking asked before (a retry, a concurrent call).
   const order = payments.every(awaitsExecution)
-    ? await startBooking(context.db, context, payments, execution.key)
+    ? await startBooking(context, payments, execution.key)
     : undefined;
   const answer = (trx: Db) => execution.lock(trx).then((locked) => execution.answer(locked));
   if (order === undefined) return recordOnce(context.db, key, print, answer);

@@ -10,7 +10,13 @@ import { findProduct } from '../../src/domain/products.ts';
 import { openStore } from '../../src/store/database.ts';
 import { findAnswer } from '../../src/store/idempotency-repository.ts';
 import { runMigrations } from '../../src/store/migrate.ts';
-import { findPayment, insertPaymentAnswering, moveStatus } from '../../src/store/payments-repository.ts';
+import {
+  findPayment,
+  insertPaymentAnswering,
+  markOneBooking,
+  moveBookedAnswering,
+  moveStatus,
+} from '../../src/store/payments-repository.ts';
 import {
   backends,
   type Gateway,
@@ -272,6 +278,73 @@ for (const backend of backends()) {
         const answer = await findAnswer(store.db, { clientId, requestId: winner.requestId });
         assert.deepEqual(answer, { fingerprint: 'f', statusCode: 200, body: winner.answer.body });
       }
+    });
+
+    test('marks and finishes of concurrent executions share statements; each outcome is its own', async () => {
+      const token = await first.client.clientCredentialsToken();
+      const ids: string[] = [];
+      for (let index = 0; index < 3; index += 1)
+        ids.push((await first.client.initiate(token, { path: PATH, body: domestic() })).body.paymentId);
+      const [a, b, c] = ids as [string, string, string];
+      const at = new Date('2026-01-02T10:00:00.000Z');
+      // One turn: a, b and c marked in one statement; a's second mark waits for the next and keeps the first.
+      const marks = await Promise.all([
+        markOneBooking(store.db, a, 'key-a', at, 'ACTC'),
+        markOneBooking(store.db, b, 'key-b', at, 'ACTC'),
+        markOneBooking(store.db, c, 'key-c', at, 'ACTC'),
+        markOneBooking(store.db, a, 'key-a2', new Date(), 'ACTC'),
+        markOneBooking(store.db, b, 'key-b2', at, 'ACCP'),
+      ]);
+      const mark = (key: string) => ({ key, startedAt: at });
+      assert.deepEqual(marks, [mark('key-a'), mark('key-b'), mark('key-c'), mark('key-a'), undefined]);
+      const clientId = first.sandboxApp.clientId;
+      const requestId = randomUUID();
+      const move = (paymentId: string, bookingKey: string) => ({
+        paymentId,
+        bookingKey,
+        from: 'ACTC' as const,
+        to: 'ACCC' as const,
+        at,
+      });
+      const answer = (paymentId: string) => ({
+        key: { clientId, requestId },
+        fingerprint: 'f',
+        statusCode: 200,
+        body: { paymentId },
+      });
+      // a and b answered under one request id: both move, the first by payment id claims it; c's order
+      // is not the one it waits for: it stays.
+      const finished = await Promise.all([
+        moveBookedAnswering(store.db, move(a, 'key-a'), answer(a)),
+        moveBookedAnswering(store.db, move(b, 'key-b'), answer(b)),
+        moveBookedAnswering(store.db, move(c, 'key-other'), answer(c)),
+      ]);
+      const [claimer] = [a, b].sort();
+      assert.deepEqual(finished, [
+        { moved: true, answered: claimer === a },
+        { moved: true, answered: claimer === b },
+        { moved: false, answered: false },
+      ]);
+      assert.deepEqual(await findAnswer(store.db, { clientId, requestId }), {
+        fingerprint: 'f',
+        statusCode: 200,
+        body: { paymentId: claimer },
+      });
+      const rows = await queryRows<{ id: string; status: string; key: string | null; statements: number }>(
+        store,
+        sql`SELECT payment_id AS id, status, booking_key AS key, count(*) OVER (PARTITION BY xmin::text)::int AS statements
+              FROM payments WHERE payment_id IN (${a}, ${b}, ${c}) ORDER BY payment_id`,
+      );
+      assert.deepEqual(
+        rows.map(({ id, status, key }) => ({ id, status, key })),
+        [
+          { id: a, status: 'ACCC', key: null },
+          { id: b, status: 'ACCC', key: null },
+          { id: c, status: 'ACTC', key: 'key-c' },
+        ].sort((x, y) => (x.id < y.id ? -1 : 1)),
+      );
+      // a and b were finished by one statement (one transaction id).
+      assert.equal(rows.find((row) => row.id === a)!.statements, 2);
     });
 
     test('one payment executed 20 times at once, on two gateways: one execution, one status', async () => {

@@ -27,12 +27,29 @@ export async function insertConsent(db: Db, consent: typeof consents.$inferInser
   await db.insert(consents).values(consent);
 }
 
+/** A consent's columns as the reads here name them, from the table under `alias`, each name after `prefix`. */
+export function consentColumns(alias: string, prefix = ''): string {
+  return [
+    ['consent_id', 'consentId'],
+    ['client_id', 'clientId'],
+    ['kind', 'kind'],
+    ['access', 'access'],
+    ['status', 'status'],
+    ['psu_id', 'psuId'],
+    ['valid_until', 'validUntil'],
+    ['reads_left', 'readsLeft'],
+    ['created_at', 'createdAt'],
+    ['frequency_per_day', 'frequencyPerDay'],
+    ['requested_psu_id', 'requestedPsuId'],
+    ['terminated_at', 'terminatedAt'],
+  ]
+    .map(([column, name]) => `${alias}.${column} AS "${prefix}${name}"`)
+    .join(', ');
+}
+
 const consentsById = batchedRead<string, Consent>(
   'find_consents',
-  `SELECT w.item::int AS item, c.consent_id AS "consentId", c.client_id AS "clientId", c.kind, c.access,
-          c.status, c.psu_id AS "psuId", c.valid_until AS "validUntil", c.reads_left AS "readsLeft",
-          c.created_at AS "createdAt", c.frequency_per_day AS "frequencyPerDay",
-          c.requested_psu_id AS "requestedPsuId", c.terminated_at AS "terminatedAt"
+  `SELECT w.item::int AS item, ${consentColumns('c')}
      FROM unnest($1::text[]) WITH ORDINALITY AS w (id, item)
      JOIN consents c ON c.consent_id = w.id`,
   (ids) => [[...ids]],

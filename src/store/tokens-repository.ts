@@ -1,6 +1,8 @@
 // Access tokens and authorization codes, stored only as SHA-256 hashes of the secrets.
 import { and, eq, isNull } from 'drizzle-orm';
+import type { Consent } from '../domain/consents.ts';
 import { batchedRead } from './batched-read.ts';
+import { consentColumns } from './consents-repository.ts';
 import type { Db, StoreDb } from './database.ts';
 import { accessTokens, authCodes, refreshTokens } from './schema.ts';
 
@@ -11,19 +13,44 @@ export async function insertToken(db: Db, token: typeof accessTokens.$inferInser
   await db.insert(accessTokens).values(token);
 }
 
-const tokensByHash = batchedRead<string, TokenRow>(
+/** A token and, when its scope is an account consent's (AIS:<consentId>), that consent (null: no such consent). */
+export type TokenWithConsent = TokenRow & { readonly consent: Consent | null | undefined };
+
+const CONSENT_PREFIX = 'consent.';
+
+const tokensByHash = batchedRead<string, TokenRow & Record<string, unknown>>(
   'find_tokens',
   `SELECT w.item::int AS item, t.token_hash AS "tokenHash", t.kind, t.client_id AS "clientId", t.scope,
           t.psu_id AS "psuId", t.code_hash AS "codeHash", t.expires_at AS "expiresAt", t.revoked_at AS "revokedAt",
-          t.created_at AS "createdAt", t.cert_thumbprint AS "certThumbprint"
+          t.created_at AS "createdAt", t.cert_thumbprint AS "certThumbprint",
+          ${consentColumns('c', CONSENT_PREFIX)}
      FROM unnest($1::text[]) WITH ORDINALITY AS w (hash, item)
-     JOIN access_tokens t ON t.token_hash = w.hash`,
+     JOIN access_tokens t ON t.token_hash = w.hash
+     LEFT JOIN consents c ON t.scope LIKE 'AIS:%' AND c.consent_id = substr(t.scope, 5)`,
   (hashes) => [[...hashes]],
 );
 
-/** A token by its hash (every call with a bearer token: joined with concurrent lookups). */
-export async function findToken(db: StoreDb, tokenHash: string): Promise<TokenRow | undefined> {
-  return (await tokensByHash(db, tokenHash))[0];
+/**
+ * A token by its hash (every call with a bearer token: joined with concurrent lookups), with the
+ * account consent its scope names read in the same statement (an account read needs both).
+ */
+export async function findToken(db: StoreDb, tokenHash: string): Promise<TokenWithConsent | undefined> {
+  const [row] = await tokensByHash(db, tokenHash);
+  if (row === undefined) return undefined;
+  const token: Record<string, unknown> = {};
+  const consent: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (name.startsWith(CONSENT_PREFIX)) consent[name.slice(CONSENT_PREFIX.length)] = value;
+    else token[name] = value;
+  }
+  return {
+    ...(token as TokenRow),
+    consent: !row.scope.startsWith('AIS:')
+      ? undefined
+      : consent.consentId == null
+        ? null
+        : (consent as unknown as Consent),
+  };
 }
 
 /** Revokes the token issued for a code (a replayed code revokes what it issued). */

@@ -54,13 +54,18 @@ test('account access gets a refresh token; a refresh answers an access token of 
   assert.equal(answer.status, 200);
   const body = answer.body as { access_token: string };
   assert.deepEqual(body, { access_token: body.access_token, expires_in: 900, token_type: 'Bearer' });
-  const grant = await resolveToken(context, body.access_token);
+  const { consent, ...grant } = await resolveToken(context, body.access_token);
   assert.deepEqual(grant, {
     kind: 'refresh_token',
     clientId: gateway.sandboxApp.clientId,
     scope: first.scope,
     psuId: '191212121212',
   });
+  // The account consent its scope names, read with the token.
+  assert.deepEqual(
+    [consent?.consentId, consent?.psuId, consent?.status],
+    [first.scope.slice('AIS:'.length), '191212121212', 'valid'],
+  );
 });
 
 test('the refresh token is not rotated: the client keeps using its first one, on every token path', async () => {

@@ -1,4 +1,5 @@
 // Bearer tokens: issued as random secrets, stored as hashes, resolved to what they grant.
+import type { Consent } from '../../domain/consents.ts';
 import { apiError } from '../../domain/errors.ts';
 import { type ClientCredentialsScope, grantsRefreshToken } from '../../domain/scope.ts';
 import { hashSecret, newId, newSecret } from '../../domain/secrets.ts';
@@ -29,6 +30,11 @@ export interface TokenGrant {
   readonly scope: string;
   /** The PSU who authorized; null for client-credentials tokens. */
   readonly psuId: string | null;
+  /**
+   * For a token of an account consent (scope AIS:<consentId>): that consent as read with the token, in
+   * the same statement (null: there is no such consent). Undefined for other tokens.
+   */
+  readonly consent?: Consent | null;
 }
 
 export interface TokenResponse {
@@ -148,7 +154,13 @@ export async function resolveToken(
       certThumbprint: row.certThumbprint,
     });
   }
-  return { kind: row.kind, clientId: row.clientId, scope: row.scope, psuId: row.psuId };
+  return {
+    kind: row.kind,
+    clientId: row.clientId,
+    scope: row.scope,
+    psuId: row.psuId,
+    ...(row.consent === undefined ? {} : { consent: row.consent }),
+  };
 }
 
 function checkBinding(bound: string | null, presented: string | null): void {

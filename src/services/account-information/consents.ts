@@ -225,7 +225,9 @@ export async function consentedPsu(
     throw apiError('TOKEN_INVALID', 'This call needs the PSU access token of an account consent');
   }
   const consentId = parsed.resourceId;
-  const consent = await findConsent(context.db, consentId);
+  // Read with the token (services/access/tokens.ts) unless the grant came otherwise.
+  const consent =
+    grant.consent === undefined ? await findConsent(context.db, consentId) : (grant.consent ?? undefined);
   if (consent === undefined || consent.clientId !== app.clientId || consent.psuId !== grant.psuId) {
     throw apiError('CONSENT_UNKNOWN', 'The access token belongs to no consent of this app');
   }

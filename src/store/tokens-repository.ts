@@ -3,13 +3,15 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Consent } from '../domain/consents.ts';
 import { batchedRead } from './batched-read.ts';
 import { consentColumns } from './consents-repository.ts';
-import type { Db, StoreDb } from './database.ts';
+import { type Db, runStatement, type StoreDb } from './database.ts';
 import { accessTokens, authCodes, refreshTokens } from './schema.ts';
 
 export type TokenRow = typeof accessTokens.$inferSelect;
+export type NewAccessToken = typeof accessTokens.$inferInsert;
+export type NewRefreshToken = typeof refreshTokens.$inferInsert;
 export type CodeRow = typeof authCodes.$inferSelect;
 
-export async function insertToken(db: Db, token: typeof accessTokens.$inferInsert): Promise<void> {
+export async function insertToken(db: Db, token: NewAccessToken): Promise<void> {
   await db.insert(accessTokens).values(token);
 }
 
@@ -75,6 +77,69 @@ export async function consumeCode(db: Db, codeHash: string, at: Date): Promise<C
   return rows[0];
 }
 
+/** What a code must match to be exchanged: its app, redirect URI, scope and PKCE challenge (null: none). */
+export interface CodeExchange {
+  readonly codeHash: string;
+  readonly at: Date;
+  readonly clientId: string;
+  readonly redirectUri: string;
+  readonly scope: string;
+  readonly codeChallenge: string | null;
+}
+
+/**
+ * Uses an unused, unexpired code that matches `exchange` and stores the tokens issued for it, in one
+ * statement (atomic without a transaction); the tokens' PSU is the code's. Answers whether it did:
+ * when not, nothing was written, and the caller finds out why in a transaction of its own.
+ */
+export async function exchangeCode(
+  db: StoreDb,
+  exchange: CodeExchange,
+  access: Omit<NewAccessToken, 'psuId'>,
+  refresh: Omit<NewRefreshToken, 'psuId'> | undefined,
+): Promise<boolean> {
+  const rows = await runStatement<{ issued: boolean }>(
+    db,
+    'exchange_code',
+    `WITH used AS (
+       UPDATE auth_codes SET used_at = $2::timestamptz
+        WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2::timestamptz AND client_id = $3
+          AND redirect_uri = $4 AND scope = $5 AND code_challenge IS NOT DISTINCT FROM $6::text
+        RETURNING psu_id
+     ),
+     access AS (
+       INSERT INTO access_tokens (token_hash, kind, client_id, scope, psu_id, code_hash, expires_at, created_at,
+                                  cert_thumbprint)
+       SELECT $7, $8, $3, $5, psu_id, $1, $9::timestamptz, $2::timestamptz, $10::text FROM used
+       RETURNING 1
+     ),
+     refresh AS (
+       INSERT INTO refresh_tokens (token_hash, family_id, client_id, scope, psu_id, expires_at, created_at,
+                                   cert_thumbprint)
+       SELECT $11::text, $12::text, $3, $5, psu_id, $13::timestamptz, $2::timestamptz, $10::text
+         FROM used WHERE $11::text IS NOT NULL
+       RETURNING 1
+     )
+     SELECT EXISTS (SELECT 1 FROM access) AS issued`,
+    [
+      exchange.codeHash,
+      exchange.at.toISOString(),
+      exchange.clientId,
+      exchange.redirectUri,
+      exchange.scope,
+      exchange.codeChallenge,
+      access.tokenHash,
+      access.kind,
+      access.expiresAt?.toISOString() ?? null,
+      access.certThumbprint ?? null,
+      refresh?.tokenHash ?? null,
+      refresh?.familyId ?? null,
+      refresh?.expiresAt.toISOString() ?? null,
+    ],
+  );
+  return rows[0]!.issued;
+}
+
 export async function findCode(db: Db, codeHash: string): Promise<CodeRow | undefined> {
   const rows = await db.select().from(authCodes).where(eq(authCodes.codeHash, codeHash)).limit(1);
   return rows[0];
@@ -82,7 +147,7 @@ export async function findCode(db: Db, codeHash: string): Promise<CodeRow | unde
 
 export type RefreshRow = typeof refreshTokens.$inferSelect;
 
-export async function insertRefreshToken(db: Db, token: typeof refreshTokens.$inferInsert): Promise<void> {
+export async function insertRefreshToken(db: Db, token: NewRefreshToken): Promise<void> {
   await db.insert(refreshTokens).values(token);
 }
 

@@ -4,7 +4,13 @@ import { apiError } from '../../domain/errors.ts';
 import { type ClientCredentialsScope, grantsRefreshToken } from '../../domain/scope.ts';
 import { hashSecret, newId, newSecret } from '../../domain/secrets.ts';
 import type { Db } from '../../store/database.ts';
-import { findToken, insertRefreshToken, insertToken } from '../../store/tokens-repository.ts';
+import {
+  findToken,
+  insertRefreshToken,
+  insertToken,
+  type NewAccessToken,
+  type NewRefreshToken,
+} from '../../store/tokens-repository.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
 /** Token lifetimes in seconds (spec "Limits"); authorization codes' are the mode policy's. */
@@ -59,21 +65,33 @@ export interface NewToken {
   readonly certThumbprint?: string | null;
 }
 
-export async function issueToken(db: Db, context: ServiceContext, token: NewToken): Promise<TokenResponse> {
+/** A token's row (its secret stored as its hash) and the answer that carries the secret. */
+function newToken(
+  context: ServiceContext,
+  token: NewToken,
+): { row: NewAccessToken; response: TokenResponse } {
   const secret = newSecret();
   const now = context.clock();
-  await insertToken(db, {
-    tokenHash: hashSecret(secret),
-    kind: token.kind,
-    clientId: token.clientId,
-    scope: token.scope,
-    psuId: token.psuId,
-    codeHash: token.codeHash,
-    expiresAt: token.enforceExpiry ? new Date(now.getTime() + token.expiresIn * 1000) : null,
-    createdAt: now,
-    certThumbprint: token.certThumbprint ?? null,
-  });
-  return { access_token: secret, expires_in: token.expiresIn, token_type: 'Bearer' };
+  return {
+    row: {
+      tokenHash: hashSecret(secret),
+      kind: token.kind,
+      clientId: token.clientId,
+      scope: token.scope,
+      psuId: token.psuId,
+      codeHash: token.codeHash,
+      expiresAt: token.enforceExpiry ? new Date(now.getTime() + token.expiresIn * 1000) : null,
+      createdAt: now,
+      certThumbprint: token.certThumbprint ?? null,
+    },
+    response: { access_token: secret, expires_in: token.expiresIn, token_type: 'Bearer' },
+  };
+}
+
+export async function issueToken(db: Db, context: ServiceContext, token: NewToken): Promise<TokenResponse> {
+  const { row, response } = newToken(context, token);
+  await insertToken(db, row);
+  return response;
 }
 
 export interface PsuGrant {
@@ -86,39 +104,57 @@ export interface PsuGrant {
   readonly certThumbprint?: string | null;
 }
 
+/** A PSU's tokens to store, without their PSU (the caller's, or the code's), and their answer. */
+export interface NewPsuTokens {
+  readonly access: Omit<NewAccessToken, 'psuId'>;
+  readonly refresh: Omit<NewRefreshToken, 'psuId'> | undefined;
+  readonly response: TokenResponse;
+}
+
 /**
  * A PSU's access token (900 s; enforced live), and for account access a refresh token, bound like it
- * to the certificate it was issued over.
+ * to the certificate it was issued over: the rows to store and the answer.
  */
-export async function issuePsuTokens(
-  db: Db,
-  context: ServiceContext,
-  grant: PsuGrant,
-): Promise<TokenResponse> {
-  const access = await issueToken(db, context, {
+export function newPsuTokens(context: ServiceContext, grant: Omit<PsuGrant, 'psuId'>): NewPsuTokens {
+  const { row, response } = newToken(context, {
     kind: grant.kind,
     clientId: grant.clientId,
     scope: grant.scope,
-    psuId: grant.psuId,
+    psuId: null,
     codeHash: grant.codeHash,
     expiresIn: LIFETIMES.psuToken,
     enforceExpiry: context.policy.enforcePsuTokenExpiry,
     certThumbprint: grant.certThumbprint ?? null,
   });
-  if (!grantsRefreshToken(grant.scope)) return access;
+  const { psuId: _none, ...access } = row;
+  if (!grantsRefreshToken(grant.scope)) return { access, refresh: undefined, response };
   const refreshToken = newSecret();
   const now = context.clock();
-  await insertRefreshToken(db, {
-    tokenHash: hashSecret(refreshToken),
-    familyId: newId(),
-    clientId: grant.clientId,
-    scope: grant.scope,
-    psuId: grant.psuId,
-    expiresAt: new Date(now.getTime() + LIFETIMES.refreshToken * 1000),
-    createdAt: now,
-    certThumbprint: grant.certThumbprint ?? null,
-  });
-  return { ...access, refresh_token: refreshToken };
+  return {
+    access,
+    refresh: {
+      tokenHash: hashSecret(refreshToken),
+      familyId: newId(),
+      clientId: grant.clientId,
+      scope: grant.scope,
+      expiresAt: new Date(now.getTime() + LIFETIMES.refreshToken * 1000),
+      createdAt: now,
+      certThumbprint: grant.certThumbprint ?? null,
+    },
+    response: { ...response, refresh_token: refreshToken },
+  };
+}
+
+/** Issues a PSU's tokens (newPsuTokens) in `db`. */
+export async function issuePsuTokens(
+  db: Db,
+  context: ServiceContext,
+  grant: PsuGrant,
+): Promise<TokenResponse> {
+  const tokens = newPsuTokens(context, grant);
+  await insertToken(db, { ...tokens.access, psuId: grant.psuId });
+  if (tokens.refresh !== undefined) await insertRefreshToken(db, { ...tokens.refresh, psuId: grant.psuId });
+  return tokens.response;
 }
 
 /**

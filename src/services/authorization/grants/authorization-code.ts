@@ -3,14 +3,17 @@
 import type { PeerIdentity } from '../../../certificates/qwac.ts';
 import { OAuthError } from '../../../domain/errors.ts';
 import { constantEquals, hashSecret, pkceChallenge } from '../../../domain/secrets.ts';
-import { consumeCode, findCode, revokeTokenOfCode } from '../../../store/tokens-repository.ts';
-import { issuePsuTokens, type TokenResponse } from '../../access/tokens.ts';
+import { consumeCode, exchangeCode, findCode, revokeTokenOfCode } from '../../../store/tokens-repository.ts';
+import { issuePsuTokens, newPsuTokens, type TokenResponse } from '../../access/tokens.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { authenticateClient, required, type TokenParameters } from './parameters.ts';
 
 export const grantType = 'authorization_code';
 
 const REPLAYED = Symbol('replayed');
+
+/** A PKCE code verifier (RFC 7636 4.1). */
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
 export async function handler(
   context: ServiceContext,
@@ -22,6 +25,26 @@ export async function handler(
   const scope = required(parameters, 'scope');
   const { app, thumbprint } = await authenticateClient(context, parameters, peer);
   const codeHash = hashSecret(code);
+  // A code that matches is used and its tokens stored in one statement; any other finds out why below.
+  const verifier = parameters.code_verifier;
+  if (verifier === undefined || VERIFIER.test(verifier)) {
+    const tokens = newPsuTokens(context, {
+      kind: 'authorization_code',
+      clientId: app.clientId,
+      scope,
+      codeHash,
+      certThumbprint: thumbprint,
+    });
+    const exchange = {
+      codeHash,
+      at: context.clock(),
+      clientId: app.clientId,
+      redirectUri,
+      scope,
+      codeChallenge: verifier === undefined ? null : pkceChallenge(verifier),
+    };
+    if (await exchangeCode(context.db, exchange, tokens.access, tokens.refresh)) return tokens.response;
+  }
   const answer = await context.db.transaction(async (trx) => {
     const now = context.clock();
     const row = await consumeCode(trx, codeHash, now);
@@ -61,7 +84,7 @@ function checkPkce(challenge: string | null, verifier: string | undefined): void
       throw new OAuthError('invalid_grant', 'code_verifier sent but no code_challenge was');
     return;
   }
-  if (verifier === undefined || !/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) {
+  if (verifier === undefined || !VERIFIER.test(verifier)) {
     throw new OAuthError('invalid_grant', 'code_verifier is required and must be 43 to 128 characters');
   }
   if (!constantEquals(pkceChallenge(verifier), challenge)) {

@@ -23,6 +23,7 @@ import {
 import type { StoreDb } from '../store/database.ts';
 import {
   bookedBalances,
+  bookedFundsByIban,
   bookLedgerOrder,
   type LedgerLine,
   type LedgerRules,
@@ -99,9 +100,8 @@ export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
 
     async availableFunds(source) {
       if ('iban' in source) {
-        const account = await findAccountByIban(db, source.iban);
-        if (account === undefined) return undefined;
-        return { currency: account.currency, availableMinor: await bookedBalanceOf(account.accountId) };
+        const funds = await bookedFundsByIban(db, source.iban);
+        return funds === undefined ? undefined : { currency: funds.currency, availableMinor: funds.balance };
       }
       const account = await findAccountOfCard(db, source.cardNumber);
       if (account !== undefined) {

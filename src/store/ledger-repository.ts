@@ -49,6 +49,24 @@ export async function bookedBalances(db: StoreDb, ids: readonly string[]): Promi
   return new Map((await balances(db, ids)).map((row) => [row.id, row.balance]));
 }
 
+const fundsByIban = batchedRead<string, { currency: string; balance: number }>(
+  'funds_by_iban',
+  `SELECT w.item::int AS item, a.currency, a.booked_minor::float8 AS balance
+     FROM unnest($1::text[]) WITH ORDINALITY AS w (iban, item) JOIN accounts a ON a.iban = w.iban`,
+  (ibans) => [[...ibans]],
+);
+
+/**
+ * The currency and booked balance now of the account with this IBAN, in one read (every funds check
+ * by IBAN: joined with concurrent reads); undefined when the bank has no such account.
+ */
+export async function bookedFundsByIban(
+  db: StoreDb,
+  iban: string,
+): Promise<{ currency: string; balance: number } | undefined> {
+  return (await fundsByIban(db, iban))[0];
+}
+
 /** An account's booked balance now: its opening balance and every entry (minor units). */
 export async function bookedBalance(db: StoreDb, accountId: string): Promise<number | undefined> {
   return (await bookedBalances(db, [accountId])).get(accountId);

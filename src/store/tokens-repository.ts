@@ -2,6 +2,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Consent } from '../domain/consents.ts';
 import { batchedRead } from './batched-read.ts';
+import { batchesOf, Coalescer, perHandle } from './coalescer.ts';
 import { consentColumns } from './consents-repository.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { accessTokens, authCodes, refreshTokens } from './schema.ts';
@@ -63,8 +64,35 @@ export async function revokeTokenOfCode(db: Db, codeHash: string, at: Date): Pro
     .where(and(eq(accessTokens.codeHash, codeHash), isNull(accessTokens.revokedAt)));
 }
 
-export async function insertCode(db: Db, code: typeof authCodes.$inferInsert): Promise<void> {
-  await db.insert(authCodes).values(code);
+export type NewCode = typeof authCodes.$inferInsert & { readonly createdAt: Date };
+
+/** Concurrent authorizations' codes in one statement and one commit (see coalescer.ts). */
+const codeInserts = perHandle(
+  (db: StoreDb) =>
+    new Coalescer((codes: readonly NewCode[]) => insertCodes(db, codes), {
+      maxInFlight: 2,
+      maxBatch: 64,
+      onBatch: batchesOf(db, 'insert_codes'),
+    }),
+);
+
+async function insertCodes(db: StoreDb, codes: readonly NewCode[]): Promise<undefined[]> {
+  await runStatement(
+    db,
+    'insert_codes',
+    `INSERT INTO auth_codes (code_hash, client_id, redirect_uri, scope, psu_id, code_challenge, expires_at, created_at)
+     SELECT "codeHash", "clientId", "redirectUri", scope, "psuId", "codeChallenge", "expiresAt", "createdAt"
+       FROM jsonb_to_recordset($1::jsonb)
+         AS t("codeHash" text, "clientId" text, "redirectUri" text, scope text, "psuId" text,
+              "codeChallenge" text, "expiresAt" timestamptz, "createdAt" timestamptz)`,
+    [JSON.stringify(codes)],
+  );
+  return codes.map(() => undefined);
+}
+
+/** Stores an authorization code (its hash); joined with concurrent authorizations' codes. */
+export async function insertCode(db: StoreDb, code: NewCode): Promise<void> {
+  await codeInserts(db).submit(code);
 }
 
 /** Marks a code used; answers the code only when this call was the one that used it. */

@@ -121,8 +121,14 @@ export async function readAccountTransactions(
 ): Promise<{ accountId: string; transactions: Transaction[] }> {
   const period = transactionPeriod(context, query);
   const account = await consentedAccount(context, call, accountId);
+  // The waiting payments and the booked ones are read at once (the booked ones up to the whole limit;
+  // the answer keeps as many as the pending ones leave room for).
+  const [debits, booked] = await Promise.all([
+    listScheduledDebits(context.db, accountId, period),
+    bookedTransactions(context, accountId, period, MAX_TRANSACTIONS),
+  ]);
   // Future-dated payments waiting for their date: pending, first (they are the latest).
-  const pending: Transaction[] = (await listScheduledDebits(context.db, accountId, period)).map((debit) => ({
+  const pending: Transaction[] = debits.map((debit) => ({
     amount: {
       content: formatAmount({ currency: debit.currency, minor: debit.amountMinor }),
       currency: debit.currency,
@@ -136,6 +142,5 @@ export async function readAccountTransactions(
     status: 'PENDING',
   }));
   const shown = pending.slice(0, MAX_TRANSACTIONS);
-  const booked = await bookedTransactions(context, accountId, period, MAX_TRANSACTIONS - shown.length);
-  return { accountId, transactions: [...shown, ...booked] };
+  return { accountId, transactions: [...shown, ...booked.slice(0, MAX_TRANSACTIONS - shown.length)] };
 }

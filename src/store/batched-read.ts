@@ -1,6 +1,6 @@
 // Reads that every request makes (its token, its consent, the PSU's accounts, a statement), joined with
 // the same reads of concurrent requests into one statement: under load one round trip and one plan
-// serve tens of requests, at low load a read runs at once and alone (store/coalescer.ts). The
+// serve tens of requests, at low load a read runs alone (store/coalescer.ts). The
 // statement takes one array per parameter, unnests them WITH ORDINALITY and answers each row with the
 // 1-based number of the item it belongs to in a column "item".
 import { batchesOf, Coalescer, perHandle } from './coalescer.ts';

@@ -70,8 +70,8 @@ function orderOf(key: string, date: string, payments: readonly Payment[]): Booki
  * Step 1: asks for the booking of payments the caller has checked, all waiting in one status (ACTC to
  * execute, ACCP on their date): marks them in one statement (in `trx` when given) and answers the
  * order to send. Payments marked before continue their earlier order. When no payment is due yet,
- * nothing is asked: they move to ACCP at once. Answers undefined when there is nothing to ask (the payments moved meanwhile, or
- * none is due yet).
+ * nothing is asked: they move to ACCP at once. Answers undefined when there is nothing to ask (the
+ * payments moved meanwhile, or none is due yet).
  */
 export async function startBooking(
   context: ServiceContext,

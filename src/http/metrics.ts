@@ -174,7 +174,7 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: GatewayMet
     buckets: LATENCY_BUCKETS,
     registers: [metrics.registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     requests.observe(
       {
         method: request.method,
@@ -183,6 +183,7 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: GatewayMet
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }
 

@@ -14,19 +14,22 @@ function unstorableIn(request: FastifyRequest): string | undefined {
 }
 
 export function registerTextGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config?.checksOwnText === true) return;
-    // A route that declares no parameters, query or body takes no text in (health, documents, pages):
-    // whatever a caller appends is ignored, not refused.
-    const schema = request.routeOptions.schema;
-    if (schema?.params === undefined && schema?.querystring === undefined && schema?.body === undefined)
-      return;
-    const at = unstorableIn(request);
-    if (at === undefined) return;
-    // A member's name may itself hold the character: it is shown as U+FFFD.
-    const name = showStorable(at);
-    const text = `${name === '' ? 'the body' : name} ${UNSTORABLE_TEXT}`;
-    if (isOAuthRoute(request)) throw new OAuthError('invalid_request', text);
-    throw apiError('FORMAT_ERROR', text, name === '' ? undefined : name);
-  });
+  // Callback-style: every request passes it (an async hook costs a promise and a microtask turn).
+  app.addHook('preValidation', (request, _reply, done) => done(refusal(request)));
+}
+
+function refusal(request: FastifyRequest): Error | undefined {
+  if (request.routeOptions.config?.checksOwnText === true) return undefined;
+  // A route that declares no parameters, query or body takes no text in (health, documents, pages):
+  // whatever a caller appends is ignored, not refused.
+  const schema = request.routeOptions.schema;
+  if (schema?.params === undefined && schema?.querystring === undefined && schema?.body === undefined)
+    return undefined;
+  const at = unstorableIn(request);
+  if (at === undefined) return undefined;
+  // A member's name may itself hold the character: it is shown as U+FFFD.
+  const name = showStorable(at);
+  const text = `${name === '' ? 'the body' : name} ${UNSTORABLE_TEXT}`;
+  if (isOAuthRoute(request)) return new OAuthError('invalid_request', text);
+  return apiError('FORMAT_ERROR', text, name === '' ? undefined : name);
 }

@@ -72,17 +72,23 @@ export function ignoredFieldsHeader(ignored: readonly (string | null)[]): string
 
 export function registerTolerantBodies(app: FastifyInstance): void {
   app.decorateRequest('ignoredFields', undefined);
-  app.addHook('preValidation', async (request: FastifyRequest) => {
-    const schema = request.routeOptions.schema?.body as SchemaNode | undefined;
-    if (schema === undefined || request.body === undefined) return;
-    const ignored = setAsideUnknown(schema, request.body);
-    if (ignored.length === 0) return;
-    request.ignoredFields = ignored;
-    request.log.info(
-      { ignoredFields: ignored.map((name) => name ?? '(a name that cannot be shown)') },
-      'request fields the contract does not know were ignored',
-    );
+  // Callback-style: every request passes it (an async hook costs a promise and a microtask turn).
+  app.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
+    setAsideUnknownOf(request);
+    done();
   });
+}
+
+function setAsideUnknownOf(request: FastifyRequest): void {
+  const schema = request.routeOptions.schema?.body as SchemaNode | undefined;
+  if (schema === undefined || request.body === undefined) return;
+  const ignored = setAsideUnknown(schema, request.body);
+  if (ignored.length === 0) return;
+  request.ignoredFields = ignored;
+  request.log.info(
+    { ignoredFields: ignored.map((name) => name ?? '(a name that cannot be shown)') },
+    'request fields the contract does not know were ignored',
+  );
 }
 
 /** Names the ignored fields on the answer (called from the onSend hook, errors included). */

@@ -1,19 +1,21 @@
 // Secrets (tokens, codes, session ids) are random with 256 bits, handed out once and stored only as
 // SHA-256 hashes; comparisons of secret material are constant-time.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
+// crypto.hash, one call per digest: a quarter of createHash's time on the short inputs hashed on
+// every request (issue 18).
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Constant-time equality of two strings (the lengths may leak; the contents do not). */
 export function constantEquals(a: string, b: string): boolean {
-  const left = createHash('sha256').update(a, 'utf8').digest();
-  const right = createHash('sha256').update(b, 'utf8').digest();
+  const left = hash('sha256', a, 'buffer');
+  const right = hash('sha256', b, 'buffer');
   return timingSafeEqual(left, right) && a.length === b.length;
 }
 
@@ -29,7 +31,7 @@ export function newSandboxClientId(): string {
 
 /** A stable fingerprint of a JSON value: keys sorted at every depth, then SHA-256. */
 export function fingerprint(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
+  return hash('sha256', canonicalJson(value), 'hex');
 }
 
 function canonicalJson(value: unknown): string {

@@ -3,14 +3,8 @@
 // serve tens of requests, at low load a read runs alone (store/coalescer.ts). The
 // statement takes one array per parameter, unnests them WITH ORDINALITY and answers each row with the
 // 1-based number of the item it belongs to in a column "item".
-import { batchesOf, Coalescer, perHandle } from './coalescer.ts';
+import { BATCH_LIMITS, batchesOf, Coalescer, perHandle } from './coalescer.ts';
 import { runStatement, type StoreDb } from './database.ts';
-
-/**
- * Two statements of a kind in flight: a read that arrives while one runs does not wait for it (the
- * batching waits only when a queue forms); 64 items at most in one statement.
- */
-const READ_LIMITS = { maxInFlight: 2, maxBatch: 64 };
 
 /** The rows of one item, in the statement's order. */
 export type BatchedRead<I, R> = (db: StoreDb, item: I) => Promise<R[]>;
@@ -33,7 +27,7 @@ export function batchedRead<I, R>(
           for (const { item, ...row } of rows) outputs[Number(item) - 1]!.push(row as unknown as R);
           return outputs;
         },
-        { ...READ_LIMITS, onBatch: batchesOf(db, name) },
+        { ...BATCH_LIMITS, onBatch: batchesOf(db, name) },
       ),
   );
   return (db, item) => coalescers(db).submit(item);

@@ -3,7 +3,7 @@ import { canMove, type Payment, type TransactionStatus } from '../domain/payment
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
 import { batchedRead } from './batched-read.ts';
-import { batchesOf, Coalescer, perHandle } from './coalescer.ts';
+import { BATCH_LIMITS, batchesOf, Coalescer, perHandle } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import {
   inClaimOrder,
@@ -108,13 +108,6 @@ interface Initiation {
   readonly answer: RecordedAnswer;
 }
 
-/**
- * Two statements in flight, each with everything that came meanwhile: a request that arrives while one
- * runs goes at the end of its turn of the event loop (batching waits only when a queue forms). Measured on 2 cores (issue 18): one in
- * flight had the fullest statements but made initiation's p99 at 10 connections 3-4.6x raw's; two kept
- * it under 3x at about the same rate at 50 connections.
- */
-const BATCH_LIMITS = { maxInFlight: 2, maxBatch: 64 };
 const initiations = perHandle(
   (db: StoreDb) =>
     new Coalescer((items: readonly Initiation[]) => insertPaymentsAnswering(db, items), {

@@ -2,7 +2,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Consent } from '../domain/consents.ts';
 import { batchedRead } from './batched-read.ts';
-import { batchesOf, Coalescer, perHandle } from './coalescer.ts';
+import { BATCH_LIMITS, batchesOf, Coalescer, perHandle } from './coalescer.ts';
 import { consentColumns } from './consents-repository.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { accessTokens, authCodes, refreshTokens } from './schema.ts';
@@ -70,8 +70,7 @@ export type NewCode = typeof authCodes.$inferInsert & { readonly createdAt: Date
 const codeInserts = perHandle(
   (db: StoreDb) =>
     new Coalescer((codes: readonly NewCode[]) => insertCodes(db, codes), {
-      maxInFlight: 2,
-      maxBatch: 64,
+      ...BATCH_LIMITS,
       onBatch: batchesOf(db, 'insert_codes'),
     }),
 );

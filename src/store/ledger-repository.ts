@@ -146,20 +146,24 @@ interface StatementQuery {
   readonly limit: number;
 }
 
-const statements = batchedRead<StatementQuery, StatementLine & { entryId: number }>(
+// An entry carries its booking's dates, names and remittance (migration 0020): the lines are one range
+// of ledger_entries_statement per account, ordered by the date and the entry's id, which the answer
+// does not carry.
+const statements = batchedRead<StatementQuery, StatementLine>(
   'statements',
-  `SELECT w.item::int AS item, l.*
+  `SELECT w.item::int AS item, l."amountMinor", l.currency, l."bookedOn", l."transactionDate", l."debtorName",
+          l."creditorName", l.remittance
      FROM unnest($1::text[], $2::date[], $3::date[], $4::int[]) WITH ORDINALITY
           AS w (ledger_account, first_day, last_day, most, item),
-          LATERAL (SELECT e.amount_minor::float8 AS "amountMinor", e.currency, b.booked_on::text AS "bookedOn",
-                          b.transaction_date::text AS "transactionDate", b.debtor_name AS "debtorName",
-                          b.creditor_name AS "creditorName", b.remittance, e.entry_id::float8 AS "entryId"
-                     FROM ledger_entries e JOIN bookings b ON b.booking_id = e.booking_id
+          LATERAL (SELECT e.amount_minor::float8 AS "amountMinor", e.currency, e.booked_on::text AS "bookedOn",
+                          e.transaction_date::text AS "transactionDate", e.debtor_name AS "debtorName",
+                          e.creditor_name AS "creditorName", e.remittance, e.booked_on, e.entry_id
+                     FROM ledger_entries e
                     WHERE e.ledger_account = w.ledger_account
                       AND e.booked_on BETWEEN w.first_day AND w.last_day
                     ORDER BY e.booked_on DESC, e.entry_id DESC
                     LIMIT w.most) AS l
-    ORDER BY w.item, l."bookedOn" DESC, l."entryId" DESC`,
+    ORDER BY w.item, l.booked_on DESC, l.entry_id DESC`,
   (queries) => [
     queries.map((query) => query.ledgerAccount),
     queries.map((query) => query.from),
@@ -172,13 +176,12 @@ const statements = batchedRead<StatementQuery, StatementLine & { entryId: number
  * An account's entries booked from `from` to `to` (ISO dates, inclusive), newest first, at most
  * `limit` (every transactions read: joined with concurrent reads).
  */
-export async function statementOf(
+export function statementOf(
   db: StoreDb,
   ledgerAccount: string,
   range: { from: string; to: string; limit: number },
 ): Promise<StatementLine[]> {
-  const lines = await statements(db, { ledgerAccount, ...range });
-  return lines.map(({ entryId: _entryId, ...line }) => line);
+  return statements(db, { ledgerAccount, ...range });
 }
 
 /** Per ledger account, the sum of its entries (minor units), for the accounts asked. */

@@ -295,8 +295,16 @@ export const ledgerEntries = pgTable('ledger_entries', {
   ledgerAccount: text('ledger_account').notNull(),
   currency: text('currency').notNull(),
   amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
-  /** The booking's date, set from the booking by a trigger as the entry is written (never given). */
+  /**
+   * What the booking says of its entries: its dates, names and remittance, copied from the booking by a
+   * trigger as the entry is written (never given; migrations 0018 and 0020), so that a statement reads
+   * the entries alone.
+   */
   bookedOn: date('booked_on', { mode: 'string' }),
+  transactionDate: date('transaction_date', { mode: 'string' }),
+  debtorName: text('debtor_name'),
+  creditorName: text('creditor_name'),
+  remittance: text('remittance'),
 });
 
 export const ledgerOrders = pgTable('ledger_orders', {

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { TppClient } from '../../src/client/tpp-client.ts';
+import { addDays } from '../../src/domain/dates.ts';
 import { issuePsuTokens } from '../../src/services/access/tokens.ts';
-import { bookedBalance, entriesSum, entryTotals } from '../../src/store/ledger-repository.ts';
+import { bookedBalance, entriesSum, entryTotals, insertHistory } from '../../src/store/ledger-repository.ts';
 import {
   backends,
   type Gateway,
@@ -140,6 +141,26 @@ for (const backend of backends()) {
         reason: 'the debtor account is blocked',
       });
 
+      // Debits of another day do not count against the limit: yesterday's 25.00 leaves today's 20.00 within.
+      const yesterday = addDays(new Date().toISOString().slice(0, 10), -1);
+      await insertHistory(
+        store.db,
+        [
+          {
+            bookingId: `daily-limit-${yesterday}`,
+            bookedOn: yesterday,
+            transactionDate: yesterday,
+            debtorName: 'Agda Andersson',
+            creditorName: 'ICA Maxi',
+            remittance: 'Kortköp',
+            entries: [
+              { ledgerAccount: agda.accountId, currency: 'SEK', amountMinor: -2500 },
+              { ledgerAccount: 'clearing:SEK', currency: 'SEK', amountMinor: 2500 },
+            ],
+          },
+        ],
+        new Date(),
+      );
       await store.db.execute(
         sql`UPDATE accounts SET blocked = false, daily_limit_minor = 3000 WHERE account_id = ${agda.accountId}`,
       );

@@ -117,7 +117,7 @@ for (const backend of backends()) {
       assert.deepEqual(await bookedBalances(db, [tolvan.accountId, agda.accountId]), kept);
     });
 
-    test('a new opening balance, an account created after its entries, an entry changed', async () => {
+    test('a new opening balance, an account created after its entries, an entry or a booking changed', async () => {
       const db = gateway.store.db;
       await setBalance(gateway.store, tolvan.accountId, 1234_56);
       assert.deepEqual(await bookedBalances(db, [tolvan.accountId]), new Map([[tolvan.accountId, 1234_56]]));
@@ -137,6 +137,20 @@ for (const backend of backends()) {
             SELECT 'card-later', psu_id, 'SEK', 'Kort', owner_name, 10000, -1000, 9 FROM accounts WHERE account_id = ${tolvan.accountId}`,
       );
       assert.deepEqual(await bookedBalances(db, ['card-later']), new Map([['card-later', -1250]]));
+      // An entry carries what its booking says of it (migration 0020), whatever the insert gave.
+      const copied = await queryRows<Record<string, string | null>>(
+        gateway.store,
+        sql`SELECT b.booked_on::text = e.booked_on::text AS "bookedOn",
+                   b.transaction_date::text = e.transaction_date::text AS "transactionDate",
+                   b.debtor_name IS NOT DISTINCT FROM e.debtor_name AS "debtorName",
+                   b.creditor_name IS NOT DISTINCT FROM e.creditor_name AS "creditorName",
+                   b.remittance IS NOT DISTINCT FROM e.remittance AS remittance
+              FROM ledger_entries e JOIN bookings b ON b.booking_id = e.booking_id
+             WHERE e.entry_id = ${added[0]!.id}::bigint`,
+      );
+      assert.deepEqual(copied, [
+        { bookedOn: true, transactionDate: true, debtorName: true, creditorName: true, remittance: true },
+      ]);
       await db.execute(
         sql`DELETE FROM ledger_entries WHERE entry_id IN (${added[0]!.id}::bigint, ${added[1]!.id}::bigint)`,
       );
@@ -147,6 +161,14 @@ for (const backend of backends()) {
         ),
         (error: Error) =>
           /ledger entries are never changed/.test(
+            `${error.message} ${(error.cause as Error | undefined)?.message}`,
+          ),
+      );
+      // Nor is a booking: its entries hold copies of what it says.
+      await assert.rejects(
+        db.execute(sql`UPDATE bookings SET remittance = 'changed' WHERE booking_id = ${booking!.id}`),
+        (error: Error) =>
+          /bookings are never changed/.test(
             `${error.message} ${(error.cause as Error | undefined)?.message}`,
           ),
       );

@@ -7,6 +7,11 @@
 //
 // raw pg: an execution as one `pg` transaction doing the same booking as the gateway's (the payment's
 // status, the debtor's balance, the booking and its two ledger entries), on tables of its own.
+//
+// raw(work) storing its initiations (rawPgInitiations): raw(work) that also writes each payment with its
+// answer under the app's request id, one INSERT per request on a table of its own, before it answers:
+// what Node and PostgreSQL allow for an initiation that is kept (issue 18's title), next to the
+// gateway's, which keeps the same in the same database.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pg from 'pg';
@@ -128,7 +133,19 @@ function parseJson(text: string): unknown {
 const token = () => randomBytes(32).toString('base64url');
 
 /** The raw(work) server over `data`. */
-export async function rawWorkServer(data: RawData): Promise<Target> {
+/** A payment raw(work) initiated, with its answer, to keep before answering (rawPgInitiations). */
+export interface RawInitiation {
+  readonly clientId: string;
+  readonly requestId: string;
+  readonly paymentId: string;
+  readonly body: unknown;
+  readonly answer: unknown;
+}
+
+export async function rawWorkServer(
+  data: RawData,
+  keep?: (initiation: RawInitiation) => Promise<void>,
+): Promise<Target> {
   const authorizedPsu = (request: IncomingMessage, response: ServerResponse): string | undefined => {
     const authorization = request.headers.authorization;
     const clientId = request.headers['x-gateway-client-id'];
@@ -224,7 +241,7 @@ export async function rawWorkServer(data: RawData): Promise<Target> {
       const product = parts.at(-1)!;
       const authorize = new URL('/oauth2/authorize/1.0', origin);
       authorize.search = new URLSearchParams({ response_type: 'code', scope: `PIS:${paymentId}` }).toString();
-      send(response, 200, {
+      const answer = {
         paymentId,
         transactionStatus: 'ACTC',
         scaMethods: [
@@ -238,7 +255,13 @@ export async function rawWorkServer(data: RawData): Promise<Target> {
           self: { href: `${origin}/psd2/v1/payments/${product}/${paymentId}` },
           status: { href: `${origin}/psd2/v1/payments/${product}/${paymentId}/status` },
         },
-      });
+      };
+      if (keep !== undefined) {
+        const clientId = request.headers['x-gateway-client-id'] as string;
+        const requestId = request.headers['tpp-request-id'] as string;
+        await keep({ clientId, requestId, paymentId, body, answer });
+      }
+      send(response, 200, answer);
       return;
     }
     if (request.method === 'GET' && path.endsWith('/status') && parts.includes('payments')) {
@@ -455,6 +478,42 @@ export async function rawPgServer(databaseUrl: string, accountIds: readonly stri
     },
     async close() {
       await target.close();
+      await pool.query(`DROP SCHEMA ${schema} CASCADE`);
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * Where raw(work) keeps its initiations on PostgreSQL: a table of its own (a schema of its own), one
+ * INSERT per payment as a plain `pg` server writes it (a prepared statement, the pool's connection,
+ * its own commit), the request id unique per app as the gateway's.
+ */
+export async function rawPgInitiations(
+  databaseUrl: string,
+): Promise<{ keep: (initiation: RawInitiation) => Promise<void>; close: () => Promise<void> }> {
+  const schema = `bench_raw_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20, options: `-c search_path=${schema}` });
+  await pool.query(`CREATE SCHEMA ${schema}`);
+  await pool.query(`
+    CREATE TABLE payments (payment_id text PRIMARY KEY, client_id text NOT NULL, request_id text NOT NULL,
+                           instruction jsonb NOT NULL, answer jsonb NOT NULL,
+                           created_at timestamptz NOT NULL DEFAULT now(), UNIQUE (client_id, request_id));`);
+  return {
+    async keep(initiation) {
+      await pool.query({
+        name: 'raw_initiation',
+        text: 'INSERT INTO payments (payment_id, client_id, request_id, instruction, answer) VALUES ($1, $2, $3, $4, $5)',
+        values: [
+          initiation.paymentId,
+          initiation.clientId,
+          initiation.requestId,
+          JSON.stringify(initiation.body),
+          JSON.stringify(initiation.answer),
+        ],
+      });
+    },
+    async close() {
       await pool.query(`DROP SCHEMA ${schema} CASCADE`);
       await pool.end();
     },

@@ -6,7 +6,8 @@
 // and BENCH_APPS apps, 50, with their tokens; payments and reads spread over them; bench/data.ts).
 //
 // Baselines: raw(work), a node:http server that parses, validates and builds its answers (bench/raw.ts);
-// for executions raw pg, one `pg` transaction doing the same booking; Prism mocking the Berlin Group
+// for executions raw pg, one `pg` transaction doing the same booking; on PostgreSQL also raw(work) + pg,
+// raw(work) storing each initiation with one INSERT (the figure "initiation, stored"); Prism mocking the Berlin Group
 // specification when installed (bench/prism.ts). On PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL)
 // and PGlite. Writes bench/results.json and bench/results.svg (bench/report.ts).
 //
@@ -38,7 +39,7 @@ import { alternate, executeRun, type Figure, flowRun, loadRun, type Sample, type
 import type { LoadRequest } from './load-process.ts';
 import { type MemoryFigures, measureMemory, mergeMemory, printMemory } from './memory.ts';
 import { prismAvailability, prismRequests, startPrism } from './prism.ts';
-import { rawPgServer, rawWorkServer } from './raw.ts';
+import { type RawData, rawPgInitiations, rawPgServer, rawWorkServer } from './raw.ts';
 import { markdownTable, mergeFigures, type Results, readResults, writeResults } from './report.ts';
 import { measureStart, printStart, type StartFigures } from './start.ts';
 import { measureTls, type TlsRow } from './tls.ts';
@@ -125,6 +126,44 @@ async function paymentFigures(
       figures.push(await requestFigure(context, 'basket of 20', mix, basketRequests(mix, 20)));
   }
   return figures;
+}
+
+/**
+ * The gateway's initiation (realistic mix) against raw(work) that keeps each payment and its answer in
+ * PostgreSQL too (one INSERT per request, bench/raw.ts): how close the gateway comes to what Node and
+ * PostgreSQL allow for an initiation that is stored, besides the issue's ratio to raw(work).
+ */
+async function storedInitiationFigure(
+  context: Context,
+  mix: Mix,
+  raw: RawData,
+  databaseUrl: string,
+): Promise<Figure> {
+  const stored = await rawPgInitiations(databaseUrl);
+  const rawStoring = await rawWorkServer(raw, stored.keep);
+  const requests = initiationRequests(mix);
+  try {
+    return await alternate(
+      {
+        scenario: 'initiation, stored',
+        mix: mix.name,
+        backend: context.backend,
+        connections: CONNECTIONS,
+        baseline: 'raw(work) + pg',
+        unit: 'req/s',
+      },
+      (side) =>
+        loadRun(
+          `initiation, stored (${side})`,
+          side === 'raw' ? rawStoring.url : context.gateway.url,
+          requests,
+          CONNECTIONS,
+        ),
+    );
+  } finally {
+    await rawStoring.close();
+    await stored.close();
+  }
 }
 
 /** Executions against raw pg: EXECUTIONS payments prepared on each side before each run. */
@@ -223,6 +262,8 @@ async function measureBackend(
         await flowRun(context[side].url, flowItems(hot), CONNECTIONS);
       }
       figures.push(...(await paymentFigures(context, mixes, raw)));
+      if (databaseUrl !== undefined && selected('initiation, stored'))
+        figures.push(await storedInitiationFigure(context, realistic, raw, databaseUrl));
       if (databaseUrl !== undefined && selected('executions'))
         figures.push(...(await executionFigures(context, mixes, databaseUrl)));
       if (prism.available && selected('initiation vs Prism'))

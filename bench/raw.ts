@@ -132,7 +132,6 @@ function parseJson(text: string): unknown {
 
 const token = () => randomBytes(32).toString('base64url');
 
-/** The raw(work) server over `data`. */
 /** A payment raw(work) initiated, with its answer, to keep before answering (rawPgInitiations). */
 export interface RawInitiation {
   readonly clientId: string;
@@ -142,6 +141,7 @@ export interface RawInitiation {
   readonly answer: unknown;
 }
 
+/** The raw(work) server over `data`; with `keep`, each initiation is kept before it is answered. */
 export async function rawWorkServer(
   data: RawData,
   keep?: (initiation: RawInitiation) => Promise<void>,

@@ -69,6 +69,7 @@ async function requestFigure(
   mix: Mix,
   requests: readonly LoadRequest[],
   connections = CONNECTIONS,
+  baseline = 'raw(work)',
 ): Promise<Figure> {
   return alternate(
     {
@@ -76,7 +77,7 @@ async function requestFigure(
       mix: mix.name,
       backend: context.backend,
       connections,
-      baseline: 'raw(work)',
+      baseline,
       unit: 'req/s',
     },
     (side) => loadRun(`${scenario} (${side})`, context[side].url, requests, connections),
@@ -141,24 +142,14 @@ async function storedInitiationFigure(
 ): Promise<Figure> {
   const stored = await rawPgInitiations(databaseUrl);
   const rawStoring = await rawWorkServer(raw, stored.keep);
-  const requests = initiationRequests(mix);
   try {
-    return await alternate(
-      {
-        scenario: 'initiation, stored',
-        mix: mix.name,
-        backend: context.backend,
-        connections: CONNECTIONS,
-        baseline: 'raw(work) + pg',
-        unit: 'req/s',
-      },
-      (side) =>
-        loadRun(
-          `initiation, stored (${side})`,
-          side === 'raw' ? rawStoring.url : context.gateway.url,
-          requests,
-          CONNECTIONS,
-        ),
+    return await requestFigure(
+      { ...context, raw: rawStoring },
+      'initiation, stored',
+      mix,
+      initiationRequests(mix),
+      CONNECTIONS,
+      'raw(work) + pg',
     );
   } finally {
     await rawStoring.close();

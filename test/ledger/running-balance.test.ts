@@ -138,7 +138,7 @@ for (const backend of backends()) {
       );
       assert.deepEqual(await bookedBalances(db, ['card-later']), new Map([['card-later', -1250]]));
       // An entry carries what its booking says of it (migration 0020), whatever the insert gave.
-      const copied = await queryRows<Record<string, string | null>>(
+      const copied = await queryRows<Record<string, boolean>>(
         gateway.store,
         sql`SELECT b.booked_on::text = e.booked_on::text AS "bookedOn",
                    b.transaction_date::text = e.transaction_date::text AS "transactionDate",

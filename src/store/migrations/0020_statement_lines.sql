@@ -22,6 +22,9 @@ BEGIN
     FROM bookings b WHERE b.booking_id = NEW.booking_id;
   RETURN NEW;
 END $$;
+-- It sets more than the date now: named for what it does.
+ALTER FUNCTION ledger_entry_booked_on() RENAME TO ledger_entry_from_booking;
+ALTER TRIGGER ledger_entries_booked_on ON ledger_entries RENAME TO ledger_entries_from_booking;
 
 CREATE FUNCTION bookings_unchangeable() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

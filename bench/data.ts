@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { composeIBAN } from 'ibantools';
 import { TppClient } from '../src/client/tpp-client.ts';
+import { DEFAULT_TIME_ZONE } from '../src/config.ts';
 import { parseSwedishAccount } from '../src/domain/account-identifiers.ts';
-import { addDays } from '../src/domain/dates.ts';
+import { addDays, dateIn } from '../src/domain/dates.ts';
 import { newSandboxClientId } from '../src/domain/secrets.ts';
 import { sandboxHistory } from '../src/sandbox/history.ts';
 import { TEST_ACCOUNTS } from '../src/sandbox/test-data.ts';
@@ -59,7 +60,8 @@ export interface Mix {
   readonly readers: readonly Reader[];
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** The bank's date, as the gateway seeds and reads it. */
+const today = () => dateIn(new Date(), DEFAULT_TIME_ZONE);
 
 /** `count` valid Handelsbanken account numbers (clearing 6000, real check digits), none of the sandbox's. */
 function accountNumbers(count: number): string[] {

@@ -231,8 +231,11 @@ function list(env: Env, key: string): string[] {
     .filter((item) => item !== '');
 }
 
+/** The bank's time zone unless TIME_ZONE names another: its "today" and its days' ends. */
+export const DEFAULT_TIME_ZONE = 'Europe/Stockholm';
+
 function timeZone(env: Env): string {
-  const zone = text(env, 'TIME_ZONE') ?? 'Europe/Stockholm';
+  const zone = text(env, 'TIME_ZONE') ?? DEFAULT_TIME_ZONE;
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
   } catch {

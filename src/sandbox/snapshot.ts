@@ -4,6 +4,7 @@
 // test data's history then runs up to the day of the build; POST /sandbox/reset renews it to today.
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_TIME_ZONE } from '../config.ts';
 import { dateIn } from '../domain/dates.ts';
 import { openStore } from '../store/database.ts';
 import { seedTestCustomers } from './seed.ts';
@@ -14,7 +15,7 @@ export const SNAPSHOT_DIR = fileURLToPath(new URL('./sandbox-snapshot/', import.
 /** Writes the snapshot anew: a fresh database, migrated and seeded for today. Answers what it did. */
 export async function writeSandboxSnapshot(
   dir = SNAPSHOT_DIR,
-  timeZone = 'Europe/Stockholm',
+  timeZone = DEFAULT_TIME_ZONE,
 ): Promise<string> {
   await rm(dir, { recursive: true, force: true });
   const started = performance.now();

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { TppClient } from '../../src/client/tpp-client.ts';
-import { addDays, addMonths } from '../../src/domain/dates.ts';
+import { addDays, addMonths, startOfDay } from '../../src/domain/dates.ts';
 import { expectedAccount } from '../helpers/accounts.ts';
 import { initDecoupled, postLink } from '../helpers/decoupled.ts';
-import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
+import { bankDate, type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
 import {
   BAD_REQUEST,
   errorBody,
@@ -65,7 +65,7 @@ describe('account information in the sandbox', () => {
     gateway = await startGateway({ clock: time.clock });
     client = gateway.client;
     ais = await client.clientCredentialsToken('AIS');
-    today = time.clock().toISOString().slice(0, 10);
+    today = bankDate(time.clock());
   });
   after(() => gateway.close());
 
@@ -304,13 +304,27 @@ describe('account information in the sandbox', () => {
   });
 
   test('a consent ends with its last valid day: CONSENT_EXPIRED, status expired', async () => {
-    const day = time.clock().toISOString().slice(0, 10);
+    const day = bankDate(time.clock());
     const { consentId, tokens } = await consentedTokens(client, ais, {
       body: { access: 'ALL_ACCOUNTS', validUntil: day },
     });
     assert.equal((await client.read('/psd2/v1/accounts', tokens.access_token)).status, 200);
-    time.advance(2 * DAY);
+    // The day ends at the bank's midnight (Europe/Stockholm), not UTC's: valid up to its last millisecond.
+    const end = startOfDay(addDays(day, 1), 'Europe/Stockholm').getTime();
+    time.advance(end - 1 - time.clock().getTime());
+    assert.equal((await client.read('/psd2/v1/accounts', tokens.access_token)).status, 200);
     ais = await client.clientCredentialsToken('AIS');
+    assert.deepEqual(whole(await client.read(`/psd2/v1/consents/${consentId}`, ais)), {
+      status: 200,
+      body: {
+        consentId,
+        consentStatus: 'valid',
+        access: 'ALL_ACCOUNTS',
+        validUntil: day,
+        frequencyPerDay: 4,
+      },
+    });
+    time.advance(1);
     assert.deepEqual(
       whole(await client.read('/psd2/v1/accounts', tokens.access_token)),
       UNAUTHORIZED({ code: 'CONSENT_EXPIRED', text: 'The consent has expired' }),
@@ -318,7 +332,7 @@ describe('account information in the sandbox', () => {
     assert.deepEqual((await client.read(`/psd2/v1/consents/${consentId}/status`, ais)).body, {
       consentStatus: 'expired',
     });
-    today = time.clock().toISOString().slice(0, 10);
+    today = bankDate(time.clock());
   });
 
   test('card accounts: masked PANs, credit limit, what is owed and what is left, transactions', async () => {

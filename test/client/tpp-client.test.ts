@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { expectOk, type HttpAnswer, TppClient, TppError } from '../../src/client/index.ts';
 import { addDays } from '../../src/domain/dates.ts';
 import { expectedAccount } from '../helpers/accounts.ts';
-import { backends, type Gateway, startGateway } from '../helpers/gateway.ts';
+import { backends, bankDate, type Gateway, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, errorBody, expectedScaMethods, UNAUTHORIZED } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
@@ -396,7 +396,7 @@ for (const backend of backends()) {
         });
         const tokens = await client.authorizeScope(`AIS:${consentId}`);
         assert.match(tokens.refresh_token!, /^[\w-]{43}$/);
-        const today = new Date().toISOString().slice(0, 10);
+        const today = bankDate();
         const read = await client.consents.read(consentId, tokens.access_token);
         assert.deepEqual(whole(read), {
           status: 200,
@@ -453,7 +453,7 @@ for (const backend of backends()) {
           status: 200,
           body: { accountId, balances: account('150000.00').balances },
         });
-        const today = new Date().toISOString().slice(0, 10);
+        const today = bankDate();
         const transactions = await client.accounts.transactions(accountId, token, {
           dateFrom: addDays(today, -60),
         });

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { type BankSystems, builtInSystems } from '../../src/adapters/built-in-systems.ts';
 import { buildApp, serviceContext as contextOf } from '../../src/app.ts';
 import { TppClient } from '../../src/client/tpp-client.ts';
-import { type Config, configWith } from '../../src/config.ts';
+import { type Config, configWith, DEFAULT_TIME_ZONE } from '../../src/config.ts';
 import type { App } from '../../src/domain/apps.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import type { CoreBanking } from '../../src/ports/core-banking.ts';
@@ -175,6 +175,11 @@ export function sibling(
 }
 
 /** A clock that tests move by hand. */
+/** The bank's date of an instant (now unless given): the gateway's "today" in its default time zone. */
+export function bankDate(instant: Date = new Date()): string {
+  return dateIn(instant, DEFAULT_TIME_ZONE);
+}
+
 export function manualClock(start = Date.now()) {
   let now = start;
   return {

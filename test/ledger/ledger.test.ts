@@ -10,6 +10,7 @@ import { issuePsuTokens } from '../../src/services/access/tokens.ts';
 import { bookedBalance, entriesSum, entryTotals, insertHistory } from '../../src/store/ledger-repository.ts';
 import {
   backends,
+  bankDate,
   type Gateway,
   type GatewayPair,
   queryRows,
@@ -142,7 +143,7 @@ for (const backend of backends()) {
       });
 
       // Debits of another day do not count against the limit: yesterday's 25.00 leaves today's 20.00 within.
-      const yesterday = addDays(new Date().toISOString().slice(0, 10), -1);
+      const yesterday = addDays(bankDate(), -1);
       await insertHistory(
         store.db,
         [

@@ -10,7 +10,7 @@ import { sandboxRates } from '../../src/adapters/sandbox-rates.ts';
 import type { BookingLine, BookingOutcome } from '../../src/ports/core-banking.ts';
 import { EXAMPLE_CREDITORS } from '../../src/sandbox/test-data.ts';
 import { bookedBalances, entriesSum, entryTotals } from '../../src/store/ledger-repository.ts';
-import { backends, type Gateway, queryRows, setBalance, startGateway } from '../helpers/gateway.ts';
+import { backends, bankDate, type Gateway, queryRows, setBalance, startGateway } from '../helpers/gateway.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
 const { tolvan, agda } = ACCOUNTS;
@@ -77,7 +77,7 @@ for (const backend of backends()) {
         reference: null,
         initiatedOn: '2026-01-02',
       });
-      const today = new Date().toISOString().slice(0, 10);
+      const today = bankDate();
       const outcomes = await Promise.all(
         paymentIds.map((paymentId, index) =>
           ledger.book({ key: `order-${paymentId}`, bookingDate: today, lines: [line(paymentId, index % 4)] }),

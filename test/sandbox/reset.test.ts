@@ -8,7 +8,7 @@ import { addDays } from '../../src/domain/dates.ts';
 import { HISTORY_DAYS, sandboxHistory } from '../../src/sandbox/history.ts';
 import { TEST_ACCOUNTS, TEST_CARD_ACCOUNTS } from '../../src/sandbox/test-data.ts';
 import { bookedBalance, entryTotals } from '../../src/store/ledger-repository.ts';
-import { backends, type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
+import { backends, bankDate, type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
 import { call, NOT_FOUND } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
@@ -83,7 +83,7 @@ for (const backend of backends()) {
       assert.equal(await count('bookings'), bookingsBefore + 1);
 
       const answer = await call(gateway.app, 'POST', '/sandbox/reset');
-      const today = new Date().toISOString().slice(0, 10);
+      const today = bankDate();
       assert.deepEqual(
         { status: answer.status, body: answer.body },
         { status: 200, body: { reset: true, date: today } },

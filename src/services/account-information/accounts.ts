@@ -3,6 +3,7 @@
 // Britain; the GB API (accounts-gb) its British ones.
 import type { AccountRecord, AccountWithBalance } from '../../domain/accounts.ts';
 import type { App } from '../../domain/apps.ts';
+import { dateIn } from '../../domain/dates.ts';
 import { ApiError, notYours } from '../../domain/errors.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { listScheduledDebits } from '../../store/payments-repository.ts';
@@ -133,7 +134,7 @@ export async function readAccountTransactions(
       content: formatAmount({ currency: debit.currency, minor: debit.amountMinor }),
       currency: debit.currency,
     },
-    transactionDate: debit.createdAt.toISOString().slice(0, 10),
+    transactionDate: dateIn(debit.createdAt, context.config.timeZone),
     valueDate: debit.requestedExecutionDate,
     creditDebit: 'DEBITED',
     ...(debit.creditorName === null ? {} : { creditorName: debit.creditorName }),

@@ -2,6 +2,7 @@
 // customers only), an account consent with AIS:<consentId> (only by the PSU the TPP named, if it named
 // one). Approval makes the consent valid for that PSU.
 import type { Consent, ConsentKind } from '../../domain/consents.ts';
+import { dayBefore } from '../../domain/dates.ts';
 import { findConsent, revokeConsentByPsu, validateConsent } from '../../store/consents-repository.ts';
 import type { Db } from '../../store/database.ts';
 import type { Authorizable, AuthorizableKind } from '../shared/authorizables.ts';
@@ -41,7 +42,8 @@ export function consentAuthorizables(context: ServiceContext): AuthorizableKind[
 
 function consentResource(context: ServiceContext, consent: Consent): Authorizable {
   const shortTerm = consent.kind === 'short-term';
-  const until = consent.validUntil?.toISOString().slice(0, 10);
+  const until =
+    consent.validUntil === null ? undefined : dayBefore(consent.validUntil, context.config.timeZone);
   const visibleText = shortTerm
     ? `Share your accounts, balances and cards: up to ${SHORT_TERM_READS} reads within ${SHORT_TERM_VALIDITY_MS / 60_000} minutes`
     : `Share your accounts, balances, card accounts and transactions until ${until}`;

@@ -4,7 +4,7 @@
 // `frequencyPerDay` times a day per resource without the PSU present (PSD2 RTS art. 36(5)).
 import type { App } from '../../domain/apps.ts';
 import type { Consent, ConsentKind } from '../../domain/consents.ts';
-import { addDays, isIsoDate } from '../../domain/dates.ts';
+import { addDays, dayBefore, isIsoDate, startOfDay } from '../../domain/dates.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
 import { parseResourceScope } from '../../domain/scope.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
@@ -97,8 +97,8 @@ export async function createAccountConsent(
         kind: KIND_OF[request.api],
         access: 'ALL_ACCOUNTS',
         status: 'received',
-        // The end of the last valid day (UTC).
-        validUntil: new Date(`${addDays(validUntil, 1)}T00:00:00Z`),
+        // The end of the last valid day: the next day's midnight in the bank's time zone.
+        validUntil: startOfDay(addDays(validUntil, 1), context.config.timeZone),
         frequencyPerDay,
         requestedPsuId: request.psuId ?? null,
         createdAt: context.clock(),
@@ -159,7 +159,7 @@ export async function readConsent(
     consentId,
     consentStatus: statusNow(consent, context.clock()),
     access: 'ALL_ACCOUNTS',
-    validUntil: addDays(consent.validUntil!.toISOString().slice(0, 10), -1),
+    validUntil: dayBefore(consent.validUntil!, context.config.timeZone),
     frequencyPerDay: consent.frequencyPerDay!,
   };
 }

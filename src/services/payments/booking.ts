@@ -45,7 +45,7 @@ export function countMoves(context: ServiceContext, moves: readonly Move[]): voi
 /** How long an unanswered booking is left to its own process before the recovery asks again. */
 export const RECOVER_BOOKINGS_AFTER_MS = 60_000;
 
-function lineOf(payment: Payment): BookingLine {
+function lineOf(payment: Payment, timeZone: string): BookingLine {
   return {
     paymentId: payment.id,
     product: payment.product,
@@ -56,14 +56,14 @@ function lineOf(payment: Payment): BookingLine {
     withinBank: findProduct(payment.product)!.settlement === 'ACCC',
     remittance: payment.remittance,
     reference: payment.tppPaymentReference,
-    initiatedOn: payment.createdAt.toISOString().slice(0, 10),
+    initiatedOn: dateIn(payment.createdAt, timeZone),
   };
 }
 
 /** The order of payments booked on `date` under `key`: a line for each payment due by then. */
-function orderOf(key: string, date: string, payments: readonly Payment[]): BookingOrder {
+function orderOf(key: string, date: string, payments: readonly Payment[], timeZone: string): BookingOrder {
   const due = payments.filter((payment) => statusAfterExecution(payment, 'ACSC', date) !== 'ACCP');
-  return { key, bookingDate: date, lines: due.map(lineOf) };
+  return { key, bookingDate: date, lines: due.map((payment) => lineOf(payment, timeZone)) };
 }
 
 /**
@@ -80,7 +80,7 @@ export async function startBooking(
   trx?: Db,
 ): Promise<BookingOrder | undefined> {
   const from = payments[0]!.status;
-  const plan = orderOf(key, today(context), payments);
+  const plan = orderOf(key, today(context), payments, context.config.timeZone);
   if (plan.lines.length === 0) {
     const moves = await context.db.transaction(async (trx) => {
       const waiting = await lockPayments(
@@ -117,7 +117,7 @@ export async function startBooking(
   // The payments of an order move together (settle): all of them are marked, or none.
   if (marks.length !== payments.length) throw new Error(`booking ${key}: its payments left ${from} apart`);
   const { key: orderKey, startedAt } = marks[0]!;
-  return orderOf(orderKey, dateIn(startedAt, context.config.timeZone), payments);
+  return orderOf(orderKey, dateIn(startedAt, context.config.timeZone), payments, context.config.timeZone);
 }
 
 /**
@@ -229,7 +229,7 @@ export async function recoverBookings(
         const startedAt = payments[0]?.booking?.startedAt;
         return startedAt === undefined
           ? undefined
-          : orderOf(key, dateIn(startedAt, context.config.timeZone), payments);
+          : orderOf(key, dateIn(startedAt, context.config.timeZone), payments, context.config.timeZone);
       });
       if (order === undefined) continue;
       await completeBooking(context, order);

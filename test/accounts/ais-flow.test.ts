@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
 import type { TppClient } from '../../src/client/tpp-client.ts';
 import { addDays, addMonths, startOfDay } from '../../src/domain/dates.ts';
 import { expectedAccount } from '../helpers/accounts.ts';
 import { initDecoupled, postLink } from '../helpers/decoupled.ts';
-import { bankDate, type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
+import { bankDate, type Gateway, manualClock, queryRows, startGateway } from '../helpers/gateway.ts';
 import {
   BAD_REQUEST,
   errorBody,
@@ -428,6 +429,15 @@ describe('account information in the sandbox', () => {
       bisa_same_device: true,
     });
     assert.equal(init.status, 200, JSON.stringify(init.body));
+    // The e-ID shows the PSU the consent's last day: 180 days from the bank's today, by default.
+    const [order] = await queryRows<{ text: string }>(
+      gateway.store,
+      sql`SELECT visible_text AS text FROM eid_orders WHERE personal_number = ${AGDA} ORDER BY created_at DESC LIMIT 1`,
+    );
+    assert.equal(
+      order?.text,
+      `Share your accounts, balances, card accounts and transactions until ${addDays(bankDate(time.clock()), 180)}`,
+    );
     const poll = await postLink(
       gateway,
       (init.body as { _links: { token: { href: string } } })._links.token.href,

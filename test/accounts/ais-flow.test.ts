@@ -158,7 +158,10 @@ describe('account information in the sandbox', () => {
     }
     const dates = history.body.transactions.map((t) => t.bookingDate!);
     assert.deepEqual(dates, [...dates].sort().reverse(), 'newest first');
-    assert.ok(dates.every((date) => date >= addDays(today, -100) && date < today));
+    assert.ok(
+      dates.every((date) => date >= addDays(today, -100) && date < today),
+      `every line booked from ${addDays(today, -100)} to before ${today}: ${dates.at(-1)} .. ${dates[0]}`,
+    );
 
     const initiated = await client.initiate(await client.clientCredentialsToken(), {
       path: '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
@@ -364,16 +367,21 @@ describe('account information in the sandbox', () => {
       tokens.access_token,
     );
     assert.equal(transactions.status, 200);
-    assert.ok(transactions.body.transactions.length > 5);
+    assert.ok(
+      transactions.body.transactions.length > 5,
+      `${transactions.body.transactions.length} card account lines`,
+    );
     assert.ok(
       transactions.body.transactions.some(
         (t) => t.creditDebit === 'DEBITED' && t.remittanceInformation === 'Kortköp',
       ),
+      'a card purchase, debited',
     );
     assert.ok(
       transactions.body.transactions.some(
         (t) => t.creditDebit === 'CREDITED' && t.remittanceInformation === 'Kortfaktura',
       ),
+      'a card bill paid, credited',
     );
     assert.deepEqual(
       whole(

@@ -70,12 +70,15 @@ describe('the sandbox page in Chromium', { skip }, () => {
     ]);
     const tables = page.locator('table');
     assert.equal(await tables.count(), 6);
-    for (const table of await tables.all()) assert.ok(await table.isVisible());
+    for (const table of await tables.all()) assert.ok(await table.isVisible(), 'every table is visible');
     assert.equal(await tables.nth(0).locator('tbody tr').count(), TEST_PSUS.length);
     assert.equal(await tables.nth(1).locator('tbody tr').count(), TEST_ACCOUNTS.length);
     assert.equal(await page.textContent('[data-field=client-id]'), gateway.sandboxApp.clientId);
     // The script ran: it shows the copy buttons it serves.
-    assert.ok(await page.locator('button[data-copy=cmd-token]').isVisible());
+    assert.ok(
+      await page.locator('button[data-copy=cmd-token]').isVisible(),
+      'the token command has its copy button',
+    );
     assert.deepEqual(errors, []);
     assert.deepEqual(await violations(), []);
 

@@ -86,7 +86,7 @@ describe('WORKERS=2', {
     await gateway.ready(2);
     base = `http://127.0.0.1:${port}`;
     const app = gateway.lines().find((line) => line.phase === 'sandbox app');
-    assert.ok(app !== undefined);
+    assert.ok(app !== undefined, 'the app is stored');
     clientId = String(app.clientId);
     redirectUri = String(app.redirectUri);
     token = await new TppClient(base, clientId, redirectUri).clientCredentialsToken('PIS');

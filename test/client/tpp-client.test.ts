@@ -408,7 +408,10 @@ for (const backend of backends()) {
             frequencyPerDay: 4,
           },
         });
-        assert.ok([addDays(today, 179), addDays(today, 180)].includes(read.body.validUntil));
+        assert.ok(
+          [addDays(today, 179), addDays(today, 180)].includes(read.body.validUntil),
+          `validUntil ${read.body.validUntil}, 180 days from ${today}`,
+        );
         assert.deepEqual(whole(await client.consents.delete(consentId, ais)), { status: 204, body: '' });
         assert.deepEqual(whole(await client.consents.status(consentId, ais)), {
           status: 200,
@@ -459,11 +462,14 @@ for (const backend of backends()) {
         });
         assert.equal(transactions.status, 200);
         assert.equal(transactions.body.accountId, accountId);
-        assert.ok(transactions.body.transactions.length > 5);
+        assert.ok(
+          transactions.body.transactions.length > 5,
+          `${transactions.body.transactions.length} lines`,
+        );
         for (const transaction of transactions.body.transactions) {
           assert.equal(transaction.amount.currency, 'EUR');
           assert.ok(transaction.transactionDate >= addDays(today, -61), transaction.transactionDate);
-          assert.ok(['DEBITED', 'CREDITED'].includes(transaction.creditDebit));
+          assert.ok(['DEBITED', 'CREDITED'].includes(transaction.creditDebit), transaction.creditDebit);
         }
         assert.deepEqual(whole(await client.accounts.under('/psd2/v2').list(token)), {
           status: 200,
@@ -502,7 +508,10 @@ for (const backend of backends()) {
         });
         const transactions = await client.cardAccounts.transactions(card!.accountId, tokens.access_token);
         assert.equal(transactions.status, 200);
-        assert.ok(transactions.body.transactions.some((t) => t.remittanceInformation === 'Kortköp'));
+        assert.ok(
+          transactions.body.transactions.some((t) => t.remittanceInformation === 'Kortköp'),
+          'a card purchase',
+        );
       });
     });
 

@@ -588,7 +588,7 @@ describe('the sandbox over HTTPS, behind a proxy, on port 443', () => {
     const server = await issueServerCertificate(ca);
     const gateway = await startGateway({ tls: { key: server.keyPem, cert: server.certificatePem } });
     try {
-      assert.ok(gateway.url.startsWith('https://localhost:'));
+      assert.ok(gateway.url.startsWith('https://localhost:'), gateway.url);
       const health = await tlsRequest(`${gateway.url}/healthz`, { method: 'GET', ca: ca.certificatePem });
       assert.deepEqual(health, { status: 200, body: { status: 'ok', mode: 'sandbox' } });
       const token = await tlsRequest(`${gateway.url}/oauth2/token/1.0`, {

@@ -26,7 +26,7 @@ test('defaults', () => {
       sandboxClientId: undefined,
     },
   );
-  assert.ok(Object.isFrozen(config));
+  assert.ok(Object.isFrozen(config), 'the config is frozen');
 });
 
 test('settings are read and normalised', () => {

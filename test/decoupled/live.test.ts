@@ -49,7 +49,7 @@ async function startSession(sameDevice = true): Promise<{ paymentId: string; ini
 /** The order the PSU sees in the e-ID app, by personal number. */
 async function pendingOrder() {
   const orders = await findPendingOrders(gateway.store.db, TOLVAN);
-  assert.ok(orders.length > 0);
+  assert.ok(orders.length > 0, 'an e-ID order was made');
   return orders.at(-1)!;
 }
 

@@ -68,7 +68,10 @@ test('the sandbox starts on the simulator without a warning', async () => {
   const started = await startCapturing(config);
   try {
     assert.deepEqual(warnings(started.lines), []);
-    assert.ok(started.lines.some((line) => String(line.msg).startsWith('psd2-gateway ready at ')));
+    assert.ok(
+      started.lines.some((line) => String(line.msg).startsWith('psd2-gateway ready at ')),
+      'the ready line is logged',
+    );
   } finally {
     await started.server.close();
   }

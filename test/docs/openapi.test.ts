@@ -136,7 +136,10 @@ describe('the OpenAPI document', () => {
     const payments = operationsOf(document).filter(
       ([, operation]) => operation.tags![0] === 'Payments' && operation.security === undefined,
     );
-    assert.ok(payments.every(([name]) => name.includes('/psd2/se/v1/')));
+    assert.ok(
+      payments.every(([name]) => name.includes('/psd2/se/v1/')),
+      payments.map(([name]) => name).join(', '),
+    );
     const onboarding = operationsOf(document).filter(
       ([, operation]) => operation.tags![0] === 'Onboarding' && operation.security === undefined,
     );

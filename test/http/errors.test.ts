@@ -278,7 +278,7 @@ test('BASE_PATH prefixes every route', async () => {
       initiated.body.scaMethods[0]!._links.authorization[0]!.href,
       `${prefixed.url}/oauth2/authorize/1.0`,
     );
-    assert.ok(prefixed.url.endsWith('/openbanking'));
+    assert.ok(prefixed.url.endsWith('/openbanking'), prefixed.url);
   } finally {
     await prefixed.close();
   }

@@ -59,7 +59,7 @@ test('property: never below zero, exactly the payments that fit, entries balance
           assert.equal(outcome, fits ? 'ACCC' : 'RJCT', `${minor} against ${remaining}`);
           if (fits) remaining -= minor;
           assert.equal(opening - booked + (await entriesSum(db, agda.accountId)), remaining);
-          assert.ok(remaining >= 0);
+          assert.ok(remaining >= 0, `${remaining} left`);
         }
         for (const [currency, total] of await entryTotals(db)) assert.equal(total, 0, currency);
       },

@@ -175,7 +175,7 @@ describe('metrics in the sandbox', () => {
     // One request at a time: every initiation a statement of its own, every payment read too.
     const batches = series(metrics, 'psd2_db_batch_size_count');
     const reads = batches['psd2_db_batch_size_count{statement="find_payments"}']!;
-    assert.ok(reads > 0);
+    assert.ok(reads > 0, `${reads} reads counted`);
     assert.deepEqual(
       {
         ...series(metrics, 'psd2_db_batch_size_sum'),
@@ -262,6 +262,7 @@ test('live: /metrics is not on the public listener (404), but on METRICS_PORT', 
       assert.match(server.metricsUrl!, /^http:\/\/127\.0\.0\.1:\d+$/);
       assert.ok(
         lines.some((line) => line.msg === `metrics at ${server.metricsUrl}/metrics in ${line.ms} ms`),
+        'the metrics address is logged',
       );
       const ca = await readFile(join(dir, 'ca.pem'), 'utf8');
       assert.deepEqual(

@@ -68,11 +68,12 @@ describe('client credentials', () => {
       gateway.store,
       sql`SELECT token_hash FROM access_tokens`,
     );
-    assert.ok(rows.length > 0);
+    assert.ok(rows.length > 0, 'a token is stored');
     assert.ok(
       rows.every(
         (row: { token_hash: string }) => row.token_hash !== secret && /^[0-9a-f]{64}$/.test(row.token_hash),
       ),
+      'tokens are stored as their SHA-256 only',
     );
   });
 

@@ -62,7 +62,7 @@ function newBasket(
   const basketId = randomUUID();
   const members = payments(size).map((item) => {
     const validated = validatePaymentBody(product, item, { country: 'SE', today: '2026-01-01' });
-    assert.ok(validated.ok);
+    assert.ok(validated.ok, 'the basket validates');
     return {
       id: randomUUID(),
       clientId,

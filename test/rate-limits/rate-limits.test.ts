@@ -170,7 +170,7 @@ test('the 429 answer echoes the TPP headers, as every API answer does', async ()
   assert.equal(over.statusCode, 429);
   assert.equal(over.headers['tpp-request-id'], 'echo-1');
   assert.equal(over.headers['tpp-transaction-id'], 'echo-t');
-  assert.ok(over.headers['x-correlation-id']);
+  assert.ok(over.headers['x-correlation-id'], 'the 429 carries a correlation id');
 });
 
 test('authorize: per app from an address and per address, in the API shape (no redirect)', async () => {

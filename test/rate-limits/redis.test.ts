@@ -108,7 +108,10 @@ test('two gateways on one Redis count an app together', { skip: !present }, asyn
       /^Too many requests from this app: at most 3 in 60 seconds; try again in [1-9][0-9]* seconds$/,
     );
     assert.deepEqual(over.body, { error: 'temporarily_unavailable', error_description });
-    assert.ok(first.lines.some((line) => line.phase === 'redis'));
+    assert.ok(
+      first.lines.some((line) => line.phase === 'redis'),
+      'the start names the Redis phase',
+    );
   } finally {
     await first.server.close();
     await second.server.close();
@@ -130,6 +133,7 @@ test('a Redis that goes away lets requests through, and counts again once back',
     assert.deepEqual(away, [200, 200, 200, 200, 200, 200]);
     assert.ok(
       lines.some((line) => line.msg === 'Redis is away: rate limits are not counted until it is back'),
+      'Redis going away is logged',
     );
 
     own = await startRedis(port);
@@ -141,7 +145,10 @@ test('a Redis that goes away lets requests through, and counts again once back',
       if (status !== 429) await sleep(50);
     }
     assert.equal(status, 429);
-    assert.ok(lines.some((line) => line.msg === 'Redis is back: rate limits are counted again'));
+    assert.ok(
+      lines.some((line) => line.msg === 'Redis is back: rate limits are counted again'),
+      'Redis coming back is logged',
+    );
   } finally {
     await server.close();
     await stopRedis(own);

@@ -22,8 +22,11 @@ test('the history is deterministic for a day, balanced, within its months, and n
     const sum = booking.entries.reduce((total, entry) => total + entry.amountMinor, 0);
     assert.equal(sum, 0, booking.bookingId);
     assert.ok(booking.bookedOn < day && booking.bookedOn >= addDays(day, -HISTORY_DAYS), booking.bookedOn);
-    assert.ok(booking.transactionDate <= booking.bookedOn);
-    assert.ok(booking.debtorName !== '' && booking.creditorName !== '' && booking.remittance !== '');
+    assert.ok(booking.transactionDate <= booking.bookedOn, booking.bookingId);
+    assert.ok(
+      booking.debtorName !== '' && booking.creditorName !== '' && booking.remittance !== '',
+      booking.bookingId,
+    );
   }
   const ledgerAccounts = new Set(
     history.flatMap((booking) => booking.entries.map((entry) => entry.ledgerAccount)),
@@ -31,7 +34,7 @@ test('the history is deterministic for a day, balanced, within its months, and n
   for (const row of TEST_ACCOUNTS.filter((account) => account.accountType === 'CACC')) {
     assert.ok(ledgerAccounts.has(row.accountId), `${row.name} of ${row.ownerName} has a history`);
   }
-  for (const row of TEST_CARD_ACCOUNTS) assert.ok(ledgerAccounts.has(row.cardAccountId));
+  for (const row of TEST_CARD_ACCOUNTS) assert.ok(ledgerAccounts.has(row.cardAccountId), row.cardAccountId);
 });
 
 for (const backend of backends()) {

@@ -194,7 +194,7 @@ async function runPageCommands(gateway: Gateway) {
   }
   const run = await runInBash(steps);
   assert.equal(run.code, 0, `exit ${run.code}\n${run.stderr}\n${run.stdout.slice(-2000)}`);
-  assert.ok(run.done);
+  assert.ok(run.done, 'the run is done');
   assert.deepEqual(
     [...run.outputs.keys()],
     steps.map((step) => step.id),
@@ -294,11 +294,15 @@ for (const backend of backends()) {
       ].filter((value) => value !== undefined);
       for (const value of shown) assert.ok(page.includes(escapeHtml(value)), `the page shows ${value}`);
       // The redirect URI as text, and inside the setup command quoted for the shell.
-      assert.ok(page.includes('https://tpp.example/cb?team=a&amp;b=&lt;x&gt;&amp;c=&#39;y&#39;'));
+      assert.ok(
+        page.includes('https://tpp.example/cb?team=a&amp;b=&lt;x&gt;&amp;c=&#39;y&#39;'),
+        'the redirect URI, escaped for HTML',
+      );
       assert.ok(
         page.includes(
           'REDIRECT_URI=&#39;https://tpp.example/cb?team=a&amp;b=&lt;x&gt;&amp;c=&#39;\\&#39;&#39;y&#39;\\&#39;&#39;&#39;',
         ),
+        'the redirect URI, quoted for the shell and escaped for HTML',
       );
       assert.ok(!page.includes('<x>'), 'no raw markup from a value');
     });
@@ -358,7 +362,7 @@ for (const backend of backends()) {
         config: { basePath: '/openbanking', sandboxRedirectUri: REDIRECT_URI },
       });
       try {
-        assert.ok(prefixed.url.endsWith('/openbanking'));
+        assert.ok(prefixed.url.endsWith('/openbanking'), prefixed.url);
         const json = outputJson(await runPageCommands(prefixed));
         assert.equal(json('execute').transactionStatus, 'ACCC');
         assert.equal(json('decoupled-execute').transactionStatus, 'ACSC');

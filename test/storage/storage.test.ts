@@ -212,7 +212,7 @@ for (const backend of backends()) {
           }),
           { country: 'SE', today: '2026-01-01' },
         );
-        assert.ok(validated.ok);
+        assert.ok(validated.ok, 'the payment validates');
         const payment = {
           id: randomUUID(),
           clientId,

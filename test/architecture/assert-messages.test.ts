@@ -3,22 +3,13 @@
 // acorn, fails, and tries again from every column, which took 5 to 6 minutes for one failing assertion in
 // test/client/tpp-client.test.ts, and then says no more than "false == true".
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
+import { typeScriptFiles } from '../helpers/files.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-
-async function typeScriptFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((entry) =>
-      entry.isDirectory() ? typeScriptFiles(join(dir, entry.name)) : [join(dir, entry.name)],
-    ),
-  );
-  return nested.flat().filter((file) => file.endsWith('.ts'));
-}
 
 /** Where a file calls assert or assert.ok with its value alone, as file:line. */
 function withoutMessage(file: string, text: string): string[] {

@@ -4,21 +4,12 @@
 // the kernel (shared, access), the layers below and itself; nothing imports in a circle; only
 // config.ts reads the environment.
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
+import { typeScriptFiles } from '../helpers/files.ts';
 
 const SRC = new URL('../../src/', import.meta.url).pathname;
-
-async function sourceFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((entry) =>
-      entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : [join(dir, entry.name)],
-    ),
-  );
-  return nested.flat().filter((file) => file.endsWith('.ts'));
-}
 
 /** Every module a file imports or re-exports, type-only ones included. */
 function importsOf(text: string): string[] {
@@ -28,7 +19,7 @@ function importsOf(text: string): string[] {
 /** The files of src/ with what each imports of ours (paths relative to src/) and of libraries. */
 async function importGraph(): Promise<Map<string, { ours: string[]; libraries: string[] }>> {
   const graph = new Map<string, { ours: string[]; libraries: string[] }>();
-  for (const file of await sourceFiles(SRC)) {
+  for (const file of await typeScriptFiles(SRC)) {
     const specifiers = importsOf(await readFile(file, 'utf8'));
     graph.set(relative(SRC, file), {
       // Our modules; a data file beside src/ (package.json, read by version.ts) is no room.
@@ -128,7 +119,7 @@ test('each room imports only the rooms below it, and a bounded context only the 
 
 test('ports are interfaces: no code that runs, no database or store type', async () => {
   const problems: string[] = [];
-  for (const file of await sourceFiles(join(SRC, 'ports'))) {
+  for (const file of await typeScriptFiles(join(SRC, 'ports'))) {
     const text = await readFile(file, 'utf8');
     const path = relative(SRC, file);
     if (/^export (async )?(function|const|let|class)\b/m.test(text)) problems.push(`${path} exports code`);
@@ -157,7 +148,7 @@ test('nothing imports in a circle', async () => {
 
 test('route files follow one name: api/<interface>/<resource>-routes.ts', async () => {
   const misnamed: string[] = [];
-  for (const file of await sourceFiles(join(SRC, 'api'))) {
+  for (const file of await typeScriptFiles(join(SRC, 'api'))) {
     const registers = /\bapp\.(get|post|put|delete|patch|all|route)[<(]/.test(await readFile(file, 'utf8'));
     const path = relative(SRC, file);
     if (registers !== /^api\/[a-z-]+\/[a-z0-9-]+-routes\.ts$/.test(path)) misnamed.push(path);
@@ -167,7 +158,7 @@ test('route files follow one name: api/<interface>/<resource>-routes.ts', async 
 
 test('only src/config.ts reads process.env', async () => {
   const readers: string[] = [];
-  for (const file of await sourceFiles(SRC)) {
+  for (const file of await typeScriptFiles(SRC)) {
     if ((await readFile(file, 'utf8')).includes('process.env')) readers.push(relative(SRC, file));
   }
   assert.deepEqual(readers, ['config.ts']);
@@ -175,7 +166,7 @@ test('only src/config.ts reads process.env', async () => {
 
 test('only the policy decides by mode: no mode checks elsewhere', async () => {
   const checks: string[] = [];
-  for (const file of await sourceFiles(SRC)) {
+  for (const file of await typeScriptFiles(SRC)) {
     const path = relative(SRC, file);
     if (path === 'config.ts' || path === 'services/shared/policy.ts') continue;
     if (/\bmode\s*[!=]==|[!=]==\s*'(sandbox|live)'/.test(await readFile(file, 'utf8'))) checks.push(path);

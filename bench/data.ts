@@ -7,9 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { composeIBAN } from 'ibantools';
 import { TppClient } from '../src/client/tpp-client.ts';
-import { DEFAULT_TIME_ZONE } from '../src/config.ts';
 import { parseSwedishAccount } from '../src/domain/account-identifiers.ts';
-import { addDays, dateIn } from '../src/domain/dates.ts';
+import { addDays } from '../src/domain/dates.ts';
 import { newSandboxClientId } from '../src/domain/secrets.ts';
 import { sandboxHistory } from '../src/sandbox/history.ts';
 import { TEST_ACCOUNTS } from '../src/sandbox/test-data.ts';
@@ -17,6 +16,7 @@ import { insertApp } from '../src/store/apps-repository.ts';
 import { insertCustomers, type SeedAccount } from '../src/store/customers-repository.ts';
 import type { Store } from '../src/store/database.ts';
 import { insertHistory } from '../src/store/ledger-repository.ts';
+import { bankDate } from '../test/helpers/gateway.ts';
 import { ACCOUNTS, domestic } from '../test/helpers/payments.ts';
 import type { Target } from './common.ts';
 import type { ExecuteItem, FlowItem } from './flow-process.ts';
@@ -60,9 +60,6 @@ export interface Mix {
   readonly readers: readonly Reader[];
 }
 
-/** The bank's date, as the gateway seeds and reads it. */
-const today = () => dateIn(new Date(), DEFAULT_TIME_ZONE);
-
 /** `count` valid Handelsbanken account numbers (clearing 6000, real check digits), none of the sandbox's. */
 function accountNumbers(count: number): string[] {
   // Handelsbanken's IBANs leave the clearing number out: an account number of any seeded account is taken.
@@ -96,7 +93,7 @@ function benchAccounts(count: number): (SeedAccount & BenchAccount)[] {
 
 /** Four months of everyday bookings on an account, against the bank's clearing account. */
 function benchHistory(account: BenchAccount, index: number) {
-  const end = Date.parse(`${today()}T00:00:00Z`);
+  const end = Date.parse(`${bankDate()}T00:00:00Z`);
   return Array.from({ length: BOOKINGS_PER_ACCOUNT }, (_, n) => {
     const bookedOn = new Date(
       end - Math.floor(((n + 0.5) * HISTORY_DAYS) / BOOKINGS_PER_ACCOUNT) * 86_400_000,
@@ -241,7 +238,7 @@ export async function prepareMixes(
       })),
     );
   }
-  const sandboxBookings = sandboxHistory(today());
+  const sandboxBookings = sandboxHistory(bankDate());
   for (const seeded of TEST_ACCOUNTS.filter((account) => account.psuId === tolvan.psuId)) {
     const bookings: RawBooking[] = [];
     for (const booking of sandboxBookings) {
@@ -375,7 +372,7 @@ export function accountListRequests(mix: Mix): LoadRequest[] {
 }
 
 export function transactionRequests(mix: Mix): LoadRequest[] {
-  const dateFrom = addDays(today(), -90);
+  const dateFrom = addDays(bankDate(), -90);
   return mix.readers.map((reader) => ({
     method: 'GET',
     path: `/psd2/v1/accounts/${reader.accountId}/transactions?dateFrom=${dateFrom}`,

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { TppClient } from '../../src/client/tpp-client.ts';
+import { DEFAULT_TIME_ZONE } from '../../src/config.ts';
 import { addDays, addMonths, startOfDay } from '../../src/domain/dates.ts';
 import { expectedAccount } from '../helpers/accounts.ts';
 import { initDecoupled, postLink } from '../helpers/decoupled.ts';
@@ -314,7 +315,7 @@ describe('account information in the sandbox', () => {
     });
     assert.equal((await client.read('/psd2/v1/accounts', tokens.access_token)).status, 200);
     // The day ends at the bank's midnight (Europe/Stockholm), not UTC's: valid up to its last millisecond.
-    const end = startOfDay(addDays(day, 1), 'Europe/Stockholm').getTime();
+    const end = startOfDay(addDays(day, 1), DEFAULT_TIME_ZONE).getTime();
     time.advance(end - 1 - time.clock().getTime());
     assert.equal((await client.read('/psd2/v1/accounts', tokens.access_token)).status, 200);
     ais = await client.clientCredentialsToken('AIS');

@@ -174,12 +174,12 @@ export function sibling(
   });
 }
 
-/** A clock that tests move by hand. */
 /** The bank's date of an instant (now unless given): the gateway's "today" in its default time zone. */
 export function bankDate(instant: Date = new Date()): string {
   return dateIn(instant, DEFAULT_TIME_ZONE);
 }
 
+/** A clock that tests move by hand. */
 export function manualClock(start = Date.now()) {
   let now = start;
   return {

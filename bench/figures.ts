@@ -25,6 +25,8 @@ export interface Figure {
   readonly connections: number;
   /** What the ratio is to: raw(work), raw pg or Prism. */
   readonly baseline: string;
+  /** What was measured against the baseline, when it is not the gateway (e.g. raw(work) + pg). */
+  readonly measured?: string;
   readonly unit: string;
   readonly gateway: Spread;
   readonly raw: Spread;
@@ -96,7 +98,7 @@ const range = (value: Spread, digits = 0) =>
 
 export function printFigure(figure: Figure): void {
   console.log(
-    `${figure.scenario} | ${figure.mix} | ${figure.backend} | ${figure.connections} conn: gateway ${range(figure.gateway)} ${figure.unit}, ${figure.baseline} ${range(figure.raw)}, ratio ${range(figure.ratio, 2)}x; p99 ${figure.p99Ms.gateway.median} ms against ${figure.p99Ms.raw.median} ms (${range(figure.p99Ratio, 1)}x)`,
+    `${figure.scenario} | ${figure.mix} | ${figure.backend} | ${figure.connections} conn: ${figure.measured ?? 'gateway'} ${range(figure.gateway)} ${figure.unit}, ${figure.baseline} ${range(figure.raw)}, ratio ${range(figure.ratio, 2)}x; p99 ${figure.p99Ms.gateway.median} ms against ${figure.p99Ms.raw.median} ms (${range(figure.p99Ratio, 1)}x)`,
   );
 }
 

@@ -7,7 +7,8 @@
 //
 // Baselines: raw(work), a node:http server that parses, validates and builds its answers (bench/raw.ts);
 // for executions raw pg, one `pg` transaction doing the same booking; on PostgreSQL also raw(work) + pg,
-// raw(work) storing each initiation with one INSERT (the figure "initiation, stored"); Prism mocking the Berlin Group
+// raw(work) storing its initiations, concurrent ones in one INSERT (the figure "initiation, stored", and
+// raw(work) + pg itself against raw(work)); Prism mocking the Berlin Group
 // specification when installed (bench/prism.ts). On PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL)
 // and PGlite. Writes bench/results.json and bench/results.svg (bench/report.ts).
 //
@@ -70,6 +71,7 @@ async function requestFigure(
   requests: readonly LoadRequest[],
   connections = CONNECTIONS,
   baseline = 'raw(work)',
+  measured?: string,
 ): Promise<Figure> {
   return alternate(
     {
@@ -78,6 +80,7 @@ async function requestFigure(
       backend: context.backend,
       connections,
       baseline,
+      ...(measured === undefined ? {} : { measured }),
       unit: 'req/s',
     },
     (side) => loadRun(`${scenario} (${side})`, context[side].url, requests, connections),
@@ -131,26 +134,40 @@ async function paymentFigures(
 
 /**
  * The gateway's initiation (realistic mix) against raw(work) that keeps each payment and its answer in
- * PostgreSQL too (one INSERT per request, bench/raw.ts): how close the gateway comes to what Node and
- * PostgreSQL allow for an initiation that is stored, besides the issue's ratio to raw(work).
+ * PostgreSQL too (concurrent requests in one INSERT and one commit, bench/raw.ts): how close the gateway
+ * comes to what Node and PostgreSQL allow for an initiation that is stored. Then that server against
+ * raw(work) in alternating rounds of its own: the issue's ratio for initiation, reached by a server that
+ * does nothing but validate and store.
  */
-async function storedInitiationFigure(
+async function storedInitiationFigures(
   context: Context,
   mix: Mix,
   raw: RawData,
   databaseUrl: string,
-): Promise<Figure> {
+): Promise<Figure[]> {
   const stored = await rawPgInitiations(databaseUrl);
   const rawStoring = await rawWorkServer(raw, stored.keep);
+  const requests = initiationRequests(mix);
   try {
-    return await requestFigure(
-      { ...context, raw: rawStoring },
-      'initiation, stored',
-      mix,
-      initiationRequests(mix),
-      CONNECTIONS,
-      'raw(work) + pg',
-    );
+    return [
+      await requestFigure(
+        { ...context, raw: rawStoring },
+        'initiation, stored',
+        mix,
+        requests,
+        CONNECTIONS,
+        'raw(work) + pg',
+      ),
+      await requestFigure(
+        { ...context, gateway: rawStoring },
+        'initiation, stored by raw(work) + pg',
+        mix,
+        requests,
+        CONNECTIONS,
+        'raw(work)',
+        'raw(work) + pg',
+      ),
+    ];
   } finally {
     await rawStoring.close();
     await stored.close();
@@ -254,7 +271,7 @@ async function measureBackend(
       }
       figures.push(...(await paymentFigures(context, mixes, raw)));
       if (databaseUrl !== undefined && selected('initiation, stored'))
-        figures.push(await storedInitiationFigure(context, realistic, raw, databaseUrl));
+        figures.push(...(await storedInitiationFigures(context, realistic, raw, databaseUrl)));
       if (databaseUrl !== undefined && selected('executions'))
         figures.push(...(await executionFigures(context, mixes, databaseUrl)));
       if (prism.available && selected('initiation vs Prism'))

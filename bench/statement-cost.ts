@@ -1,0 +1,185 @@
+// npm run bench:statements: PostgreSQL's CPU for each stored initiation, the gateway's against a plain
+// server's (issue 18). The same payments, with real instructions and answers, are stored three ways,
+// 50 at a time, in alternating rounds:
+//   gateway: the store's own insertPaymentAnswering (payment and request id in one statement, the
+//            concurrent ones joined by the coalescer as under load);
+//   gateway without foreign keys: the same, with the payments' three foreign keys (app, PSU, debtor
+//            account) dropped for the round and added again after it;
+//   raw(work) + pg: the plain server's keep (bench/raw.ts: one table, a multi-row INSERT).
+// The figure is the CPU of every `postgres` process of this machine over the round (backends, WAL
+// writer, checkpointer; from /proc), divided by the payments stored, so nothing else may run. It needs
+// PostgreSQL on this machine (BENCH_DATABASE_URL or TEST_DATABASE_URL) and says so when it is not.
+// STATEMENT_ROUNDS (4) rounds of STATEMENT_PAYMENTS (5,000) payments each way.
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { type PaymentBody, validatePaymentBody } from '../src/domain/payment-rules.ts';
+import { fingerprint, newId } from '../src/domain/secrets.ts';
+import { initiationProduct } from '../src/services/payments/initiation.ts';
+import { insertPaymentAnswering, type NewPayment } from '../src/store/payments-repository.ts';
+import { bankDate } from '../test/helpers/gateway.ts';
+import { gateway } from './common.ts';
+import { initiationRequests, PRODUCT, prepareMixes } from './data.ts';
+import { spread } from './figures.ts';
+import { rawPgInitiations } from './raw.ts';
+
+const DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+const ROUNDS = Number(process.env.STATEMENT_ROUNDS ?? 4);
+const PAYMENTS = Number(process.env.STATEMENT_PAYMENTS ?? 5000);
+const CONCURRENT = Number(process.env.STATEMENT_CONCURRENT ?? 50);
+/** The payments' foreign keys of migration 0001 (a round without them drops and adds them again). */
+const FOREIGN_KEYS = [
+  ['payments_client_id_fkey', 'client_id', 'apps (client_id)'],
+  ['payments_psu_id_fkey', 'psu_id', 'psus (psu_id)'],
+  ['payments_debtor_account_id_fkey', 'debtor_account_id', 'accounts (account_id)'],
+] as const;
+
+/** CPU time (ms) of every process named postgres on this machine so far. */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return ticks * 10;
+}
+
+interface Stored {
+  readonly payment: NewPayment;
+  readonly requestId: string;
+  readonly statusCode: number;
+  readonly body: PaymentBody;
+  readonly answer: Record<string, unknown>;
+}
+
+/** `count` payments like the bench's realistic initiations, each answered as the gateway answered one. */
+async function paymentsLike(url: string, requests: ReturnType<typeof initiationRequests>, count: number) {
+  const product = initiationProduct(PRODUCT);
+  const templates: {
+    clientId: string;
+    body: PaymentBody & { debtorAccount: { value: string } };
+    statusCode: number;
+    answer: unknown;
+  }[] = [];
+  for (const request of requests.slice(0, 50)) {
+    const response = await fetch(url + request.path, {
+      method: request.method,
+      headers: { ...request.headers, 'TPP-Request-ID': randomUUID() },
+      body: request.body ?? null,
+    });
+    if (!response.ok) throw new Error(`initiation answered ${response.status}: ${await response.text()}`);
+    const body = JSON.parse(request.body!) as PaymentBody & { debtorAccount: { value: string } };
+    const clientId = request.headers['X-Gateway-Client-Id']!;
+    templates.push({ clientId, body, statusCode: response.status, answer: await response.json() });
+  }
+  return (debtors: ReadonlyMap<string, { accountId: string; psuId: string }>): Stored[] =>
+    Array.from({ length: count }, (_, index) => {
+      const template = templates[index % templates.length]!;
+      const debtor = debtors.get(template.body.debtorAccount.value);
+      if (debtor === undefined) throw new Error(`no bench account ${template.body.debtorAccount.value}`);
+      const validated = validatePaymentBody(product, template.body, { country: 'SE', today: bankDate() });
+      if (!validated.ok)
+        throw new Error(`the bench's payment is refused: ${JSON.stringify(validated.messages)}`);
+      const id = newId();
+      return {
+        payment: {
+          id,
+          clientId: template.clientId,
+          customerType: 'private',
+          psuId: debtor.psuId,
+          corporateId: null,
+          debtorAccountId: debtor.accountId,
+          debtorCurrency: 'SEK',
+          instruction: validated.value,
+        },
+        requestId: randomUUID(),
+        statusCode: template.statusCode,
+        body: template.body,
+        answer: { ...(template.answer as Record<string, unknown>), paymentId: id },
+      };
+    });
+}
+
+/** Runs `store` over the items, CONCURRENT at a time; answers PostgreSQL's CPU in µs per item. */
+async function costOf(items: readonly Stored[], store: (item: Stored) => Promise<unknown>): Promise<number> {
+  const began = postgresCpuMs();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENT }, async () => {
+      while (next < items.length) await store(items[next++]!);
+    }),
+  );
+  return ((postgresCpuMs() - began) * 1000) / items.length;
+}
+
+async function main(): Promise<void> {
+  if (DATABASE_URL === undefined) {
+    console.log('statement cost: skipped, it needs PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+    return;
+  }
+  if (postgresCpuMs() === 0) {
+    console.log('statement cost: skipped, no postgres process on this machine to read the CPU of');
+    return;
+  }
+  const target = await gateway(DATABASE_URL);
+  const plain = await rawPgInitiations(DATABASE_URL);
+  try {
+    const { realistic } = await prepareMixes(target);
+    const debtors = new Map(realistic.debtors.map((debtor) => [debtor.bban, debtor]));
+    const make = await paymentsLike(target.url, initiationRequests(realistic), PAYMENTS);
+    const ways: Record<string, (items: readonly Stored[]) => Promise<number>> = {
+      gateway: (items) =>
+        costOf(items, ({ payment, requestId, statusCode, body, answer }) =>
+          insertPaymentAnswering(target.store.db, payment, {
+            key: { clientId: payment.clientId, requestId },
+            fingerprint: fingerprint(body),
+            statusCode,
+            body: answer,
+          }),
+        ),
+      'gateway without foreign keys': async (items) => {
+        await target.store.withExclusiveLock((run) =>
+          run(FOREIGN_KEYS.map(([name]) => `ALTER TABLE payments DROP CONSTRAINT ${name};`).join('\n')),
+        );
+        try {
+          return await ways.gateway!(items);
+        } finally {
+          await target.store.withExclusiveLock((run) =>
+            run(
+              FOREIGN_KEYS.map(
+                ([name, column, references]) =>
+                  `ALTER TABLE payments ADD CONSTRAINT ${name} FOREIGN KEY (${column}) REFERENCES ${references};`,
+              ).join('\n'),
+            ),
+          );
+        }
+      },
+      'raw(work) + pg': (items) =>
+        costOf(items, ({ payment, requestId, body, answer }) =>
+          plain.keep({ clientId: payment.clientId, requestId, paymentId: payment.id, body, answer }),
+        ),
+    };
+    const costs = new Map<string, number[]>(Object.keys(ways).map((way) => [way, []]));
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const [way, measure] of Object.entries(ways)) costs.get(way)!.push(await measure(make(debtors)));
+    }
+    console.log(
+      `PostgreSQL's CPU per stored initiation (${ROUNDS} rounds of ${PAYMENTS}, ${CONCURRENT} at a time; median (lowest-highest)):`,
+    );
+    for (const [way, values] of costs) {
+      const { median, min, max } = spread(values, 1);
+      console.log(`  ${way.padEnd(30)} ${median} µs (${min}-${max})`);
+    }
+  } finally {
+    await plain.close();
+    await target.close();
+  }
+}
+
+await main();

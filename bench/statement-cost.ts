@@ -12,7 +12,11 @@
 // STATEMENT_ROUNDS (4) rounds of STATEMENT_PAYMENTS (5,000) payments each way.
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { type PaymentBody, validatePaymentBody } from '../src/domain/payment-rules.ts';
+import {
+  type PaymentBody,
+  type PaymentInstruction,
+  validatePaymentBody,
+} from '../src/domain/payment-rules.ts';
 import { fingerprint, newId } from '../src/domain/secrets.ts';
 import { initiationProduct } from '../src/services/payments/initiation.ts';
 import { insertPaymentAnswering, type NewPayment } from '../src/store/payments-repository.ts';
@@ -64,6 +68,7 @@ async function paymentsLike(url: string, requests: ReturnType<typeof initiationR
   const templates: {
     clientId: string;
     body: PaymentBody & { debtorAccount: { value: string } };
+    instruction: PaymentInstruction;
     statusCode: number;
     answer: unknown;
   }[] = [];
@@ -76,16 +81,17 @@ async function paymentsLike(url: string, requests: ReturnType<typeof initiationR
     if (!response.ok) throw new Error(`initiation answered ${response.status}: ${await response.text()}`);
     const body = JSON.parse(request.body!) as PaymentBody & { debtorAccount: { value: string } };
     const clientId = request.headers['X-Gateway-Client-Id']!;
-    templates.push({ clientId, body, statusCode: response.status, answer: await response.json() });
+    const validated = validatePaymentBody(product, body, { country: 'SE', today: bankDate() });
+    if (!validated.ok)
+      throw new Error(`the bench's payment is refused: ${JSON.stringify(validated.messages)}`);
+    const answer: unknown = await response.json();
+    templates.push({ clientId, body, instruction: validated.value, statusCode: response.status, answer });
   }
   return (debtors: ReadonlyMap<string, { accountId: string; psuId: string }>): Stored[] =>
     Array.from({ length: count }, (_, index) => {
       const template = templates[index % templates.length]!;
       const debtor = debtors.get(template.body.debtorAccount.value);
       if (debtor === undefined) throw new Error(`no bench account ${template.body.debtorAccount.value}`);
-      const validated = validatePaymentBody(product, template.body, { country: 'SE', today: bankDate() });
-      if (!validated.ok)
-        throw new Error(`the bench's payment is refused: ${JSON.stringify(validated.messages)}`);
       const id = newId();
       return {
         payment: {
@@ -96,7 +102,7 @@ async function paymentsLike(url: string, requests: ReturnType<typeof initiationR
           corporateId: null,
           debtorAccountId: debtor.accountId,
           debtorCurrency: 'SEK',
-          instruction: validated.value,
+          instruction: template.instruction,
         },
         requestId: randomUUID(),
         statusCode: template.statusCode,

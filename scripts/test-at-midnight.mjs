@@ -15,8 +15,9 @@ if (faketime.error !== undefined) {
 }
 
 const instant = `${new Date().getUTCFullYear()}-12-31 23:30:00`;
-// Neither redis-server nor Chromium runs under faketime; the Redis suite and the browser suites keep no
-// dates of their own (what the PSU is shown, a consent's last day too, is asserted without a browser).
+// redis-server does not start under faketime. Chromium does, but a browser suite takes minutes there
+// (2 minutes for sandbox-page alone), and the browser suites keep no dates of their own: what the PSU
+// is shown, a consent's last day too, is asserted without a browser.
 const LEFT_OUT = ['test/rate-limits/redis.test.ts', 'test/browser/'];
 const files = readdirSync('test', { withFileTypes: true })
   .filter((entry) => entry.isDirectory())

@@ -3,7 +3,9 @@
 // raw(work): parses the JSON (or form) body, validates it about as the contract asks (required fields,
 // types, the amount's format, the TPP headers, a known token), keeps the payments it initiated in a Map,
 // and builds its answer (new ids, links, the account list, the transactions from dateFrom on, a funds
-// check against a balance); never fixed bytes.
+// check against a balance); never fixed bytes. Every answer echoes TPP-Request-ID and TPP-Transaction-ID
+// (API-NOTES: the real service does, and so does the gateway) and says its length, as a server built for
+// throughput would (chunked framing costs the client more to read).
 //
 // raw pg: an execution as one `pg` transaction doing the same booking as the gateway's (the payment's
 // status, the debtor's balance, the booking and its two ledger entries), on tables of its own.
@@ -63,7 +65,16 @@ const CURRENCY = /^[A-Z]{3}$/;
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 function send(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, JSON_TYPE).end(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  response.writeHead(status, { ...JSON_TYPE, 'content-length': Buffer.byteLength(text) }).end(text);
+}
+
+/** The headers every answer echoes (API-NOTES: TPP-Request-ID and TPP-Transaction-ID), as the gateway does. */
+function echo(request: IncomingMessage, response: ServerResponse): void {
+  for (const name of ['tpp-request-id', 'tpp-transaction-id']) {
+    const value = request.headers[name];
+    if (typeof value === 'string') response.setHeader(name, value);
+  }
 }
 
 function fail(response: ServerResponse, status: number, code: string, text: string): void {
@@ -167,6 +178,7 @@ export async function rawWorkServer(
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const text = await readBody(request);
+    echo(request, response);
     const url = new URL(request.url ?? '/', 'http://raw');
     const path = url.pathname;
     const origin = `http://${request.headers.host}`;
@@ -451,6 +463,7 @@ export async function rawPgServer(databaseUrl: string, accountIds: readonly stri
   };
   const server: Server = createServer((request, response) => {
     request.resume();
+    echo(request, response);
     request.on('end', () => {
       const paymentId = (request.url ?? '').split('/').at(-1)!;
       if (request.method !== 'PUT' || !UUID.test(paymentId) || !request.headers.authorization) {

@@ -141,11 +141,17 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   app.decorateRequest('tpp', undefined);
   app.decorateRequest('grant', undefined);
   // Closing: requests in flight finish, answered with Connection: close; one that still arrives on a
-  // busy keep-alive connection is a 503 in the API or OAuth shape.
+  // busy keep-alive connection is a 503 in the API or OAuth shape. Node closes the connections that
+  // are idle when the close begins; one that goes idle later (answered before the close, the rest of
+  // its request's body read during it) would hold the close until its keep-alive timeout, past
+  // SHUTDOWN_TIMEOUT_MS: idle connections are closed again every 100 ms until the server has closed.
   let closing = false;
+  let closeIdle: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     closing = true;
+    closeIdle = setInterval(() => app.server.closeIdleConnections(), 100).unref();
   });
+  app.addHook('onClose', async () => clearInterval(closeIdle));
   // The hooks every request passes are callback-style: an async hook costs each request a promise and
   // a turn of the microtask queue (issue 18).
   app.addHook('onRequest', (_request, _reply, done) => {

@@ -64,7 +64,10 @@ test('close: a request that arrives while closing is a 503 in the API shape, wit
   try {
     // A request in flight keeps the close going; another one's headers are half sent before it.
     const busy = await rawConnection(gateway.url);
-    busy.socket.write('POST /oauth2/token/1.0 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\na');
+    busy.socket.write(
+      'POST /oauth2/token/1.0 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n' +
+        'Content-Length: 3\r\n\r\na',
+    );
     const late = await rawConnection(gateway.url);
     late.socket.write('GET /psd2/v1/accounts HTTP/1.1\r\nHost: localhost\r\n');
     await sleep(50);
@@ -74,6 +77,12 @@ test('close: a request that arrives while closing is a 503 in the API shape, wit
     await late.closed;
     busy.socket.write('bc');
     await closing;
+    await busy.closed;
+    assert.match(
+      busy.received(),
+      /\r\nconnection: close\r\n/i,
+      'the request in flight is answered, then closed',
+    );
     const answer = late.received();
     assert.match(answer, /^HTTP\/1\.1 503 Service Unavailable\r\n/);
     assert.match(answer, /\r\nconnection: close\r\n/i);
@@ -85,6 +94,28 @@ test('close: a request that arrives while closing is a 503 in the API shape, wit
       moreInformation: text,
       tppMessages: [{ category: 'ERROR', code: 'SERVICE_UNAVAILABLE', text }],
     });
+  } finally {
+    await gateway.close();
+  }
+});
+
+// Bounded: without the fix the close waited for the connection's keep-alive timeout (72 s).
+test('close: a connection answered before the close whose body ends during it is closed as it goes idle', {
+  timeout: 20_000,
+}, async () => {
+  const gateway = await startGateway();
+  try {
+    // Answered at once (no Content-Type: 415) while two of its three body bytes are still to come.
+    const early = await rawConnection(gateway.url);
+    early.socket.write('POST /oauth2/token/1.0 HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\na');
+    for (let i = 0; i < 100 && !early.received().includes('\r\n\r\n'); i++) await sleep(10);
+    assert.match(early.received(), /^HTTP\/1\.1 415 Unsupported Media Type\r\n/);
+    assert.match(early.received(), /\r\nconnection: keep-alive\r\n/i);
+    const closing = gateway.app.close();
+    await sleep(20);
+    early.socket.write('bc');
+    assert.equal(await early.closed, true, 'the connection is closed once its request has ended');
+    await closing;
   } finally {
     await gateway.close();
   }

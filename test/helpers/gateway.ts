@@ -1,5 +1,6 @@
 // Test harness: a gateway on PGlite (always) or PostgreSQL (when TEST_DATABASE_URL is set), each test
-// file with its own database (a fresh PGlite, or its own PostgreSQL schema), listening on port 0.
+// file with its own database (a fresh PGlite, copied from a migrated template, or its own PostgreSQL
+// schema), listening on port 0.
 
 import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
@@ -20,6 +21,7 @@ import type { Clock, ServiceContext } from '../../src/services/shared/context.ts
 import { policyFor } from '../../src/services/shared/policy.ts';
 import { insertApp } from '../../src/store/apps-repository.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
+import { migratedTemplate } from './pglite-template.ts';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -39,7 +41,8 @@ export interface TestStore extends Store {
 }
 
 export async function openTestStore(backend: Backend): Promise<TestStore> {
-  if (backend === 'pglite') return { ...(await openStore({})), schemaName: undefined };
+  if (backend === 'pglite')
+    return { ...(await openStore({ snapshot: await migratedTemplate() })), schemaName: undefined };
   const schemaName = `t_${randomBytes(6).toString('hex')}`;
   const store = await openStore({ databaseUrl: TEST_DATABASE_URL, schemaName });
   return {

@@ -17,6 +17,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pg from 'pg';
+import { forEachEchoedId } from '../src/http/tpp-headers.ts';
 import { BATCH_LIMITS, Coalescer } from '../src/store/coalescer.ts';
 import { listenRaw, type Target } from './common.ts';
 
@@ -69,12 +70,9 @@ function send(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { ...JSON_TYPE, 'content-length': Buffer.byteLength(text) }).end(text);
 }
 
-/** The headers every answer echoes (API-NOTES: TPP-Request-ID and TPP-Transaction-ID), as the gateway does. */
+/** The TPP's ids every answer echoes (API-NOTES), by the gateway's own rule (well-formed ones only). */
 function echo(request: IncomingMessage, response: ServerResponse): void {
-  for (const name of ['tpp-request-id', 'tpp-transaction-id']) {
-    const value = request.headers[name];
-    if (typeof value === 'string') response.setHeader(name, value);
-  }
+  forEachEchoedId(request.headers, (name, value) => response.setHeader(name, value));
 }
 
 function fail(response: ServerResponse, status: number, code: string, text: string): void {

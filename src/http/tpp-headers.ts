@@ -1,6 +1,7 @@
 // The TPP headers of payment and account calls: X-Gateway-Client-Id (a registered app; aliases from
 // config), TPP-Request-ID and TPP-Transaction-ID (required), and on the general API the Country.
 // Runs before the body is read, so a call without them is refused before anything else.
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ApiError, type TppMessage } from '../domain/errors.ts';
@@ -157,22 +158,28 @@ export const tppIdsOnly: onRequestAsyncHookHandler = async function checkTppIds(
   if (messages.length > 0) throw new ApiError(messages);
 };
 
-const ECHOED = ['tpp-request-id', 'tpp-transaction-id'] as const;
-const ECHO_NAMES = {
-  'tpp-request-id': 'TPP-Request-ID',
-  'tpp-transaction-id': 'TPP-Transaction-ID',
-} as const;
+/** The TPP's ids every answer echoes (API-NOTES): the request header, and its name in the answer. */
+const ECHOED = [
+  ['tpp-request-id', 'TPP-Request-ID'],
+  ['tpp-transaction-id', 'TPP-Transaction-ID'],
+] as const;
 
-/** Every response echoes TPP-Request-ID and TPP-Transaction-ID (API-NOTES), when they are well-formed. */
+/**
+ * Calls `echo` with each TPP id of the request that an answer echoes (API-NOTES), when it is
+ * well-formed: input that is not is never sent back. bench/raw.ts answers by the same rule.
+ */
+export function forEachEchoedId(
+  headers: IncomingHttpHeaders,
+  echo: (name: string, value: string) => void,
+): void {
+  for (const [header, name] of ECHOED) {
+    const value = headers[header];
+    if (typeof value === 'string' && TPP_ID.test(value)) echo(name, value);
+  }
+}
+
 /** The headers every answer carries: the correlation id and the TPP's ids, echoed. */
 export function setAnswerHeaders(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('X-Correlation-ID', request.id);
-  echoTppHeaders(request, reply);
-}
-
-function echoTppHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  for (const name of ECHOED) {
-    const value = request.headers[name];
-    if (typeof value === 'string' && TPP_ID.test(value)) reply.header(ECHO_NAMES[name], value);
-  }
+  forEachEchoedId(request.headers, (name, value) => reply.header(name, value));
 }

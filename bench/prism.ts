@@ -1,23 +1,28 @@
-// Prism (Stoplight) mocking the Berlin Group NextGenPSD2 1.3.11 specification, as the peer of the
-// gateway's initiation: validation on (--errors), nothing stored. Runs only when both are there: the
-// `prism` command (node_modules/.bin or PATH) and the specification's OpenAPI file at BENCH_PRISM_SPEC.
-// Absent, the bench says so and goes on.
+// Prism (Stoplight) as the peer of the gateway's initiation: `prism mock --errors`, which validates
+// each request against an OpenAPI document (headers, security, body) and answers the document's
+// example, storing nothing. Its document is the Berlin Group NextGenPSD2 1.3.11 specification when
+// BENCH_PRISM_SPEC names that file; otherwise the gateway's own document (GET /openapi.json of the
+// gateway under test), which describes the very initiation the gateway serves, so Prism validates the
+// same requests against the same contract. Runs when the `prism` command is there (node_modules/.bin or
+// PATH); absent, the bench says so and goes on.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { freePort } from '../test/helpers/serve-process.ts';
 import type { LoadRequest } from './load-process.ts';
 
-export const PRISM_INSTALL =
-  'npm i -g @stoplight/prism-cli; the Berlin Group NextGenPSD2 1.3.11 OpenAPI file (psd2-api 1.3.11, YAML) from https://www.berlin-group.org/nextgenpsd2-downloads, its path in BENCH_PRISM_SPEC';
+export const PRISM_INSTALL = 'npm i -g @stoplight/prism-cli';
+
+/** Which document Prism mocks: the Berlin Group specification's file, or the gateway's own. */
+export type PrismDocument =
+  | { readonly kind: 'berlin-group'; readonly file: string }
+  | { readonly kind: 'gateway'; readonly file?: undefined };
 
 export type PrismAvailability =
-  | { readonly available: true; readonly command: string; readonly spec: string }
-  | {
-      readonly available: false;
-      readonly reason: string;
-    };
+  | { readonly available: true; readonly command: string; readonly document: PrismDocument }
+  | { readonly available: false; readonly reason: string };
 
 function findCommand(): string | undefined {
   const local = join('node_modules', '.bin', 'prism');
@@ -31,14 +36,26 @@ function findCommand(): string | undefined {
 
 export function prismAvailability(): PrismAvailability {
   const command = findCommand();
-  const spec = process.env.BENCH_PRISM_SPEC;
   if (command === undefined) return { available: false, reason: `Prism: not installed (${PRISM_INSTALL})` };
-  if (spec === undefined || !existsSync(spec))
-    return {
-      available: false,
-      reason: `Prism: installed, but no specification (BENCH_PRISM_SPEC: the Berlin Group NextGenPSD2 1.3.11 OpenAPI file from https://www.berlin-group.org/nextgenpsd2-downloads)`,
-    };
-  return { available: true, command, spec };
+  const spec = process.env.BENCH_PRISM_SPEC;
+  if (spec !== undefined && spec !== '') {
+    if (!existsSync(spec))
+      return { available: false, reason: `Prism: BENCH_PRISM_SPEC names no file (${spec})` };
+    return { available: true, command, document: { kind: 'berlin-group', file: spec } };
+  }
+  return { available: true, command, document: { kind: 'gateway' } };
+}
+
+/** What the bench says of Prism and what the figure's baseline is called. */
+export function prismDescription(availability: PrismAvailability): string {
+  if (!availability.available) return availability.reason;
+  return availability.document.kind === 'berlin-group'
+    ? `Prism: ${availability.command} on the Berlin Group specification (${availability.document.file})`
+    : `Prism: ${availability.command} on the gateway's own OpenAPI document (no BENCH_PRISM_SPEC)`;
+}
+
+export function prismBaseline(document: PrismDocument): string {
+  return document.kind === 'berlin-group' ? 'Prism (Berlin Group 1.3.11)' : "Prism (the gateway's document)";
 }
 
 export interface PrismPeer {
@@ -46,8 +63,24 @@ export interface PrismPeer {
   close(): Promise<void>;
 }
 
-/** `prism mock --errors` on the specification, listening on a free loopback port. */
-export async function startPrism(command: string, spec: string): Promise<PrismPeer> {
+/**
+ * `prism mock --errors` on the document, listening on a free loopback port. The gateway's own document is
+ * read from `gatewayUrl` into a temporary file first.
+ */
+export async function startPrism(
+  command: string,
+  document: PrismDocument,
+  gatewayUrl: string,
+): Promise<PrismPeer> {
+  let spec = document.file;
+  let scratch: string | undefined;
+  if (spec === undefined) {
+    const response = await fetch(`${gatewayUrl}/openapi.json`);
+    if (!response.ok) throw new Error(`the gateway's /openapi.json answered ${response.status}`);
+    scratch = mkdtempSync(join(tmpdir(), 'psd2-prism-'));
+    spec = join(scratch, 'openapi.json');
+    writeFileSync(spec, await response.text());
+  }
   const port = await freePort();
   const child: ChildProcess = spawn(
     command,
@@ -56,11 +89,15 @@ export async function startPrism(command: string, spec: string): Promise<PrismPe
       stdio: 'ignore',
     },
   );
+  const removeScratch = () => {
+    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+  };
   const url = `http://127.0.0.1:${port}`;
   const begin = Date.now();
   for (;;) {
     if (Date.now() - begin > 60_000) {
       child.kill('SIGTERM');
+      removeScratch();
       throw new Error('Prism did not start in 60 s');
     }
     try {
@@ -76,11 +113,12 @@ export async function startPrism(command: string, spec: string): Promise<PrismPe
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
+      removeScratch();
     },
   };
 }
 
-/** A SEPA credit transfer initiation of the Berlin Group specification. */
+/** A SEPA credit transfer initiation of the Berlin Group specification (its own paths and headers). */
 export function prismRequests(): LoadRequest[] {
   return [
     {

@@ -8,8 +8,8 @@
 // Baselines: raw(work), a node:http server that parses, validates and builds its answers (bench/raw.ts);
 // for executions raw pg, one `pg` transaction doing the same booking; on PostgreSQL also raw(work) + pg,
 // raw(work) storing its initiations, concurrent ones in one INSERT (the figure "initiation, stored", and
-// raw(work) + pg itself against raw(work)); Prism mocking the Berlin Group
-// specification when installed (bench/prism.ts). On PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL)
+// raw(work) + pg itself against raw(work)); Prism when installed, mocking the Berlin Group specification
+// (BENCH_PRISM_SPEC) or else the gateway's own OpenAPI document (bench/prism.ts). On PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL)
 // and PGlite. Writes bench/results.json and bench/results.svg (bench/report.ts).
 //
 // BENCH_SECONDS (5) per run, BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ONLY (scenarios whose name
@@ -39,7 +39,14 @@ import {
 import { alternate, executeRun, type Figure, flowRun, loadRun, type Sample, type Side } from './figures.ts';
 import type { LoadRequest } from './load-process.ts';
 import { type MemoryFigures, measureMemory, mergeMemory, printMemory } from './memory.ts';
-import { prismAvailability, prismRequests, startPrism } from './prism.ts';
+import {
+  type PrismDocument,
+  prismAvailability,
+  prismBaseline,
+  prismDescription,
+  prismRequests,
+  startPrism,
+} from './prism.ts';
 import { type RawData, rawPgInitiations, rawPgServer, rawWorkServer } from './raw.ts';
 import { markdownTable, mergeFigures, type Results, readResults, writeResults } from './report.ts';
 import { measureStart, printStart, type StartFigures } from './start.ts';
@@ -224,23 +231,32 @@ async function executionFigures(
   return figures;
 }
 
-/** The gateway's initiation (realistic mix) against Prism's on the Berlin Group specification. */
-async function prismFigure(context: Context, mix: Mix, command: string, spec: string): Promise<Figure> {
-  const prism = await startPrism(command, spec);
+/**
+ * The gateway's initiation (realistic mix) against Prism's: on the Berlin Group specification, Prism gets
+ * that specification's SEPA initiation; on the gateway's own document, the very requests the gateway gets.
+ */
+async function prismFigure(
+  context: Context,
+  mix: Mix,
+  command: string,
+  document: PrismDocument,
+): Promise<Figure> {
+  const prism = await startPrism(command, document, context.gateway.url);
   try {
     const gatewayRequests = initiationRequests(mix);
+    const prismLoad = document.kind === 'berlin-group' ? prismRequests() : gatewayRequests;
     return await alternate(
       {
         scenario: 'initiation vs Prism',
         mix: mix.name,
         backend: context.backend,
         connections: CONNECTIONS,
-        baseline: 'Prism',
+        baseline: prismBaseline(document),
         unit: 'req/s',
       },
       (side) =>
         side === 'raw'
-          ? loadRun('Prism initiation', prism.url, prismRequests(), CONNECTIONS, false)
+          ? loadRun('Prism initiation', prism.url, prismLoad, CONNECTIONS, document.kind === 'gateway')
           : loadRun('initiation', context.gateway.url, gatewayRequests, CONNECTIONS),
     );
   } finally {
@@ -275,7 +291,7 @@ async function measureBackend(
       if (databaseUrl !== undefined && selected('executions'))
         figures.push(...(await executionFigures(context, mixes, databaseUrl)));
       if (prism.available && selected('initiation vs Prism'))
-        figures.push(await prismFigure(context, realistic, prism.command, prism.spec));
+        figures.push(await prismFigure(context, realistic, prism.command, prism.document));
     } finally {
       await rawWork.close();
     }
@@ -291,7 +307,7 @@ async function main(): Promise<void> {
     `psd2-gateway bench: ${SECONDS} s per run, ${ROUNDS} alternating rounds, ${CONNECTIONS} connections (initiation also 10), node ${process.version}, ${cpus().length} cores`,
   );
   const prism = prismAvailability();
-  console.log(prism.available ? `Prism: ${prism.command} on ${prism.spec}` : prism.reason);
+  console.log(prismDescription(prism));
   let start: StartFigures | undefined;
   if (!SKIP.has('start') && ONLY.length === 0) {
     start = await measureStart();
@@ -342,7 +358,7 @@ async function main(): Promise<void> {
       apps: APP_COUNT,
       executionsPerRound: EXECUTIONS,
     },
-    prism: prism.available ? `Prism: ${prism.command} on ${prism.spec}` : prism.reason,
+    prism: prismDescription(prism),
     durationSeconds: Math.round((Date.now() - began) / 1000),
     figures: mergeFigures(earlier?.figures ?? [], figures),
     start: start ?? earlier?.start,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import {
   parseBic,
@@ -136,6 +137,21 @@ test('secrets: 256 random bits, SHA-256 hashes, constant-time equality, PKCE vec
     fingerprint({ b: 1, a: [1, { d: 2, c: 3, e: undefined }, null, 'x"y'], ü: {}, '': [] }),
     '725ed92a7b2ed97b6bf6e1ba215bc330b9cd749b5fe3b94703ac9f4784bb26d3',
   );
+  // Small objects are sorted by insertion, large ones by Array.sort: the same order (UTF-16 code units,
+  // not the locale's: 'B' < 'a' < 'é' < '😀'), and the same canonical text, which for keys already in
+  // that order is JSON's.
+  for (const count of [3, 16, 17, 40]) {
+    const names = Array.from(
+      { length: count },
+      (_, index) => ['a', 'B', 'é', '😀', 'Z', '_'][index % 6]! + index,
+    );
+    const sorted = [...names].sort();
+    const ascending = Object.fromEntries(sorted.map((name) => [name, { y: 1, x: [name] }]));
+    const descending = Object.fromEntries([...sorted].reverse().map((name) => [name, { x: [name], y: 1 }]));
+    const json = JSON.stringify(Object.fromEntries(sorted.map((name) => [name, { x: [name], y: 1 }])));
+    assert.equal(fingerprint(descending), fingerprint(ascending), `${count} keys`);
+    assert.equal(fingerprint(ascending), createHash('sha256').update(json).digest('hex'), `${count} keys`);
+  }
 });
 
 test('Bankgiro and Plusgiro numbers with their check digit', () => {

@@ -19,11 +19,22 @@ export function showStorable(text: string): string {
 export function unstorableAt(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return isStorableText(value) ? undefined : path;
   if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const at = path === '' ? key : `${path}.${key}`;
-    if (!isStorableText(key)) return at;
-    const found = unstorableAt(item, at);
-    if (found !== undefined) return found;
+  // Every request's input passes here: a member's path is built only for an object or array to go
+  // into, or for the member refused (issue 18), not for every string.
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!isStorableText(key)) return memberPath(path, key);
+    const item = record[key];
+    if (typeof item === 'string') {
+      if (!isStorableText(item)) return memberPath(path, key);
+    } else if (item !== null && typeof item === 'object') {
+      const found = unstorableAt(item, memberPath(path, key));
+      if (found !== undefined) return found;
+    }
   }
   return undefined;
+}
+
+function memberPath(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
 }

@@ -137,6 +137,29 @@ test('secrets: 256 random bits, SHA-256 hashes, constant-time equality, PKCE vec
     fingerprint({ b: 1, a: [1, { d: 2, c: 3, e: undefined }, null, 'x"y'], ü: {}, '': [] }),
     '725ed92a7b2ed97b6bf6e1ba215bc330b9cd749b5fe3b94703ac9f4784bb26d3',
   );
+  // Values that are not plain JSON data take the piece-by-piece path: the same text as always.
+  for (const [value, pinned] of [
+    [
+      { '10': 'a', '9': [Number.NaN, undefined], x: { '1': true }, b: 'é' },
+      'e46fdf34b84682dfdca8bcc07f1793765361525d4f81dfce7276ffcdf4dd336f',
+    ],
+    [
+      JSON.parse('{"__proto__": {"z": 1, "a": 2}, "k": [1, 2]}'),
+      '83edfab27b785bc661641a79dc63de8443669a44095e03a5ffcb5adc8f10c136',
+    ],
+    [
+      {
+        when: new Date(0),
+        f: () => 1,
+        list: [undefined, null, Number.POSITIVE_INFINITY],
+        nested: Object.create(null),
+      },
+      'abba456d6fe5780823070e3be02e334a45563c8069b10cf78aff7286f3661ba7',
+    ],
+    [[undefined, 'x', { y: undefined }], 'a25191365d20a47001d0db920505d04ef9f00328d5199f8ee1f5694266b7397f'],
+  ] as const) {
+    assert.equal(fingerprint(value), pinned, JSON.stringify(value));
+  }
   // Small objects are sorted by insertion, large ones by Array.sort: the same order (UTF-16 code units,
   // not the locale's: 'B' < 'a' < 'é' < '😀'), and the same canonical text, which for keys already in
   // that order is JSON's.

@@ -9,8 +9,8 @@
 // for executions raw pg, one `pg` transaction doing the same booking; on PostgreSQL also raw(work) + pg,
 // raw(work) storing its initiations, concurrent ones in one INSERT (the figure "initiation, stored", and
 // raw(work) + pg itself against raw(work)); Prism when installed, mocking the Berlin Group specification
-// (BENCH_PRISM_SPEC) or else the gateway's own OpenAPI document (bench/prism.ts). On PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL)
-// and PGlite. Writes bench/results.json and bench/results.svg (bench/report.ts).
+// (BENCH_PRISM_SPEC) or else the gateway's own OpenAPI document (bench/prism.ts). On PostgreSQL
+// (BENCH_DATABASE_URL or TEST_DATABASE_URL) and PGlite. Writes bench/results.json and bench/results.svg (bench/report.ts).
 //
 // BENCH_SECONDS (5) per run, BENCH_CONNECTIONS (50), BENCH_ROUNDS (3), BENCH_ONLY (scenarios whose name
 // contains one of the comma-separated words; `memory` names the memory part, bench/memory.ts),

@@ -31,8 +31,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * Removes from `value` every member that a closed object of `schema` does not declare, at any depth
  * (objects and arrays); answers their paths (`debtorAccount.text`, `payments[1].note`). A member whose
  * name cannot be shown is reported as `null`. Every request with a body passes here: a path is built
- * only for a member set aside (issue 18: building one for every member was a tenth of a request's
- * allocations with the text guard).
+ * only for a member set aside (issue 18: building one for every member was, with the text guard's
+ * walk, about five percent of an initiation's allocations).
  */
 export function setAsideUnknown(schema: SchemaNode, value: unknown): (string | null)[] {
   const found: (string | null)[] = [];

@@ -246,23 +246,33 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
     `-c idle_in_transaction_session_timeout=${statementMs}`,
     ...(schemaName === undefined ? [] : [`-c search_path=${schemaName}`]),
   ];
-  const pool = new pgModule.Pool({
-    connectionString: options.databaseUrl,
-    max: options.poolSize ?? 10,
-    options: settings.join(' '),
-    connectionTimeoutMillis: connectMs,
-    // The server's statement_timeout ends a slow statement; this ends the wait for a server that no
-    // longer answers at all (a silent network), and the pool drops that connection.
-    query_timeout: statementMs + 1_000,
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 10_000,
-  });
-  // A broken idle connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  const poolOf = (extra: readonly string[]) => {
+    const opened = new pgModule.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+      options: [...settings, ...extra].join(' '),
+      connectionTimeoutMillis: connectMs,
+      // The server's statement_timeout ends a slow statement; this ends the wait for a server that no
+      // longer answers at all (a silent network), and the pool drops that connection.
+      query_timeout: statementMs + 1_000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    // A broken idle connection must not crash the process; the pool replaces it.
+    opened.on('error', () => {});
+    return opened;
+  };
+  const pool = poolOf([]);
+  // The named statements (runStatement) on connections of their own that plan each statement once:
+  // PostgreSQL's choice between a generic and a custom plan keeps re-planning these batched
+  // statements at every execution (a custom plan looks cheaper for a short array), which cost more
+  // than running them. Drizzle's statements are unnamed, planned with their values: a generic plan
+  // could not use a partial index whose predicate is a parameter's value (status = 'ACCP').
+  const statements = poolOf(['-c plan_cache_mode=force_generic_plan']);
   const db = drizzle(pool, { schema }) as unknown as StoreDb;
   statementRunners.set(
     db,
-    async (name, text, values) => (await pool.query({ name, text, values: [...values] })).rows,
+    async (name, text, values) => (await statements.query({ name, text, values: [...values] })).rows,
   );
   const store: Store = {
     db,
@@ -283,11 +293,13 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
       }
     },
     poolStats: () => ({
-      inUse: pool.totalCount - pool.idleCount,
-      idle: pool.idleCount,
-      waiting: pool.waitingCount,
+      inUse: pool.totalCount - pool.idleCount + statements.totalCount - statements.idleCount,
+      idle: pool.idleCount + statements.idleCount,
+      waiting: pool.waitingCount + statements.waitingCount,
     }),
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), statements.end()]);
+    },
   };
   // Under the lock: CREATE SCHEMA IF NOT EXISTS races with itself in PostgreSQL.
   if (schemaName !== undefined)

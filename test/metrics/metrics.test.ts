@@ -328,7 +328,8 @@ describe('the database pool on PostgreSQL', { skip: TEST_DATABASE_URL === undefi
   let gateway: Gateway;
   let store: TestStore;
   before(async () => {
-    // One connection, so that what holds it and what waits for it are known exactly.
+    // One connection in each of the store's two pools (the named statements', which the gateway's
+    // start has used, and the other statements'), so that what holds them and what waits is known exactly.
     const schemaName = `t_metrics_${process.pid}`;
     const opened = await openStore({ databaseUrl: TEST_DATABASE_URL, schemaName, poolSize: 1 });
     store = {
@@ -353,7 +354,7 @@ describe('the database pool on PostgreSQL', { skip: TEST_DATABASE_URL === undefi
     const url = `${new URL(gateway.url).origin}/metrics`;
     assert.deepEqual(pool(await scrape(url)), {
       psd2_db_pool_connections_in_use: 0,
-      psd2_db_pool_connections_idle: 1,
+      psd2_db_pool_connections_idle: 2,
       psd2_db_pool_waiting: 0,
     });
     let waiting: Promise<unknown> | undefined;
@@ -364,14 +365,14 @@ describe('the database pool on PostgreSQL', { skip: TEST_DATABASE_URL === undefi
       waiting = store.db.execute('SELECT 2').then(() => {});
       assert.deepEqual(pool(await scrape(url)), {
         psd2_db_pool_connections_in_use: 1,
-        psd2_db_pool_connections_idle: 0,
+        psd2_db_pool_connections_idle: 1,
         psd2_db_pool_waiting: 1,
       });
     });
     await waiting;
     assert.deepEqual(pool(await scrape(url)), {
       psd2_db_pool_connections_in_use: 0,
-      psd2_db_pool_connections_idle: 1,
+      psd2_db_pool_connections_idle: 2,
       psd2_db_pool_waiting: 0,
     });
   });

@@ -1,5 +1,5 @@
 // The built-in core banking system: a double-entry ledger in the gateway's database. A booking order
-// is booked in one call of the database function ledger_book (migration 0017), atomically and with the
+// is booked in one call of the database function ledger_book (migrations 0017, 0021), atomically, with the
 // accounts it debits and credits locked in one order: each debtor is debited in its account's currency;
 // within the bank the creditor account is credited, otherwise the bank's clearing account for the
 // currency; a payment in another currency than the account's goes through the bank's fx accounts. Live,

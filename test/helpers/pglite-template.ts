@@ -1,5 +1,5 @@
 // One migrated PGlite data directory for every test process of a run: a fresh in-memory PGlite takes
-// 2.5-4 s to create and migrate (initdb in WebAssembly, then twenty migrations), a copy of a migrated
+// 2.5-4 s to create and migrate (initdb in WebAssembly, then every migration), a copy of a migrated
 // directory opens in about 0.4 s, and a test run opens some two hundred. The directory is named after
 // the migrations' contents and PGlite's version, so a changed migration makes a new one; it is built
 // under a name of its own and renamed into place, so a process never sees half of it. Tests open it

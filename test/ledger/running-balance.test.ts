@@ -71,9 +71,9 @@ for (const backend of backends()) {
             ? { currency: 'EUR', minor: 10_00 }
             : { currency: 'SEK', minor: kind === 1 ? 150_00 : 100_00 },
         creditorAccount: kind === 0 ? agda.bban! : kind === 1 ? tolvan.bban! : EXAMPLE_CREDITORS.sebBban,
-        creditorName: null,
+        creditorName: kind === 2 ? "Another bank's customer" : null,
         withinBank: kind < 2,
-        remittance: null,
+        remittance: `invoice ${kind}`,
         reference: null,
         initiatedOn: '2026-01-02',
       });
@@ -94,6 +94,21 @@ for (const backend of backends()) {
           reason: 'insufficient funds on the debtor account',
         });
       assert.deepEqual(await driftedBalances(gateway), []);
+      // Each booked order's entries (two; four through the fx accounts) carry what its booking says.
+      const entries = await queryRows<{ entries: string; copied: boolean }>(
+        gateway.store,
+        sql`SELECT count(*)::text AS entries,
+                   bool_and(b.booked_on = e.booked_on AND b.transaction_date = e.transaction_date
+                            AND b.debtor_name IS NOT DISTINCT FROM e.debtor_name
+                            AND b.creditor_name IS NOT DISTINCT FROM e.creditor_name
+                            AND b.remittance IS NOT DISTINCT FROM e.remittance) AS copied
+              FROM ledger_entries e JOIN bookings b ON b.booking_id = e.booking_id
+             WHERE b.payment_id IN ${paymentIds}`,
+      );
+      const fx = outcomes.filter((outcome, index) => index % 4 === 3 && outcome.booked).length;
+      assert.deepEqual(entries, [
+        { entries: String(2 * (paymentIds.length - refused.length) + 2 * fx), copied: true },
+      ]);
       // Ids the bank has no account for (clearing:SEK) are left out.
       const kept = await bookedBalances(db, [tolvan.accountId, agda.accountId, 'clearing:SEK']);
       const openings = await queryRows<{ id: string; opening: string }>(
@@ -137,7 +152,7 @@ for (const backend of backends()) {
             SELECT 'card-later', psu_id, 'SEK', 'Kort', owner_name, 10000, -1000, 9 FROM accounts WHERE account_id = ${tolvan.accountId}`,
       );
       assert.deepEqual(await bookedBalances(db, ['card-later']), new Map([['card-later', -1250]]));
-      // An entry carries what its booking says of it (migration 0020), whatever the insert gave.
+      // An entry written without what its booking says of it gets it copied (migrations 0020, 0021).
       const copied = await queryRows<Record<string, boolean>>(
         gateway.store,
         sql`SELECT b.booked_on::text = e.booked_on::text AS "bookedOn",

@@ -38,6 +38,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** PostgreSQL: how long opening a connection and running a statement may take, ms. */
   readonly databaseTimeouts: { readonly connectMs: number; readonly statementMs: number };
+  /** PostgreSQL: connections of each of the store's two pools (the named statements', and the rest). */
+  readonly databasePoolSize: number;
   /** How often the scheduler books due future-dated payments, in ms; 0 turns it off. */
   readonly schedulerIntervalMs: number;
   /** PEM files of mutual TLS; required in live mode. */
@@ -422,6 +424,7 @@ export function loadConfig(env: Env = process.env): Config {
       connectMs: integer(env, 'DB_CONNECT_TIMEOUT_MS', 5_000, 100, 120_000),
       statementMs: integer(env, 'DB_STATEMENT_TIMEOUT_MS', 10_000, 100, 600_000),
     }),
+    databasePoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 100),
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 60_000, 0, 86_400_000),
     tls,
     seedTestData:

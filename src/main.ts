@@ -41,6 +41,7 @@ export async function openConfiguredStore(
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       timeouts: config.databaseTimeouts,
+      poolSize: config.databasePoolSize,
       ...options,
     });
   } catch (error) {

@@ -14,6 +14,7 @@ test('defaults', () => {
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       sandboxClientId: config.sandboxClientId,
+      databasePoolSize: config.databasePoolSize,
     },
     {
       port: 3000,
@@ -24,6 +25,7 @@ test('defaults', () => {
       databaseUrl: undefined,
       dataDir: undefined,
       sandboxClientId: undefined,
+      databasePoolSize: 10,
     },
   );
   assert.ok(Object.isFrozen(config), 'the config is frozen');
@@ -38,8 +40,10 @@ test('settings are read and normalised', () => {
     SANDBOX_REDIRECT_URI: 'https://tpp.example/cb',
     CLIENT_ID_HEADER_ALIASES: 'X-IBM-Client-Id, x-other',
     PUBLIC_URL: 'https://sandbox.bank.example/',
+    DB_POOL_SIZE: '4',
   });
   assert.equal(config.port, 8080);
+  assert.equal(config.databasePoolSize, 4);
   assert.equal(config.basePath, '/openbanking');
   assert.equal(config.publicUrl, 'https://sandbox.bank.example');
   assert.deepEqual(config.clientIdHeaderAliases, ['x-ibm-client-id', 'x-other']);
@@ -79,6 +83,8 @@ test('a bad setting stops the start, naming it', () => {
   const cases: [Record<string, string>, string, RegExp][] = [
     [{ PORT: 'eighty' }, 'PORT', /whole number/],
     [{ PORT: '70000' }, 'PORT', /between 0 and 65535/],
+    [{ DB_POOL_SIZE: '0' }, 'DB_POOL_SIZE', /between 1 and 100/],
+    [{ DB_POOL_SIZE: 'ten' }, 'DB_POOL_SIZE', /whole number/],
     [{ MODE: 'production' }, 'MODE', /one of sandbox, live/],
     [{ MODE: 'live' }, 'TLS_CERT', /live mode needs TLS_CERT, TLS_KEY and TLS_CLIENT_CA/],
     [{ TLS_CERT: 'server.pem' }, 'TLS_KEY', /required with the other TLS_ settings/],

@@ -9,8 +9,15 @@
 // stay here, the database applies them.
 import type { Clock } from '../domain/clock.ts';
 import { convert } from '../domain/money.ts';
+import type { ExecutionRecord } from '../domain/payment.ts';
 import { ACCOUNT_TYPE_NOT_FOR_OTHER_BANKS, ACCOUNT_TYPES_NOT_FOR_PAYMENTS } from '../domain/payment-rules.ts';
-import type { BookingLine, BookingOrder, BookingOutcome, CoreBanking } from '../ports/core-banking.ts';
+import type {
+  BookingLine,
+  BookingOrder,
+  BookingOutcome,
+  CoreBanking,
+  RecordedBooking,
+} from '../ports/core-banking.ts';
 import type { ExchangeRates } from '../ports/exchange-rates.ts';
 import {
   findAccountByBban,
@@ -22,9 +29,11 @@ import {
 } from '../store/customers-repository.ts';
 import type { StoreDb } from '../store/database.ts';
 import {
+  type AccountCurrencies,
   bookedBalances,
   bookedFundsByIban,
   bookLedgerOrder,
+  executeLedgerOrder,
   type LedgerLine,
   type LedgerRules,
   statementOf,
@@ -117,32 +126,56 @@ export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
     },
 
     async book(order: BookingOrder): Promise<BookingOutcome> {
-      const lines = order.lines.map(ledgerLine);
-      const call = (asked: readonly LedgerLine[]) =>
+      return bookConverted(order, (lines) =>
         bookLedgerOrder(
           db,
-          { key: order.key, bookingDate: order.bookingDate, lines: asked },
+          { key: order.key, bookingDate: order.bookingDate, lines },
           RULES,
           options.clock(),
-        );
-      const answer = await call(lines);
-      if (!('accountCurrencies' in answer)) return answer;
-      // A debtor account in another currency is debited the amount converted at the booking date's
-      // rate; the rates are the gateway's, so the ledger names the currencies and is asked again.
-      const converted = order.lines.map((line, index): LedgerLine => {
-        const currency = answer.accountCurrencies[line.debtorAccountId];
-        if (currency === undefined || currency === line.amount.currency) return lines[index]!;
-        const quote = rates.quote(currency, line.amount.currency, order.bookingDate);
-        return { ...lines[index]!, debitMinor: convert(line.amount, quote).minor };
-      });
-      const outcome = await call(converted);
-      if ('accountCurrencies' in outcome)
-        throw new Error(
-          `booking order ${order.key}: no debit in ${Object.values(outcome.accountCurrencies)}`,
-        );
+        ),
+      );
+    },
+
+    // The ledger is in the gateway's database: the execution is booked and recorded in one call.
+    async bookRecorded(order: BookingOrder, record: ExecutionRecord): Promise<RecordedBooking | undefined> {
+      const answer = await bookConverted(order, (lines) =>
+        executeLedgerOrder(
+          db,
+          { key: order.key, bookingDate: order.bookingDate, lines },
+          RULES,
+          options.clock(),
+          record,
+        ),
+      );
+      if (!answer.moved) return undefined;
+      const { moved: _moved, ...outcome } = answer;
       return outcome;
     },
   };
+
+  /**
+   * Asks the ledger once with the instructed amounts; when it names debtor accounts in another
+   * currency, asks again with their debits converted at the booking date's rate (the rates are the
+   * gateway's, so the ledger cannot convert itself).
+   */
+  async function bookConverted<T extends object>(
+    order: BookingOrder,
+    call: (lines: readonly LedgerLine[]) => Promise<T | AccountCurrencies>,
+  ): Promise<T> {
+    const lines = order.lines.map(ledgerLine);
+    const answer = await call(lines);
+    if (!('accountCurrencies' in answer)) return answer;
+    const converted = order.lines.map((line, index): LedgerLine => {
+      const currency = answer.accountCurrencies[line.debtorAccountId];
+      if (currency === undefined || currency === line.amount.currency) return lines[index]!;
+      const quote = rates.quote(currency, line.amount.currency, order.bookingDate);
+      return { ...lines[index]!, debitMinor: convert(line.amount, quote).minor };
+    });
+    const outcome = await call(converted);
+    if ('accountCurrencies' in outcome)
+      throw new Error(`booking order ${order.key}: no debit in ${Object.values(outcome.accountCurrencies)}`);
+    return outcome;
+  }
 
   async function bookedBalanceOf(id: string): Promise<number> {
     return (await bookedBalances(db, [id])).get(id) ?? 0;

@@ -1,5 +1,6 @@
 // The ledger of the built-in core banking system: bookings and their entries, account balances.
 import { eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { ExecutionRecord } from '../domain/payment.ts';
 import { batchedRead } from './batched-read.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { bookings, ledgerEntries } from './schema.ts';
@@ -111,8 +112,13 @@ export interface LedgerRules {
   >;
 }
 
+/** The debtor accounts whose debits must be converted first, by id, and their currencies. */
+export interface AccountCurrencies {
+  readonly accountCurrencies: Readonly<Record<string, string>>;
+}
+
 /** The booking call's answer: the outcome, or the debtor accounts whose debits must be converted first. */
-export type LedgerAnswer = OrderOutcome | { readonly accountCurrencies: Readonly<Record<string, string>> };
+export type LedgerAnswer = OrderOutcome | AccountCurrencies;
 
 /**
  * Books an order in one call, atomically: locks, the answer kept under the key, refusals, bookings
@@ -130,6 +136,41 @@ export async function bookLedgerOrder(
     'ledger_book',
     'SELECT ledger_book($1, $2::date, $3::jsonb, $4::jsonb, $5::timestamptz) AS answer',
     [order.key, order.bookingDate, JSON.stringify(order.lines), JSON.stringify(rules), at.toISOString()],
+  );
+  return rows[0]!.answer;
+}
+
+/** ledger_execute's answer when it converted nothing: nothing done (not waiting unmarked), or the outcome. */
+export type LedgerExecution =
+  | { readonly moved: false }
+  | (OrderOutcome & { readonly moved: true; readonly answered: boolean });
+
+/**
+ * Books an order of one payment and records its execution in one call and one transaction
+ * (ledger_execute, migration 0022): the payment locked, the order booked as bookLedgerOrder does, the
+ * payment moved (to `record.to`, or RJCT with the reason) and, when booked, the answer recorded under
+ * the request id unless it is taken. Nothing is done when the payment is not waiting unmarked in
+ * `record.from`, or a debit must be converted first.
+ */
+export async function executeLedgerOrder(
+  db: StoreDb,
+  order: { readonly key: string; readonly bookingDate: string; readonly lines: readonly LedgerLine[] },
+  rules: LedgerRules,
+  at: Date,
+  record: ExecutionRecord,
+): Promise<LedgerExecution | AccountCurrencies> {
+  const rows = await runStatement<{ answer: LedgerExecution | AccountCurrencies }>(
+    db,
+    'ledger_execute',
+    'SELECT ledger_execute($1, $2::date, $3::jsonb, $4::jsonb, $5::timestamptz, $6::jsonb) AS answer',
+    [
+      order.key,
+      order.bookingDate,
+      JSON.stringify(order.lines),
+      JSON.stringify(rules),
+      at.toISOString(),
+      JSON.stringify(record),
+    ],
   );
   return rows[0]!.answer;
 }

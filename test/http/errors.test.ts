@@ -8,13 +8,13 @@ import { type Gateway, sibling, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, errorBody, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 
-/** The built-in ledger, but booking fails with internals in its message. */
-const failing = (ledger: CoreBanking): CoreBanking => ({
-  ...ledger,
-  book: async () => {
+/** The built-in ledger, but booking (in three steps or in one call) fails with internals in its message. */
+const failing = (ledger: CoreBanking): CoreBanking => {
+  const fail = async (): Promise<never> => {
     throw new Error('relation "ledger_entries" does not exist at /srv/bank/core.ts:42');
-  },
-});
+  };
+  return { ...ledger, book: fail, bookRecorded: fail };
+};
 
 let gateway: Gateway;
 before(async () => {

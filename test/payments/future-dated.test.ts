@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
-import type { CoreBanking } from '../../src/ports/core-banking.ts';
+import type { BookingOrder, CoreBanking } from '../../src/ports/core-banking.ts';
 import { bookDuePayments } from '../../src/services/payments/due-payments.ts';
 import {
   backends,
@@ -20,13 +20,20 @@ import { domestic } from '../helpers/payments.ts';
 const PRODUCT = 'handelsbanken-domestic-credit-transfer';
 const PATH = `/psd2/se/v2/payments/private/single/${PRODUCT}`;
 
-/** Counts every booking the core banking system is asked to make, per payment. */
+/** Counts every booking the core banking system is asked to make, per payment, in three steps or one call. */
 function countingCoreBanking(counts: Map<string, number>) {
+  const count = (order: BookingOrder) => {
+    for (const line of order.lines) counts.set(line.paymentId, (counts.get(line.paymentId) ?? 0) + 1);
+  };
   return (ledger: CoreBanking): CoreBanking => ({
     ...ledger,
     book: (order) => {
-      for (const line of order.lines) counts.set(line.paymentId, (counts.get(line.paymentId) ?? 0) + 1);
+      count(order);
       return ledger.book(order);
+    },
+    bookRecorded: (order, record) => {
+      count(order);
+      return ledger.bookRecorded!(order, record);
     },
   });
 }

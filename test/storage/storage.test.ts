@@ -376,6 +376,89 @@ for (const backend of backends()) {
       assert.deepEqual(rows, [{ status: 'ACCC', executed: true }]);
     });
 
+    /** A payment initiated on the first gateway and authorized by its PSU: its id and the PSU's token. */
+    async function authorizedPayment() {
+      const client = first.client;
+      const initiated = await client.initiate(await client.clientCredentialsToken(), {
+        path: PATH,
+        body: domestic(),
+      });
+      assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
+      const paymentId = initiated.body.paymentId;
+      return { paymentId, psuToken: (await client.authorizeScope(`PIS:${paymentId}`)).access_token };
+    }
+
+    function execute(paymentId: string, psuToken: string, requestId: string) {
+      return first.client.request(
+        'PUT',
+        `/psd2/v1/payments/handelsbanken-domestic-credit-transfer/${paymentId}`,
+        {
+          headers: { ...first.client.tppHeaders(psuToken), 'TPP-Request-ID': requestId },
+        },
+      );
+    }
+
+    /** The transaction ids of every row an execution wrote, and what the payment and its order say. */
+    async function executionRows(paymentId: string, requestId: string) {
+      return queryRows<{ row: string; tx: string; status: string | null; key: string | null }>(
+        store,
+        sql`SELECT 'payment' AS row, xmin::text AS tx, status, booking_key AS key FROM payments WHERE payment_id = ${paymentId}
+            UNION ALL
+            SELECT 'booking', xmin::text, NULL, NULL FROM bookings WHERE payment_id = ${paymentId}
+            UNION ALL
+            SELECT 'entry', e.xmin::text, NULL, NULL FROM ledger_entries e JOIN bookings b USING (booking_id)
+             WHERE b.payment_id = ${paymentId}
+            UNION ALL
+            SELECT 'order', xmin::text, NULL, order_key FROM ledger_orders
+             WHERE order_key IN (${paymentId}, ${`earlier-${paymentId}`})
+            UNION ALL
+            SELECT 'answer', xmin::text, NULL, NULL FROM idempotency_keys
+             WHERE client_id = ${first.sandboxApp.clientId} AND request_id = ${requestId}`,
+      );
+    }
+
+    /** The rows of a payment booked ACCC under the order `orderKey`, unmarked, and its answer. */
+    const rowsOfExecution = (orderKey: string) => [
+      { row: 'payment', status: 'ACCC', key: null },
+      { row: 'booking', status: null, key: null },
+      { row: 'entry', status: null, key: null },
+      { row: 'entry', status: null, key: null },
+      { row: 'order', status: null, key: orderKey },
+      { row: 'answer', status: null, key: null },
+    ];
+
+    test('an execution through the built-in ledger commits the booking, the move and the answer together', async () => {
+      const { paymentId, psuToken } = await authorizedPayment();
+      const requestId = randomUUID();
+      const executed = await execute(paymentId, psuToken, requestId);
+      const body = { paymentId, transactionStatus: 'ACCC' };
+      assert.deepEqual([executed.status, executed.body], [200, body]);
+      const rows = await executionRows(paymentId, requestId);
+      assert.deepEqual(
+        rows.map(({ row, status, key }) => ({ row, status, key })),
+        rowsOfExecution(paymentId),
+      );
+      // One transaction wrote every row: no mark was committed on its own, no answer after.
+      assert.equal(new Set(rows.map((row) => row.tx)).size, 1, JSON.stringify(rows));
+      const again = await execute(paymentId, psuToken, requestId);
+      assert.deepEqual([again.status, again.body], [200, body]);
+    });
+
+    test('a payment marked for a booking asked before is executed by that booking', async () => {
+      const { paymentId, psuToken } = await authorizedPayment();
+      // As a process that died after step 1 of booking.ts leaves it.
+      const mark = await markOneBooking(store.db, paymentId, `earlier-${paymentId}`, new Date(), 'ACTC');
+      assert.equal(mark?.key, `earlier-${paymentId}`, JSON.stringify(mark));
+      const requestId = randomUUID();
+      const executed = await execute(paymentId, psuToken, requestId);
+      assert.deepEqual([executed.status, executed.body], [200, { paymentId, transactionStatus: 'ACCC' }]);
+      const rows = await executionRows(paymentId, requestId);
+      assert.deepEqual(
+        rows.map(({ row, status, key }) => ({ row, status, key })),
+        rowsOfExecution(`earlier-${paymentId}`),
+      );
+    });
+
     test('a status read on one gateway follows an execution on the other', async () => {
       // Only final statuses are kept in memory: the second gateway must not hold on to ACTC.
       const token = await first.client.clientCredentialsToken();

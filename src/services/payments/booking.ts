@@ -7,7 +7,7 @@
 // recovery that the scheduler runs, asks the system again under the same key, which books nothing
 // twice and answers the first outcome. A marked payment cannot be cancelled.
 import { dateIn } from '../../domain/dates.ts';
-import { type Payment, statusAfterExecution, type TransactionStatus } from '../../domain/payment.ts';
+import { canMove, type Payment, statusAfterExecution, type TransactionStatus } from '../../domain/payment.ts';
 import { findProduct } from '../../domain/products.ts';
 import type { BookingLine, BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
 import type { Db } from '../../store/database.ts';
@@ -22,7 +22,7 @@ import {
   unansweredBookings,
 } from '../../store/payments-repository.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
-import { type Answer, replayAnswer } from '../shared/idempotency.ts';
+import { type Answer, recordOnce, replayAnswer } from '../shared/idempotency.ts';
 
 /** A payment moved by a booking's outcome, told to the metrics once its transaction has committed. */
 export interface Move {
@@ -146,6 +146,23 @@ function moveOf(
   return { to: statusAfterExecution(payment, findProduct(payment.product)!.settlement, order.bookingDate) };
 }
 
+/** The payment as an execution at `at` leaves it: moved to `to`, with the reason when rejected. */
+function executed(
+  payment: Payment,
+  to: TransactionStatus,
+  at: Date,
+  rejection?: { readonly reasonCode: string; readonly reason: string },
+): Payment {
+  return {
+    ...payment,
+    status: to,
+    executedAt: at,
+    reasonCode: rejection?.reasonCode ?? null,
+    reason: rejection?.reason ?? null,
+    booking: null,
+  };
+}
+
 function moveRecord(payment: Payment, to: TransactionStatus, reasonCode?: string): Move {
   return { product: payment.product, to, ...(reasonCode === undefined ? {} : { reasonCode }) };
 }
@@ -169,6 +186,13 @@ async function settle(
   return moves;
 }
 
+/** One payment's execution: the payment as read, the request (its id's key and fingerprint), its answer once moved. */
+export interface OneExecution<T> {
+  readonly payment: Payment;
+  readonly request: { readonly key: RequestKey; readonly fingerprint: string };
+  answer(moved: Payment): Answer<T>;
+}
+
 /**
  * Step 3 for an order of one payment, with the answer to the request that executed it, in one
  * statement instead of finishBooking's transaction: `payment` is the payment as it was marked, and
@@ -180,20 +204,11 @@ export async function finishOneBooking<T>(
   context: ServiceContext,
   order: BookingOrder,
   outcome: BookingOutcome,
-  payment: Payment,
-  request: { readonly key: RequestKey; readonly fingerprint: string },
-  answer: (moved: Payment) => Answer<T>,
+  { payment, request, answer }: OneExecution<T>,
 ): Promise<Answer<T> | undefined> {
   const at = context.clock();
   const { to, rejection } = moveOf(payment, order, outcome);
-  const reply = answer({
-    ...payment,
-    status: to,
-    executedAt: at,
-    reasonCode: rejection?.reasonCode ?? null,
-    reason: rejection?.reason ?? null,
-    booking: null,
-  });
+  const reply = answer(executed(payment, to, at, rejection));
   const done = await moveBookedAnswering(
     context.db,
     { paymentId: payment.id, bookingKey: order.key, from: payment.status, to, at, rejection },
@@ -202,6 +217,49 @@ export async function finishOneBooking<T>(
   if (!done.moved) return undefined;
   countMoves(context, [moveRecord(payment, to, rejection?.reasonCode)]);
   return done.answered ? reply : replayAnswer(context.db, request.key, request.fingerprint);
+}
+
+/**
+ * Steps 1 to 3 in one call, for one payment and a core banking system that books in the gateway's own
+ * database (CoreBanking.bookRecorded): the payment, read waiting in its status and not marked, is
+ * booked, moved and, when booked, answered in one transaction. A rejection moves it to RJCT in that
+ * transaction, and its answer (which names the reason) is recorded right after, as any answer is.
+ * Answers undefined, having done nothing, when the system cannot, when nothing is due today (the
+ * payment moves to ACCP: startBooking), or when the payment moved or was marked meanwhile: the caller
+ * takes the three steps.
+ */
+export async function bookOneRecorded<T>(
+  context: ServiceContext,
+  key: string,
+  { payment, request, answer }: OneExecution<T>,
+): Promise<Answer<T> | undefined> {
+  const { coreBanking } = context;
+  if (coreBanking.bookRecorded === undefined || payment.booking !== null) return undefined;
+  const order = orderOf(key, today(context), [payment], context.config.timeZone);
+  if (order.lines.length === 0) return undefined;
+  const booked = moveOf(payment, order, { booked: true }).to;
+  if (!canMove(payment.status, booked))
+    throw new Error(`payment ${payment.id} cannot move from ${payment.status} to ${booked}`);
+  const at = context.clock();
+  const reply = answer(executed(payment, booked, at));
+  const outcome = await coreBanking.bookRecorded.call(coreBanking, order, {
+    paymentId: payment.id,
+    from: payment.status,
+    to: booked,
+    clientId: request.key.clientId,
+    requestId: request.key.requestId,
+    fingerprint: request.fingerprint,
+    statusCode: reply.statusCode,
+    body: reply.body,
+  });
+  if (outcome === undefined) return undefined;
+  if (outcome.booked) {
+    countMoves(context, [moveRecord(payment, booked)]);
+    return outcome.answered ? reply : replayAnswer(context.db, request.key, request.fingerprint);
+  }
+  countMoves(context, [moveRecord(payment, 'RJCT', outcome.reasonCode)]);
+  const rejected = answer(executed(payment, 'RJCT', at, outcome));
+  return recordOnce(context.db, request.key, request.fingerprint, async () => rejected);
 }
 
 /** Steps 2 and 3 for an order whose payments are marked: asks the bank and records its answer. */

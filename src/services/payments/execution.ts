@@ -12,7 +12,15 @@ import { findPaymentToExecute, lockPayment } from '../../store/payments-reposito
 import { requirePsuToken, type TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { type Answer, earlierAnswer, recordOnce } from '../shared/idempotency.ts';
-import { countMoves, finishBooking, finishOneBooking, type Move, startBooking } from './booking.ts';
+import {
+  bookOneRecorded,
+  countMoves,
+  finishBooking,
+  finishOneBooking,
+  type Move,
+  type OneExecution,
+  startBooking,
+} from './booking.ts';
 import { checkPaymentOfApp, oncePerRequest, productOfPath } from './payment-access.ts';
 import { noExchangeToday, type PaymentStatusResponse, statusBody } from './status.ts';
 
@@ -44,8 +52,8 @@ interface Execution<T> {
 /**
  * Executes once per TPP-Request-ID: the booking is asked (the payments marked in one statement),
  * booked by the bank, and its outcome recorded with the answer in one transaction, or for one payment
- * in one statement (services/payments/booking.ts). A request id used before answers its first answer
- * and books nothing.
+ * in one statement (services/payments/booking.ts); one payment booked by the built-in ledger, all in
+ * one call. A request id used before answers its first answer and books nothing.
  */
 async function executeOnce<T>(
   context: ServiceContext,
@@ -69,6 +77,19 @@ async function executeOnce<T>(
       `the bank has no exchange rate for ${unconvertible.debtorCurrency}/${unconvertible.amount.currency} today: the payment was not executed`,
     );
   }
+  // One payment: booked and recorded in one call when the core banking system shares our database.
+  const one: OneExecution<T> | undefined =
+    payments.length === 1
+      ? {
+          payment: payments[0]!,
+          request: { key, fingerprint: print },
+          answer: (moved) => execution.answer([moved]),
+        }
+      : undefined;
+  if (one !== undefined && awaitsExecution(one.payment)) {
+    const answered = await bookOneRecorded(context, execution.key, one);
+    if (answered !== undefined) return answered;
+  }
   // Waiting for execution, or for the answer to a booking asked before (a retry, a concurrent call).
   const order = payments.every(awaitsExecution)
     ? await startBooking(context, payments, execution.key)
@@ -76,15 +97,8 @@ async function executeOnce<T>(
   const answer = (trx: Db) => execution.lock(trx).then((locked) => execution.answer(locked));
   if (order === undefined) return recordOnce(context.db, key, print, answer);
   const outcome = await context.coreBanking.book(order);
-  if (payments.length === 1) {
-    const answered = await finishOneBooking(
-      context,
-      order,
-      outcome,
-      payments[0]!,
-      { key, fingerprint: print },
-      (moved) => execution.answer([moved]),
-    );
+  if (one !== undefined) {
+    const answered = await finishOneBooking(context, order, outcome, one);
     if (answered !== undefined) return answered;
   }
   let moves: readonly Move[] = [];

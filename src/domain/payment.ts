@@ -40,6 +40,23 @@ export interface Payment {
   readonly booking: { readonly key: string; readonly startedAt: Date } | null;
 }
 
+/** What a status read needs of a payment: who may read it (app, PSU, basket) and what its answer says. */
+export type PaymentStatusView = Pick<
+  Payment,
+  | 'id'
+  | 'clientId'
+  | 'product'
+  | 'country'
+  | 'psuId'
+  | 'basketId'
+  | 'status'
+  | 'executedAt'
+  | 'reasonCode'
+  | 'reason'
+  | 'debtorCurrency'
+  | 'amount'
+>;
+
 /**
  * The record of one payment's execution that a core banking system booking in the gateway's own
  * database keeps with its booking (CoreBanking.bookRecorded, ledger_execute): the status the payment

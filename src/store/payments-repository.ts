@@ -1,5 +1,5 @@
 import { and, asc, eq, getTableColumns, inArray, isNotNull, isNull, lt, lte, sql } from 'drizzle-orm';
-import { canMove, type Payment, type TransactionStatus } from '../domain/payment.ts';
+import { canMove, type Payment, type PaymentStatusView, type TransactionStatus } from '../domain/payment.ts';
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
 import { batchedRead } from './batched-read.ts';
@@ -25,31 +25,54 @@ export const paymentColumns = {
 
 export function toPayment(row: Row): Payment {
   return {
-    id: row.paymentId,
-    clientId: row.clientId,
-    product: row.product as PaymentProduct,
-    country: row.country as Country,
+    ...toStatusView(row),
     customerType: row.customerType as CustomerType,
-    psuId: row.psuId,
     corporateId: row.corporateId,
     debtorAccountId: row.debtorAccountId,
-    debtorCurrency: row.debtorCurrency,
-    amount: { currency: row.currency, minor: row.amountMinor },
     creditorName: row.creditorName,
     creditorAccount: row.creditorAccount,
     requestedExecutionDate: row.requestedExecutionDate,
-    status: row.status as TransactionStatus,
     createdAt: row.createdAt,
-    executedAt: row.executedAt,
-    basketId: row.basketId,
     tppPaymentReference: row.tppPaymentReference,
-    reasonCode: row.reasonCode,
-    reason: row.reason,
     remittance: row.remittance,
     booking:
       row.bookingKey === null || row.bookingStartedAt === null
         ? null
         : { key: row.bookingKey, startedAt: row.bookingStartedAt },
+  };
+}
+
+/** The columns a status read takes (find_statuses), as named in a payment's row. */
+interface StatusRow {
+  readonly paymentId: string;
+  readonly clientId: string;
+  readonly product: string;
+  readonly country: string;
+  readonly psuId: string;
+  readonly basketId: string | null;
+  readonly status: string;
+  readonly executedAt: Date | null;
+  readonly reasonCode: string | null;
+  readonly reason: string | null;
+  readonly debtorCurrency: string;
+  readonly currency: string;
+  readonly amountMinor: number;
+}
+
+function toStatusView(row: StatusRow): PaymentStatusView {
+  return {
+    id: row.paymentId,
+    clientId: row.clientId,
+    product: row.product as PaymentProduct,
+    country: row.country as Country,
+    psuId: row.psuId,
+    basketId: row.basketId,
+    status: row.status as TransactionStatus,
+    executedAt: row.executedAt,
+    reasonCode: row.reasonCode,
+    reason: row.reason,
+    debtorCurrency: row.debtorCurrency,
+    amount: { currency: row.currency, minor: row.amountMinor },
   };
 }
 
@@ -192,6 +215,28 @@ async function findPayments(db: StoreDb, paymentIds: readonly string[]): Promise
   );
   const found = new Map(rows.map((row) => [row.paymentId, toPayment(row)]));
   return paymentIds.map((id) => found.get(id));
+}
+
+// Only the columns a status answer and its access checks need: a status read is the most frequent
+// call, and the full row (three dates to parse, the remittance out of the instruction) cost it more.
+const statusReads = batchedRead<string, StatusRow>(
+  'find_statuses',
+  `SELECT w.item::int AS item, p.payment_id AS "paymentId", p.client_id AS "clientId", p.product, p.country,
+          p.psu_id AS "psuId", p.basket_id AS "basketId", p.status, p.executed_at AS "executedAt",
+          p.reason_code AS "reasonCode", p.reason, p.debtor_currency AS "debtorCurrency", p.currency,
+          p.amount_minor::float8 AS "amountMinor"
+     FROM unnest($1::text[]) WITH ORDINALITY AS w (id, item) JOIN payments p ON p.payment_id = w.id
+    WHERE p.payment_id = ANY ($1::text[])`,
+  (ids) => [[...ids]],
+);
+
+/** What a status read needs of a payment by id; concurrent reads share a statement (see batched-read.ts). */
+export async function findPaymentStatus(
+  db: StoreDb,
+  paymentId: string,
+): Promise<PaymentStatusView | undefined> {
+  const [row] = await statusReads(db, paymentId);
+  return row === undefined ? undefined : toStatusView(row);
 }
 
 /** Reads a payment and locks its row until the transaction ends (SELECT ... FOR UPDATE). */

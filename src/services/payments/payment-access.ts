@@ -14,12 +14,12 @@ export function productOfPath(name: string) {
   return product;
 }
 
-export function checkPaymentOfApp(
-  payment: Payment | undefined,
+export function checkPaymentOfApp<P extends Pick<Payment, 'clientId' | 'product'>>(
+  payment: P | undefined,
   paymentId: string,
   productName: string,
   clientId: string,
-): Payment {
+): P {
   const product = productOfPath(productName);
   if (payment === undefined)
     throw apiError('RESOURCE_UNKNOWN', 'There is no payment with this paymentId', 'paymentId');
@@ -41,7 +41,7 @@ export function requireReader(
   grant: TokenGrant,
   clientId: string,
   paymentId: string,
-  payment: Payment | undefined,
+  payment: Pick<Payment, 'basketId'> | undefined,
 ): void {
   if (grant.kind === 'client_credentials') {
     requireClientToken(grant, clientId);

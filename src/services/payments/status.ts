@@ -6,9 +6,9 @@ import type { App } from '../../domain/apps.ts';
 import { dateIn } from '../../domain/dates.ts';
 import { apiError } from '../../domain/errors.ts';
 import type { CurrencyExchange } from '../../domain/money.ts';
-import { isFinal, type Payment, type TransactionStatus } from '../../domain/payment.ts';
+import { isFinal, type PaymentStatusView, type TransactionStatus } from '../../domain/payment.ts';
 import type { Country } from '../../domain/products.ts';
-import { findPayment } from '../../store/payments-repository.ts';
+import { findPaymentStatus } from '../../store/payments-repository.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { exchangeOn } from '../shared/exchange.ts';
@@ -50,17 +50,20 @@ export async function readPaymentStatus(
 }
 
 /** A payment in a final status never changes again: it is read from the database once. */
-async function paymentForStatus(context: ServiceContext, paymentId: string): Promise<Payment | undefined> {
+async function paymentForStatus(
+  context: ServiceContext,
+  paymentId: string,
+): Promise<PaymentStatusView | undefined> {
   const cached = context.caches.finalPayments.get(paymentId);
   if (cached !== undefined) return cached;
-  const payment = await findPayment(context.db, paymentId);
+  const payment = await findPaymentStatus(context.db, paymentId);
   if (payment !== undefined && isFinal(payment.status)) context.caches.finalPayments.set(paymentId, payment);
   return payment;
 }
 
 export function statusBody(
   context: ServiceContext,
-  payment: Payment,
+  payment: PaymentStatusView,
   status: TransactionStatus,
 ): PaymentStatusResponse {
   const body = {

@@ -2,7 +2,7 @@
 // lives at most its cache's TTL, so another process's change shows within it (docs/decisions.md "Caches").
 import type { BankAccount } from '../../domain/accounts.ts';
 import type { App } from '../../domain/apps.ts';
-import type { Payment } from '../../domain/payment.ts';
+import type { PaymentStatusView } from '../../domain/payment.ts';
 import { TtlCache } from './ttl-cache.ts';
 
 /** A cached client-credentials token: what it grants and until when (epoch ms). */
@@ -27,10 +27,11 @@ export interface Caches {
   /** An app's product subscriptions: only ever added; a new one shows at once in this process. */
   readonly subscriptions: TtlCache<readonly string[]>;
   /**
-   * Payments in a final status (ACCC, ACSC, RJCT, CANC), by id: such a row never changes again. Only a
-   * sandbox reset deletes payments; it clears this process's caches, other processes forget within the TTL.
+   * What a status read needs of payments in a final status (ACCC, ACSC, RJCT, CANC), by id: such a row
+   * never changes again. Only a sandbox reset deletes payments; it clears this process's caches, other
+   * processes forget within the TTL.
    */
-  readonly finalPayments: TtlCache<Payment>;
+  readonly finalPayments: TtlCache<PaymentStatusView>;
   /**
    * The bank's accounts that payments are initiated from, by IBAN or country and BBAN: who owns them,
    * their currency and type never change (balances, blocks and limits are read at execution).
@@ -44,7 +45,7 @@ export function newCaches(): Caches {
     clientTokens: new TtlCache(60_000, 100_000),
     certificates: new TtlCache(60_000, 10_000),
     subscriptions: new TtlCache(30_000, 10_000),
-    // A cached payment takes about 1.7 kB (measured): at most about 17 MB per process.
+    // A cached status view takes about 1.3 kB with its map entry (measured): at most about 13 MB per process.
     finalPayments: new TtlCache(30_000, 10_000),
     debtorAccounts: new TtlCache(30_000, 10_000),
   };

@@ -347,10 +347,13 @@ async function main(): Promise<void> {
     }
   }
   const earlier = readResults();
+  // The settings and Prism describe the figures: a run that measured none (memory, start or TLS alone)
+  // leaves those of the run that did.
+  const kept = figures.length === 0 ? earlier : undefined;
   const results: Results = {
     generatedAt: new Date().toISOString(),
     machine: { cpus: cpus().length, node: process.version, platform: process.platform },
-    settings: {
+    settings: kept?.settings ?? {
       seconds: SECONDS,
       rounds: ROUNDS,
       connections: CONNECTIONS,
@@ -358,7 +361,7 @@ async function main(): Promise<void> {
       apps: APP_COUNT,
       executionsPerRound: EXECUTIONS,
     },
-    prism: prismDescription(prism),
+    prism: kept?.prism ?? prismDescription(prism),
     durationSeconds: Math.round((Date.now() - began) / 1000),
     figures: mergeFigures(earlier?.figures ?? [], figures),
     start: start ?? earlier?.start,

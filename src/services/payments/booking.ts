@@ -5,7 +5,9 @@
 // (3) in our transaction, the outcome moves the payments on and clears the mark. If our process dies
 // or the answer is lost between (1) and (3), the payments stay marked: a retried execute, or the
 // recovery that the scheduler runs, asks the system again under the same key, which books nothing
-// twice and answers the first outcome. A marked payment cannot be cancelled.
+// twice and answers the first outcome. A marked payment cannot be cancelled. A system that does share
+// our database (the built-in ledger: CoreBanking.bookRecorded) books one payment's execution in one
+// transaction instead, the three steps together (bookOneRecorded).
 import { dateIn } from '../../domain/dates.ts';
 import { canMove, type Payment, statusAfterExecution, type TransactionStatus } from '../../domain/payment.ts';
 import { findProduct } from '../../domain/products.ts';

@@ -112,6 +112,13 @@ export interface LedgerRules {
   >;
 }
 
+/** An order as the booking calls take it: its key, the booking date and its lines. */
+export interface LedgerOrder {
+  readonly key: string;
+  readonly bookingDate: string;
+  readonly lines: readonly LedgerLine[];
+}
+
 /** The debtor accounts whose debits must be converted first, by id, and their currencies. */
 export interface AccountCurrencies {
   readonly accountCurrencies: Readonly<Record<string, string>>;
@@ -127,7 +134,7 @@ export type LedgerAnswer = OrderOutcome | AccountCurrencies;
  */
 export async function bookLedgerOrder(
   db: StoreDb,
-  order: { readonly key: string; readonly bookingDate: string; readonly lines: readonly LedgerLine[] },
+  order: LedgerOrder,
   rules: LedgerRules,
   at: Date,
 ): Promise<LedgerAnswer> {
@@ -135,9 +142,22 @@ export async function bookLedgerOrder(
     db,
     'ledger_book',
     'SELECT ledger_book($1, $2::date, $3::jsonb, $4::jsonb, $5::timestamptz) AS answer',
-    [order.key, order.bookingDate, JSON.stringify(order.lines), JSON.stringify(rules), at.toISOString()],
+    bookingParameters(order, rules, at),
   );
   return rows[0]!.answer;
+}
+
+/** The rules as the booking calls take them: the same object every time, so written once. */
+const rulesText = new WeakMap<LedgerRules, string>();
+
+/** ledger_book's parameters, which ledger_execute takes first too. */
+function bookingParameters(order: LedgerOrder, rules: LedgerRules, at: Date): string[] {
+  let rulesJson = rulesText.get(rules);
+  if (rulesJson === undefined) {
+    rulesJson = JSON.stringify(rules);
+    rulesText.set(rules, rulesJson);
+  }
+  return [order.key, order.bookingDate, JSON.stringify(order.lines), rulesJson, at.toISOString()];
 }
 
 /** ledger_execute's answer when it converted nothing: nothing done (not waiting unmarked), or the outcome. */
@@ -154,7 +174,7 @@ export type LedgerExecution =
  */
 export async function executeLedgerOrder(
   db: StoreDb,
-  order: { readonly key: string; readonly bookingDate: string; readonly lines: readonly LedgerLine[] },
+  order: LedgerOrder,
   rules: LedgerRules,
   at: Date,
   record: ExecutionRecord,
@@ -163,14 +183,7 @@ export async function executeLedgerOrder(
     db,
     'ledger_execute',
     'SELECT ledger_execute($1, $2::date, $3::jsonb, $4::jsonb, $5::timestamptz, $6::jsonb) AS answer',
-    [
-      order.key,
-      order.bookingDate,
-      JSON.stringify(order.lines),
-      JSON.stringify(rules),
-      at.toISOString(),
-      JSON.stringify(record),
-    ],
+    [...bookingParameters(order, rules, at), JSON.stringify(record)],
   );
   return rows[0]!.answer;
 }

@@ -42,22 +42,11 @@ export function toPayment(row: Row): Payment {
   };
 }
 
-/** The columns a status read takes (find_statuses), as named in a payment's row. */
-interface StatusRow {
-  readonly paymentId: string;
-  readonly clientId: string;
-  readonly product: string;
-  readonly country: string;
-  readonly psuId: string;
-  readonly basketId: string | null;
-  readonly status: string;
-  readonly executedAt: Date | null;
-  readonly reasonCode: string | null;
-  readonly reason: string | null;
-  readonly debtorCurrency: string;
-  readonly currency: string;
-  readonly amountMinor: number;
-}
+/** The columns a status read takes (find_statuses): the view's, named as in a payment's row. */
+type StatusRow = Pick<
+  Row,
+  Exclude<keyof PaymentStatusView, 'id' | 'amount'> | 'paymentId' | 'currency' | 'amountMinor'
+>;
 
 function toStatusView(row: StatusRow): PaymentStatusView {
   return {

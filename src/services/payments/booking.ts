@@ -244,7 +244,7 @@ export async function bookOneRecorded<T>(
     throw new Error(`payment ${payment.id} cannot move from ${payment.status} to ${booked}`);
   const at = context.clock();
   const reply = answer(executed(payment, booked, at));
-  const outcome = await coreBanking.bookRecorded.call(coreBanking, order, {
+  const outcome = await coreBanking.bookRecorded(order, {
     paymentId: payment.id,
     from: payment.status,
     to: booked,

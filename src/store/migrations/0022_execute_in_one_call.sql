@@ -18,12 +18,14 @@ CREATE FUNCTION ledger_execute(p_key text, p_booking_date date, p_lines jsonb, p
                                p_at timestamptz, p_payment jsonb)
 RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
-  waiting payments%ROWTYPE;
+  waiting_in text;
+  marked_for text;
   outcome jsonb;
   booked boolean;
 BEGIN
-  SELECT * INTO waiting FROM payments WHERE payment_id = p_payment ->> 'paymentId' FOR NO KEY UPDATE;
-  IF NOT FOUND OR waiting.status <> p_payment ->> 'from' OR waiting.booking_key IS NOT NULL THEN
+  SELECT status, booking_key INTO waiting_in, marked_for
+    FROM payments WHERE payment_id = p_payment ->> 'paymentId' FOR NO KEY UPDATE;
+  IF NOT FOUND OR waiting_in <> p_payment ->> 'from' OR marked_for IS NOT NULL THEN
     RETURN '{"moved": false}';
   END IF;
   outcome := ledger_book(p_key, p_booking_date, p_lines, p_rules, p_at);
@@ -34,7 +36,7 @@ BEGIN
   UPDATE payments
      SET status = CASE WHEN booked THEN p_payment ->> 'to' ELSE 'RJCT' END, executed_at = p_at,
          reason_code = outcome ->> 'reasonCode', reason = outcome ->> 'reason'
-   WHERE payment_id = waiting.payment_id;
+   WHERE payment_id = p_payment ->> 'paymentId';
   IF booked THEN
     INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
     VALUES (p_payment ->> 'clientId', p_payment ->> 'requestId', p_payment ->> 'fingerprint',

@@ -27,6 +27,8 @@ export const ACCOUNT_COUNT = Number(process.env.BENCH_ACCOUNTS ?? 1000);
 export const APP_COUNT = Number(process.env.BENCH_APPS ?? 50);
 const BOOKINGS_PER_ACCOUNT = 30;
 const HISTORY_DAYS = 120;
+/** Executed payments in each realistic account's past (BENCH_PAST_PAYMENTS): a bank's payments table is not young. */
+const PAST_PAYMENTS_PER_ACCOUNT = Number(process.env.BENCH_PAST_PAYMENTS ?? 50);
 export const PRODUCT = 'handelsbanken-domestic-credit-transfer';
 export const INITIATION_PATH = `/psd2/se/v2/payments/private/single/${PRODUCT}`;
 const BASKET_PATH = '/psd2/se/v2/payments/private/signing-basket';
@@ -276,15 +278,55 @@ export async function prepareMixes(
     name: 'realistic',
     apps,
     debtors: accounts,
-    creditorOf: (index) => accounts[(index + 1) % accounts.length]!,
+    // Half the list away: the payments under way at one time (neighbours in the list) do not share
+    // accounts, as a bank's concurrent payments rarely do (the hot mix is the case where all do).
+    creditorOf: (index) => accounts[(index + (accounts.length >> 1)) % accounts.length]!,
     readers,
   };
+  await insertPastPayments(db, realistic);
   // A bank's database has statistics: autovacuum analyzes a table within a minute of a bulk change.
   // Without them the planner takes the bench's fresh tables for empty and joins whole tables.
   await db.execute(
     sql.raw('ANALYZE apps, psus, accounts, consents, access_tokens, bookings, ledger_entries, payments'),
   );
   return { hot, realistic, raw };
+}
+
+/**
+ * The realistic mix's past: PAST_PAYMENTS_PER_ACCOUNT executed payments of each debtor, one a day, by
+ * the mix's apps, each as the gateway stores an initiation. A bank's payments table holds years of
+ * them; the bench's would otherwise start empty, and PostgreSQL's cached generic plans (the gateway's
+ * named statements, PL/pgSQL's and the foreign key checks') made while a table is empty scan it whole
+ * until autovacuum's next analyze replans them: two full scans of the growing table per flow, a
+ * figure of a young database that no bank has (issue 18, docs/decisions.md).
+ */
+async function insertPastPayments(db: Store['db'], mix: Mix): Promise<void> {
+  if (PAST_PAYMENTS_PER_ACCOUNT <= 0) return;
+  const payers = mix.debtors.map((debtor, index) => ({
+    accountId: debtor.accountId,
+    psuId: debtor.psuId,
+    bban: debtor.bban,
+    creditorBban: mix.creditorOf(index).bban,
+    clientId: mix.apps[index % mix.apps.length]!.clientId,
+  }));
+  await db.execute(sql`
+    INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, debtor_account_id,
+                          amount_minor, currency, creditor_account, status, instruction, created_at, executed_at,
+                          debtor_currency)
+    SELECT gen_random_uuid()::text, p."clientId", ${PRODUCT}, 'SE', 'private', p."psuId", p."accountId",
+           100 * s.n + 5, 'SEK', p."creditorBban", 'ACSC',
+           jsonb_build_object(
+             'amount', jsonb_build_object('minor', 100 * s.n + 5, 'currency', 'SEK'),
+             'debtor', jsonb_build_object('bban', p.bban, 'kind', 'bban', 'country', 'SE'),
+             'country', 'SE', 'product', ${PRODUCT}::text,
+             'creditor', jsonb_build_object('bic', NULL, 'name', NULL, 'account', p."creditorBban",
+                                            'ownBank', true, 'accountType', 'BBAN'),
+             'remittance', 'Faktura ' || s.n, 'tppPaymentReference', NULL, 'endToEndIdentification', NULL,
+             'requestedExecutionDate', NULL),
+           now() - s.n * interval '1 day', now() - s.n * interval '1 day', 'SEK'
+      FROM jsonb_to_recordset(${JSON.stringify(payers)}::jsonb)
+             AS p ("accountId" text, "psuId" text, bban text, "creditorBban" text, "clientId" text),
+           generate_series(1, ${PAST_PAYMENTS_PER_ACCOUNT}) AS s (n)`);
 }
 
 /** How many requests a list spreads over: every debtor once (at least every app once). */

@@ -231,6 +231,26 @@ export function isConnectionLost(error: unknown): boolean {
   );
 }
 
+/**
+ * DATABASE_URL without its `options` parameter, and that parameter's settings. pg lets a connection
+ * string's parameters override the pool's configuration, so the URL's `options` (say
+ * `?options=-c%20work_mem%3D64MB`) would replace the store's own settings instead of joining them: the
+ * timeouts that keep a silent database from stalling the gateway, the schema, the plan mode of the
+ * named statements. A string that is not a URL (a socket path) passes unchanged.
+ */
+function urlOptions(databaseUrl: string): { readonly url: string; readonly options: readonly string[] } {
+  let parsed: URL;
+  try {
+    parsed = new URL(databaseUrl);
+  } catch {
+    return { url: databaseUrl, options: [] };
+  }
+  const given = parsed.searchParams.get('options');
+  if (given === null) return { url: databaseUrl, options: [] };
+  parsed.searchParams.delete('options');
+  return { url: parsed.toString(), options: given.trim() === '' ? [] : [given.trim()] };
+}
+
 async function openPostgres(options: StoreOptions): Promise<Store> {
   const schemaName = options.schemaName;
   if (schemaName !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schemaName)) {
@@ -241,14 +261,17 @@ async function openPostgres(options: StoreOptions): Promise<Store> {
     import('drizzle-orm/node-postgres'),
   ]);
   const { connectMs, statementMs } = options.timeouts ?? DEFAULT_TIMEOUTS;
+  const given = urlOptions(options.databaseUrl!);
+  // The operator's settings first, the store's after them: for a setting named twice the last wins.
   const settings = [
+    ...given.options,
     `-c statement_timeout=${statementMs}`,
     `-c idle_in_transaction_session_timeout=${statementMs}`,
     ...(schemaName === undefined ? [] : [`-c search_path=${schemaName}`]),
   ];
   const poolOf = (extra: readonly string[]) => {
     const opened = new pgModule.Pool({
-      connectionString: options.databaseUrl,
+      connectionString: given.url,
       max: options.poolSize ?? 10,
       options: [...settings, ...extra].join(' '),
       connectionTimeoutMillis: connectMs,

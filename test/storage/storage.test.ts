@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { validatePaymentBody } from '../../src/domain/payment-rules.ts';
 import { findProduct } from '../../src/domain/products.ts';
-import { openStore } from '../../src/store/database.ts';
+import { openStore, runStatement } from '../../src/store/database.ts';
 import { findAnswer } from '../../src/store/idempotency-repository.ts';
 import { runMigrations } from '../../src/store/migrate.ts';
 import {
@@ -520,6 +520,37 @@ if (TEST_DATABASE_URL !== undefined) {
     } finally {
       await stores[0]!.db.execute(sql.raw(`DROP SCHEMA ${schemaName} CASCADE`));
       await Promise.all(stores.map((store) => store.close()));
+    }
+  });
+
+  test("PostgreSQL: settings in DATABASE_URL's options join the store's own, which win", async () => {
+    const schemaName = `t_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    const url = new URL(TEST_DATABASE_URL!);
+    url.searchParams.set('options', '-c work_mem=5MB -c statement_timeout=0');
+    const store = await openStore({
+      databaseUrl: url.toString(),
+      schemaName,
+      timeouts: { connectMs: 5_000, statementMs: 4_321 },
+    });
+    const settings = `SELECT current_setting('work_mem') AS "workMem",
+                             current_setting('statement_timeout') AS "statementTimeout",
+                             current_schema() AS "schema", current_setting('plan_cache_mode') AS "planCacheMode"`;
+    try {
+      // Drizzle's pool and the named statements' pool (planned once per connection).
+      assert.deepEqual(await queryRows(store, sql.raw(settings)), [
+        { workMem: '5MB', statementTimeout: '4321ms', schema: schemaName, planCacheMode: 'auto' },
+      ]);
+      assert.deepEqual(await runStatement(store.db, 'test_settings', settings, []), [
+        {
+          workMem: '5MB',
+          statementTimeout: '4321ms',
+          schema: schemaName,
+          planCacheMode: 'force_generic_plan',
+        },
+      ]);
+    } finally {
+      await store.db.execute(sql.raw(`DROP SCHEMA ${schemaName} CASCADE`));
+      await store.close();
     }
   });
 }

@@ -245,10 +245,10 @@ function urlOptions(databaseUrl: string): { readonly url: string; readonly optio
   } catch {
     return { url: databaseUrl, options: [] };
   }
-  const given = parsed.searchParams.get('options');
-  if (given === null) return { url: databaseUrl, options: [] };
+  const given = parsed.searchParams.get('options')?.trim();
+  if (given === undefined) return { url: databaseUrl, options: [] };
   parsed.searchParams.delete('options');
-  return { url: parsed.toString(), options: given.trim() === '' ? [] : [given.trim()] };
+  return { url: parsed.toString(), options: given === '' ? [] : [given] };
 }
 
 async function openPostgres(options: StoreOptions): Promise<Store> {

@@ -3,8 +3,9 @@
 // 50 at a time, in alternating rounds:
 //   gateway: the store's own insertPaymentAnswering (payment and request id in one statement, the
 //            concurrent ones joined by the coalescer as under load);
-//   gateway without foreign keys: the same, with the payments' foreign keys (app, PSU, debtor account;
-//            the basket's, which a single payment never checks) dropped for the round and added again;
+//   gateway without foreign keys: the same, with the payments' foreign keys (the app, the debtor
+//            account with its PSU; the basket's, which a single payment never checks) dropped for the
+//            round and added again;
 //   raw(work) + pg: the plain server's keep (bench/raw.ts: one table, a multi-row INSERT).
 // The figure is the CPU of every `postgres` process of this machine over the round (backends, WAL
 // writer, checkpointer; from /proc), divided by the payments stored, so nothing else may run. It needs

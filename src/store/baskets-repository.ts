@@ -5,7 +5,14 @@ import type { Payment } from '../domain/payment.ts';
 import { batchesOf, Coalescer, perHandle } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { inClaimOrder, type RecordedAnswer, requestKeyOf } from './idempotency-repository.ts';
-import { type NewPayment, paymentColumns, paymentValues, toPayment } from './payments-repository.ts';
+import {
+  NEW_PAYMENT_COLUMNS,
+  type NewPayment,
+  newPaymentTuple,
+  newPaymentValues,
+  paymentColumns,
+  toPayment,
+} from './payments-repository.ts';
 import { payments, signingBaskets } from './schema.ts';
 
 export async function findBasket(db: Db, basketId: string): Promise<Basket | undefined> {
@@ -36,6 +43,15 @@ export interface NewBasket {
  */
 export function insertBasketAnswering(db: StoreDb, basket: NewBasket): Promise<boolean> {
   if (basket.answer.key.clientId !== basket.basket.clientId) throw new Error('a request id of another app');
+  const [first] = basket.members;
+  if (first === undefined) throw new Error('a basket without payments');
+  // The members' app, PSU and customer travel once, with the basket (see insertBasketsAnswering).
+  for (const member of basket.members) {
+    if (member.clientId !== basket.basket.clientId || member.psuId !== basket.basket.psuId)
+      throw new Error("a basket's payment of another app or PSU");
+    if (member.customerType !== first.customerType || member.corporateId !== first.corporateId)
+      throw new Error("a basket's payments of different customers");
+  }
   return basketInitiations(db).submit(basket);
 }
 
@@ -58,27 +74,27 @@ const basketInitiations = perHandle(
  * The baskets whose request ids were still free. Everything travels as one JSON array (a parameter
  * per column would be thousands, and building them cost more CPU than the statement); baskets go in
  * the order of their request ids, so that two statements claiming the same ids lock them in one order.
- * A basket's payments are inserted only with their basket, and the basket only with its claim.
+ * A basket's payments are inserted only with their basket, and the basket only with its claim. A
+ * payment travels as `newPaymentTuple` with its reference; its app, PSU and customer are the basket's.
  */
 async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]): Promise<boolean[]> {
   const rows = inClaimOrder(items).map(({ basket, members, answer }) => ({
     ...basket,
+    customerType: members[0]!.customerType,
+    corporateId: members[0]!.corporateId,
     requestId: answer.key.requestId,
     fingerprint: answer.fingerprint,
     statusCode: answer.statusCode,
     body: answer.body,
-    payments: members.map((member) => ({
-      ...paymentValues(member),
-      tppPaymentReference: member.tppPaymentReference,
-    })),
+    payments: members.map((member) => [...newPaymentTuple(member), member.tppPaymentReference]),
   }));
   const stored = await runStatement<{ basketId: string }>(
     db,
     'insert_baskets_answering',
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
-         AS t("basketId" text, "clientId" text, "psuId" text, "requestId" text, fingerprint text,
-              "statusCode" integer, body jsonb, payments jsonb)
+         AS t("basketId" text, "clientId" text, "psuId" text, "customerType" text, "corporateId" text,
+              "requestId" text, fingerprint text, "statusCode" integer, body jsonb, payments jsonb)
      ),
      claim AS (
        INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
@@ -93,22 +109,16 @@ async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]):
        RETURNING basket_id
      ),
      member AS (
-       INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
-                             debtor_account_id, amount_minor, currency, creditor_name, creditor_account,
-                             requested_execution_date, status, instruction, debtor_currency, basket_id,
-                             tpp_payment_reference)
-       SELECT p."paymentId", p."clientId", p.product, p.country, p."customerType", p."psuId", p."corporateId",
-              p."debtorAccountId", p."amountMinor", p.currency, p."creditorName", p."creditorAccount",
-              p."requestedExecutionDate", 'ACTC', p.instruction, p."debtorCurrency", b.basket_id,
-              p."tppPaymentReference"
+       INSERT INTO payments (${NEW_PAYMENT_COLUMNS}, basket_id, tpp_payment_reference)
+       SELECT ${newPaymentValues('m.tuple', {
+         clientId: 'i."clientId"',
+         customerType: 'i."customerType"',
+         psuId: 'i."psuId"',
+         corporateId: 'i."corporateId"',
+       })}, b.basket_id, m.tuple ->> 4
          FROM basket b
          JOIN input i ON i."basketId" = b.basket_id,
-              jsonb_to_recordset(i.payments)
-                AS p("paymentId" text, "clientId" text, product text, country text, "customerType" text,
-                     "psuId" text, "corporateId" text, "debtorAccountId" text, "amountMinor" bigint,
-                     currency text, "creditorName" text, "creditorAccount" text,
-                     "requestedExecutionDate" date, instruction jsonb, "debtorCurrency" text,
-                     "tppPaymentReference" text)
+              jsonb_array_elements(i.payments) AS m (tuple)
        RETURNING basket_id
      )
      SELECT DISTINCT basket_id AS "basketId" FROM member`,

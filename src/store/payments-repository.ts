@@ -76,27 +76,36 @@ export interface NewPayment {
   readonly instruction: PaymentInstruction;
 }
 
-/** The column values of a new payment in ACTC. */
-export function paymentValues(payment: NewPayment) {
-  const { instruction } = payment;
-  return {
-    paymentId: payment.id,
-    clientId: payment.clientId,
-    product: instruction.product,
-    country: instruction.country,
-    customerType: payment.customerType,
-    psuId: payment.psuId,
-    corporateId: payment.corporateId,
-    debtorAccountId: payment.debtorAccountId,
-    debtorCurrency: payment.debtorCurrency,
-    amountMinor: instruction.amount.minor,
-    currency: instruction.amount.currency,
-    creditorName: instruction.creditor.name,
-    creditorAccount: instruction.creditor.account,
-    requestedExecutionDate: instruction.requestedExecutionDate,
-    status: 'ACTC',
-    instruction,
-  };
+/**
+ * A new payment as a statement takes it: `[id, debtor account id, debtor currency, instruction]`. The
+ * columns that repeat the instruction (product, country, amount, creditor, date) are taken from it by
+ * the statement (`newPaymentValues`), so that each value travels once: the database parses the JSON
+ * parameter in proportion to its length, and with a key per column and the instruction's values twice
+ * that was a sixth of its work on a basket (issue 18, docs/decisions.md).
+ */
+export function newPaymentTuple(payment: NewPayment): readonly unknown[] {
+  return [payment.id, payment.debtorAccountId, payment.debtorCurrency, payment.instruction];
+}
+
+/** The columns `newPaymentValues` gives, in its order. */
+export const NEW_PAYMENT_COLUMNS = `payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
+  debtor_account_id, amount_minor, currency, creditor_name, creditor_account, requested_execution_date,
+  status, instruction, debtor_currency`;
+
+/**
+ * The select list of a new payment in ACTC from `tuple`, an SQL expression of `newPaymentTuple`'s form,
+ * and the SQL expressions of the payment's app, customer type, PSU and corporate id. The paths
+ * (`#>>`) read the instruction where it lies in the parameter instead of copying it for each column.
+ */
+export function newPaymentValues(
+  tuple: string,
+  who: { clientId: string; customerType: string; psuId: string; corporateId: string },
+): string {
+  return `${tuple} ->> 0, ${who.clientId}, ${tuple} #>> '{3,product}', ${tuple} #>> '{3,country}',
+    ${who.customerType}, ${who.psuId}, ${who.corporateId}, ${tuple} ->> 1,
+    (${tuple} #>> '{3,amount,minor}')::bigint, ${tuple} #>> '{3,amount,currency}',
+    ${tuple} #>> '{3,creditor,name}', ${tuple} #>> '{3,creditor,account}',
+    (${tuple} #>> '{3,requestedExecutionDate}')::date, 'ACTC', ${tuple} -> 3, ${tuple} ->> 2`;
 }
 
 /**
@@ -136,11 +145,15 @@ const initiations = perHandle(
  */
 async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]): Promise<boolean[]> {
   const rows = inClaimOrder(items).map(({ payment, answer }) => ({
-    ...paymentValues(payment),
+    clientId: payment.clientId,
     requestId: answer.key.requestId,
     fingerprint: answer.fingerprint,
     statusCode: answer.statusCode,
     body: answer.body,
+    customerType: payment.customerType,
+    psuId: payment.psuId,
+    corporateId: payment.corporateId,
+    payment: newPaymentTuple(payment),
   }));
   const stored = await runStatement<{ paymentId: string }>(
     db,
@@ -148,10 +161,7 @@ async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS t("clientId" text, "requestId" text, fingerprint text, "statusCode" integer, body jsonb,
-              "paymentId" text, product text, country text, "customerType" text, "psuId" text,
-              "corporateId" text, "debtorAccountId" text, "amountMinor" bigint, currency text,
-              "creditorName" text, "creditorAccount" text, "requestedExecutionDate" date,
-              instruction jsonb, "debtorCurrency" text)
+              "customerType" text, "psuId" text, "corporateId" text, payment jsonb)
      ),
      claim AS (
        INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
@@ -159,12 +169,13 @@ async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]
        ON CONFLICT DO NOTHING
        RETURNING client_id, request_id
      )
-     INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
-                           debtor_account_id, amount_minor, currency, creditor_name, creditor_account,
-                           requested_execution_date, status, instruction, debtor_currency)
-     SELECT i."paymentId", i."clientId", i.product, i.country, i."customerType", i."psuId", i."corporateId",
-            i."debtorAccountId", i."amountMinor", i.currency, i."creditorName", i."creditorAccount",
-            i."requestedExecutionDate", 'ACTC', i.instruction, i."debtorCurrency"
+     INSERT INTO payments (${NEW_PAYMENT_COLUMNS})
+     SELECT ${newPaymentValues('i.payment', {
+       clientId: 'i."clientId"',
+       customerType: 'i."customerType"',
+       psuId: 'i."psuId"',
+       corporateId: 'i."corporateId"',
+     })}
        FROM input i JOIN claim c ON c.client_id = i."clientId" AND c.request_id = i."requestId"
      RETURNING payment_id AS "paymentId"`,
     [JSON.stringify(rows)],

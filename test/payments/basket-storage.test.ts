@@ -124,6 +124,39 @@ for (const backend of backends()) {
       );
       // One transaction id on every row: the basket and its payments were one statement's.
       assert.deepEqual(new Set([...baskets, ...rows].map((row) => row.xmin)).size, 1);
+      // The columns that repeat a payment's instruction are taken from it by the statement.
+      const product = findProduct(PRODUCT)!;
+      const columns = await queryRows(
+        pair.store,
+        sql`SELECT client_id, product, country, customer_type, psu_id, corporate_id, debtor_account_id,
+                   amount_minor::text AS amount_minor, currency, creditor_name, creditor_account,
+                   requested_execution_date, instruction, debtor_currency, tpp_payment_reference
+              FROM payments WHERE basket_id = ${signingBaskedId} ORDER BY payments.amount_minor`,
+      );
+      assert.deepEqual(
+        columns,
+        payments(20).map((item, index) => {
+          const validated = validatePaymentBody(product, item, { country: 'SE', today: '2026-01-01' });
+          assert.ok(validated.ok, 'the payment validates');
+          return {
+            client_id: pair.first.sandboxApp.clientId,
+            product: PRODUCT,
+            country: 'SE',
+            customer_type: 'private',
+            psu_id: ACCOUNTS.tolvan.psuId,
+            corporate_id: null,
+            debtor_account_id: ACCOUNTS.tolvan.accountId,
+            amount_minor: `${(index + 1) * 100 + 50}`,
+            currency: 'SEK',
+            creditor_name: null,
+            creditor_account: validated.value.creditor.account,
+            requested_execution_date: null,
+            instruction: JSON.parse(JSON.stringify(validated.value)),
+            debtor_currency: 'SEK',
+            tpp_payment_reference: item.tppPaymentReference,
+          };
+        }),
+      );
       const recorded = await findAnswer(pair.store.db, {
         clientId: pair.first.sandboxApp.clientId,
         requestId,
@@ -213,6 +246,27 @@ for (const backend of backends()) {
         }
       }
       assert.ok(xmins.size < 25, `${xmins.size} statements for 25 baskets`);
+    });
+
+    test("the store refuses a basket whose payments are another app's, PSU's or customer's", async () => {
+      const clientId = pair.first.sandboxApp.clientId;
+      const basket = newBasket(clientId, randomUUID(), 3);
+      const changed = (index: number, change: Record<string, unknown>): NewBasket => ({
+        ...basket,
+        members: basket.members.map((member, at) => (at === index ? { ...member, ...change } : member)),
+      });
+      for (const [item, error] of [
+        [changed(1, { psuId: ACCOUNTS.agda.psuId }), "a basket's payment of another app or PSU"],
+        [changed(2, { clientId: 'another-app' }), "a basket's payment of another app or PSU"],
+        [
+          changed(1, { customerType: 'corporate', corporateId: '5566778899' }),
+          "a basket's payments of different customers",
+        ],
+        [{ ...basket, members: [] }, 'a basket without payments'],
+      ] as const) {
+        assert.throws(() => insertBasketAnswering(pair.store.db, item), new Error(error));
+      }
+      assert.deepEqual(await storedBasket(pair, basket.basket.basketId), { baskets: [], rows: [] });
     });
 
     test('a basket that fails in a shared statement fails alone and leaves nothing; the others are stored', async () => {

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { validatePaymentBody } from '../../src/domain/payment-rules.ts';
 import { findProduct } from '../../src/domain/products.ts';
 import { openStore, runStatement } from '../../src/store/database.ts';
@@ -62,8 +63,8 @@ for (const backend of backends()) {
 
     test('constraints refuse wrong states', async () => {
       const base = sql`INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, debtor_account_id, debtor_currency, amount_minor, currency, creditor_account, status, instruction, executed_at)`;
-      const values = (amount: number, status: string, executed: boolean) =>
-        sql`${base} VALUES (${randomUUID()}, ${first.sandboxApp.clientId}, 'handelsbanken-domestic-credit-transfer', 'SE', 'private', '191212121212', ${ACCOUNTS.tolvan.accountId}, 'SEK', ${amount}, 'SEK', '6789555555550', ${status}, '{}', ${executed ? sql`now()` : sql`NULL`})`;
+      const values = (amount: number, status: string, executed: boolean, psuId = ACCOUNTS.tolvan.psuId) =>
+        sql`${base} VALUES (${randomUUID()}, ${first.sandboxApp.clientId}, 'handelsbanken-domestic-credit-transfer', 'SE', 'private', ${psuId}, ${ACCOUNTS.tolvan.accountId}, 'SEK', ${amount}, 'SEK', '6789555555550', ${status}, '{}', ${executed ? sql`now()` : sql`NULL`})`;
       await store.db.execute(values(100, 'ACTC', false));
       for (const [query, what] of [
         [values(0, 'ACTC', false), 'a zero amount'],
@@ -85,6 +86,61 @@ for (const backend of backends()) {
       ] as const) {
         await assert.rejects(store.db.execute(query), Error, what);
       }
+      // One foreign key on (debtor account, PSU) stands for the PSU's and the account's (migration 0023).
+      for (const [psuId, what] of [
+        [ACCOUNTS.agda.psuId, 'a PSU that does not hold the debtor account'],
+        ['no-such-psu', 'an unknown PSU'],
+      ] as const) {
+        await assert.rejects(store.db.execute(values(100, 'ACTC', false, psuId)), (error: Error) => {
+          const text = `${error.message} ${(error.cause as Error | undefined)?.message ?? ''}`;
+          assert.match(text, /payments_debtor_account_of_psu/, what);
+          return true;
+        });
+      }
+    });
+
+    test("an initiation's row: every column as the instruction says, the instruction as validated", async () => {
+      const token = await first.client.clientCredentialsToken();
+      const date = addDays(dateIn(new Date(), 'Europe/Stockholm'), 3);
+      const body = domestic({ requestedExecutionDate: date, creditor: { name: 'Agda Andersson' } });
+      const product = 'handelsbanken-domestic-credit-transfer';
+      const path = `/psd2/se/v2/payments/private/single/${product}`;
+      const initiated = await first.client.initiate(token, { path, body });
+      assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
+      const validated = validatePaymentBody(findProduct(product)!, body, {
+        country: 'SE',
+        today: dateIn(new Date(), 'Europe/Stockholm'),
+      });
+      assert.ok(validated.ok, 'the body validates');
+      const rows = await queryRows(
+        store,
+        sql`SELECT client_id, product, country, customer_type, psu_id, corporate_id, debtor_account_id,
+                   amount_minor::text AS amount_minor, currency, creditor_name, creditor_account,
+                   requested_execution_date::text AS requested_execution_date, status, instruction,
+                   debtor_currency, basket_id, tpp_payment_reference
+              FROM payments WHERE payment_id = ${initiated.body.paymentId}`,
+      );
+      assert.deepEqual(rows, [
+        {
+          client_id: first.sandboxApp.clientId,
+          product,
+          country: 'SE',
+          customer_type: 'private',
+          psu_id: ACCOUNTS.tolvan.psuId,
+          corporate_id: null,
+          debtor_account_id: ACCOUNTS.tolvan.accountId,
+          amount_minor: '12550',
+          currency: 'SEK',
+          creditor_name: 'Agda Andersson',
+          creditor_account: validated.value.creditor.account,
+          requested_execution_date: date,
+          status: 'ACTC',
+          instruction: JSON.parse(JSON.stringify(validated.value)),
+          debtor_currency: 'SEK',
+          basket_id: null,
+          tpp_payment_reference: null,
+        },
+      ]);
     });
 
     test('the store refuses a move the transition table does not have, and a move from a status left', async () => {

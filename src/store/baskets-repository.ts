@@ -110,12 +110,7 @@ async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]):
      ),
      member AS (
        INSERT INTO payments (${NEW_PAYMENT_COLUMNS}, basket_id, tpp_payment_reference)
-       SELECT ${newPaymentValues('m.tuple', {
-         clientId: 'i."clientId"',
-         customerType: 'i."customerType"',
-         psuId: 'i."psuId"',
-         corporateId: 'i."corporateId"',
-       })}, b.basket_id, m.tuple ->> 4
+       SELECT ${newPaymentValues('m.tuple', 'i')}, b.basket_id, m.tuple ->> 4
          FROM basket b
          JOIN input i ON i."basketId" = b.basket_id,
               jsonb_array_elements(i.payments) AS m (tuple)

@@ -94,15 +94,13 @@ export const NEW_PAYMENT_COLUMNS = `payment_id, client_id, product, country, cus
 
 /**
  * The select list of a new payment in ACTC from `tuple`, an SQL expression of `newPaymentTuple`'s form,
- * and the SQL expressions of the payment's app, customer type, PSU and corporate id. The paths
- * (`#>>`) read the instruction where it lies in the parameter instead of copying it for each column.
+ * and the row `input`, which names the payment's app, customer type, PSU and corporate id ("clientId",
+ * "customerType", "psuId", "corporateId"). The paths (`#>>`) read the instruction where it lies in the
+ * parameter instead of copying it for each column.
  */
-export function newPaymentValues(
-  tuple: string,
-  who: { clientId: string; customerType: string; psuId: string; corporateId: string },
-): string {
-  return `${tuple} ->> 0, ${who.clientId}, ${tuple} #>> '{3,product}', ${tuple} #>> '{3,country}',
-    ${who.customerType}, ${who.psuId}, ${who.corporateId}, ${tuple} ->> 1,
+export function newPaymentValues(tuple: string, input: string): string {
+  return `${tuple} ->> 0, ${input}."clientId", ${tuple} #>> '{3,product}', ${tuple} #>> '{3,country}',
+    ${input}."customerType", ${input}."psuId", ${input}."corporateId", ${tuple} ->> 1,
     (${tuple} #>> '{3,amount,minor}')::bigint, ${tuple} #>> '{3,amount,currency}',
     ${tuple} #>> '{3,creditor,name}', ${tuple} #>> '{3,creditor,account}',
     (${tuple} #>> '{3,requestedExecutionDate}')::date, 'ACTC', ${tuple} -> 3, ${tuple} ->> 2`;
@@ -170,12 +168,7 @@ async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]
        RETURNING client_id, request_id
      )
      INSERT INTO payments (${NEW_PAYMENT_COLUMNS})
-     SELECT ${newPaymentValues('i.payment', {
-       clientId: 'i."clientId"',
-       customerType: 'i."customerType"',
-       psuId: 'i."psuId"',
-       corporateId: 'i."corporateId"',
-     })}
+     SELECT ${newPaymentValues('i.payment', 'i')}
        FROM input i JOIN claim c ON c.client_id = i."clientId" AND c.request_id = i."requestId"
      RETURNING payment_id AS "paymentId"`,
     [JSON.stringify(rows)],

@@ -117,54 +117,94 @@ export interface CodeExchange {
 /**
  * Uses an unused, unexpired code that matches `exchange` and stores the tokens issued for it, in one
  * statement (atomic without a transaction); the tokens' PSU is the code's. Answers whether it did:
- * when not, nothing was written, and the caller finds out why in a transaction of its own.
+ * when not, nothing was written, and the caller finds out why in a transaction of its own. Concurrent
+ * exchanges share a statement and a commit (see coalescer.ts); two of one code never share one, so the
+ * second finds the code used, as it would alone.
  */
-export async function exchangeCode(
+export function exchangeCode(
   db: StoreDb,
   exchange: CodeExchange,
   access: Omit<NewAccessToken, 'psuId'>,
   refresh: Omit<NewRefreshToken, 'psuId'> | undefined,
 ): Promise<boolean> {
-  const rows = await runStatement<{ issued: boolean }>(
+  return codeExchanges(db).submit({ exchange, access, refresh });
+}
+
+interface Exchange {
+  readonly exchange: CodeExchange;
+  readonly access: Omit<NewAccessToken, 'psuId'>;
+  readonly refresh: Omit<NewRefreshToken, 'psuId'> | undefined;
+}
+
+const codeExchanges = perHandle(
+  (db: StoreDb) =>
+    new Coalescer((items: readonly Exchange[]) => exchangeCodes(db, items), {
+      ...BATCH_LIMITS,
+      key: (item) => item.exchange.codeHash,
+      onBatch: batchesOf(db, 'exchange_codes'),
+    }),
+);
+
+/**
+ * The exchanges whose codes were used by this statement. The codes are named as an array too, so that
+ * the planner reads them by key (a JSON input is planned for 100 rows; see the finish of executions).
+ */
+async function exchangeCodes(db: StoreDb, items: readonly Exchange[]): Promise<boolean[]> {
+  const rows = items.map(({ exchange, access, refresh }) => ({
+    codeHash: exchange.codeHash,
+    at: exchange.at.toISOString(),
+    clientId: exchange.clientId,
+    redirectUri: exchange.redirectUri,
+    scope: exchange.scope,
+    codeChallenge: exchange.codeChallenge,
+    accessHash: access.tokenHash,
+    kind: access.kind,
+    accessExpiresAt: access.expiresAt?.toISOString() ?? null,
+    certThumbprint: access.certThumbprint ?? null,
+    refreshHash: refresh?.tokenHash ?? null,
+    familyId: refresh?.familyId ?? null,
+    refreshExpiresAt: refresh?.expiresAt.toISOString() ?? null,
+  }));
+  const issued = await runStatement<{ codeHash: string }>(
     db,
-    'exchange_code',
-    `WITH used AS (
-       UPDATE auth_codes SET used_at = $2::timestamptz
-        WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2::timestamptz AND client_id = $3
-          AND redirect_uri = $4 AND scope = $5 AND code_challenge IS NOT DISTINCT FROM $6::text
-        RETURNING psu_id
+    'exchange_codes',
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+         AS t("codeHash" text, at timestamptz, "clientId" text, "redirectUri" text, scope text,
+              "codeChallenge" text, "accessHash" text, kind text, "accessExpiresAt" timestamptz,
+              "certThumbprint" text, "refreshHash" text, "familyId" text, "refreshExpiresAt" timestamptz)
+     ),
+     used AS (
+       UPDATE auth_codes c SET used_at = i.at
+         FROM input i
+        WHERE c.code_hash = ANY (ARRAY(SELECT "codeHash" FROM input)) AND c.code_hash = i."codeHash"
+          AND c.used_at IS NULL AND c.expires_at > i.at AND c.client_id = i."clientId"
+          AND c.redirect_uri = i."redirectUri" AND c.scope = i.scope
+          AND c.code_challenge IS NOT DISTINCT FROM i."codeChallenge"
+        RETURNING c.code_hash, c.psu_id
      ),
      access AS (
        INSERT INTO access_tokens (token_hash, kind, client_id, scope, psu_id, code_hash, expires_at, created_at,
                                   cert_thumbprint)
-       SELECT $7, $8, $3, $5, psu_id, $1, $9::timestamptz, $2::timestamptz, $10::text FROM used
-       RETURNING 1
+       SELECT i."accessHash", i.kind, i."clientId", i.scope, u.psu_id, i."codeHash", i."accessExpiresAt", i.at,
+              i."certThumbprint"
+         FROM used u JOIN input i ON i."codeHash" = u.code_hash
+       RETURNING code_hash
      ),
      refresh AS (
        INSERT INTO refresh_tokens (token_hash, family_id, client_id, scope, psu_id, expires_at, created_at,
                                    cert_thumbprint)
-       SELECT $11::text, $12::text, $3, $5, psu_id, $13::timestamptz, $2::timestamptz, $10::text
-         FROM used WHERE $11::text IS NOT NULL
+       SELECT i."refreshHash", i."familyId", i."clientId", i.scope, u.psu_id, i."refreshExpiresAt", i.at,
+              i."certThumbprint"
+         FROM used u JOIN input i ON i."codeHash" = u.code_hash
+        WHERE i."refreshHash" IS NOT NULL
        RETURNING 1
      )
-     SELECT EXISTS (SELECT 1 FROM access) AS issued`,
-    [
-      exchange.codeHash,
-      exchange.at.toISOString(),
-      exchange.clientId,
-      exchange.redirectUri,
-      exchange.scope,
-      exchange.codeChallenge,
-      access.tokenHash,
-      access.kind,
-      access.expiresAt?.toISOString() ?? null,
-      access.certThumbprint ?? null,
-      refresh?.tokenHash ?? null,
-      refresh?.familyId ?? null,
-      refresh?.expiresAt.toISOString() ?? null,
-    ],
+     SELECT code_hash AS "codeHash" FROM access`,
+    [JSON.stringify(rows)],
   );
-  return rows[0]!.issued;
+  const codes = new Set(issued.map((row) => row.codeHash));
+  return items.map(({ exchange }) => codes.has(exchange.codeHash));
 }
 
 export async function findCode(db: Db, codeHash: string): Promise<CodeRow | undefined> {

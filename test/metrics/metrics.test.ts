@@ -203,6 +203,9 @@ describe('metrics in the sandbox', () => {
         // (ledger_execute), not in batches: no marks or finishes; the future-dated one asks nothing.
         'psd2_db_batch_size_sum{statement="insert_codes"}': 3,
         'psd2_db_batch_size_count{statement="insert_codes"}': 3,
+        // ... and each of those codes is exchanged for the PSU's token, one at a time.
+        'psd2_db_batch_size_sum{statement="exchange_codes"}': 3,
+        'psd2_db_batch_size_count{statement="exchange_codes"}': 3,
       },
     );
     // The event loop's lag is measured; PGlite has no pool to report.

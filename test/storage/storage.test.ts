@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { validatePaymentBody } from '../../src/domain/payment-rules.ts';
 import { findProduct } from '../../src/domain/products.ts';
+import { hashSecret } from '../../src/domain/secrets.ts';
 import { openStore, runStatement } from '../../src/store/database.ts';
 import { findAnswer } from '../../src/store/idempotency-repository.ts';
 import { runMigrations } from '../../src/store/migrate.ts';
@@ -557,6 +558,46 @@ for (const backend of backends()) {
           [400, { error: 'invalid_grant', error_description: 'the code has already been used' }],
         );
       }
+    });
+
+    test("12 codes exchanged at once share statements; each token is its own code's scope and PSU", async () => {
+      const client = first.client;
+      const token = await client.clientCredentialsToken();
+      const scopes: string[] = [];
+      for (let index = 0; index < 12; index++) {
+        const initiated = await client.initiate(token, { path: PATH, body: domestic() });
+        scopes.push(`PIS:${initiated.body.paymentId}`);
+      }
+      const codes = await Promise.all(
+        scopes.map(async (scope) => (await client.authorize(scope, 's')).get('code')!),
+      );
+      const answers = await Promise.all(
+        scopes.map((scope, index) => client.exchangeCode(scope, codes[index]!)),
+      );
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        scopes.map(() => 200),
+      );
+      const rows = await queryRows<{ codeHash: string; scope: string; psuId: string; xmin: string }>(
+        store,
+        sql`SELECT code_hash AS "codeHash", scope, psu_id AS "psuId", xmin::text AS xmin FROM access_tokens
+             WHERE token_hash IN (${sql.join(
+               answers.map((answer) => sql`${hashSecret(answer.body.access_token)}`),
+               sql`, `,
+             )})`,
+      );
+      assert.deepEqual(
+        rows.map(({ xmin: _xmin, ...row }) => row).sort((a, b) => a.scope.localeCompare(b.scope)),
+        scopes
+          .map((scope, index) => ({
+            codeHash: hashSecret(codes[index]!),
+            scope,
+            psuId: ACCOUNTS.tolvan.psuId,
+          }))
+          .sort((a, b) => a.scope.localeCompare(b.scope)),
+      );
+      const statements = new Set(rows.map((row) => row.xmin)).size;
+      assert.ok(statements < 12, `${statements} statements for 12 exchanges`);
     });
   });
 }

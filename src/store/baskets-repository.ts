@@ -2,14 +2,15 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Basket } from '../domain/baskets.ts';
 import type { Payment } from '../domain/payment.ts';
+import type { CustomerType } from '../domain/products.ts';
 import { batchesOf, Coalescer, perHandle } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { inClaimOrder, type RecordedAnswer, requestKeyOf } from './idempotency-repository.ts';
 import {
   NEW_PAYMENT_COLUMNS,
-  type NewPayment,
   newPaymentTuple,
   newPaymentValues,
+  type PaymentOfRow,
   paymentColumns,
   toPayment,
 } from './payments-repository.ts';
@@ -28,9 +29,15 @@ export async function findBasket(db: Db, basketId: string): Promise<Basket | und
   return rows[0];
 }
 
+/** A basket's payment: its app and PSU are the basket's, its customer the basket's customer. */
+export type BasketMember = PaymentOfRow & { readonly tppPaymentReference: string };
+
 export interface NewBasket {
   readonly basket: Basket;
-  readonly members: readonly (NewPayment & { readonly tppPaymentReference: string })[];
+  /** The customer all its payments are for (a PSU's own accounts: no corporate id for a private one). */
+  readonly customerType: CustomerType;
+  readonly corporateId: string | null;
+  readonly members: readonly BasketMember[];
   /** The answer to the request that created it: `answer.key.clientId` is the basket's app. */
   readonly answer: RecordedAnswer;
 }
@@ -43,15 +50,8 @@ export interface NewBasket {
  */
 export function insertBasketAnswering(db: StoreDb, basket: NewBasket): Promise<boolean> {
   if (basket.answer.key.clientId !== basket.basket.clientId) throw new Error('a request id of another app');
-  const [first] = basket.members;
-  if (first === undefined) throw new Error('a basket without payments');
-  // The members' app, PSU and customer travel once, with the basket (see insertBasketsAnswering).
-  for (const member of basket.members) {
-    if (member.clientId !== basket.basket.clientId || member.psuId !== basket.basket.psuId)
-      throw new Error("a basket's payment of another app or PSU");
-    if (member.customerType !== first.customerType || member.corporateId !== first.corporateId)
-      throw new Error("a basket's payments of different customers");
-  }
+  // Without payments the statement would claim the request id and store the basket, yet answer false.
+  if (basket.members.length === 0) throw new Error('a basket without payments');
   return basketInitiations(db).submit(basket);
 }
 
@@ -78,10 +78,10 @@ const basketInitiations = perHandle(
  * payment travels as `newPaymentTuple` with its reference; its app, PSU and customer are the basket's.
  */
 async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]): Promise<boolean[]> {
-  const rows = inClaimOrder(items).map(({ basket, members, answer }) => ({
+  const rows = inClaimOrder(items).map(({ basket, customerType, corporateId, members, answer }) => ({
     ...basket,
-    customerType: members[0]!.customerType,
-    corporateId: members[0]!.corporateId,
+    customerType,
+    corporateId,
     requestId: answer.key.requestId,
     fingerprint: answer.fingerprint,
     statusCode: answer.statusCode,

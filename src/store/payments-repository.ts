@@ -76,6 +76,9 @@ export interface NewPayment {
   readonly instruction: PaymentInstruction;
 }
 
+/** What a new payment has of its own; its app, PSU and customer may be named once for several. */
+export type PaymentOfRow = Pick<NewPayment, 'id' | 'debtorAccountId' | 'debtorCurrency' | 'instruction'>;
+
 /**
  * A new payment as a statement takes it: `[id, debtor account id, debtor currency, instruction]`. The
  * columns that repeat the instruction (product, country, amount, creditor, date) are taken from it by
@@ -83,7 +86,7 @@ export interface NewPayment {
  * parameter in proportion to its length, and with a key per column and the instruction's values twice
  * that was a sixth of its work on a basket (issue 18, docs/decisions.md).
  */
-export function newPaymentTuple(payment: NewPayment): readonly unknown[] {
+export function newPaymentTuple(payment: PaymentOfRow): readonly unknown[] {
   return [payment.id, payment.debtorAccountId, payment.debtorCurrency, payment.instruction];
 }
 

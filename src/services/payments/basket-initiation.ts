@@ -12,8 +12,7 @@ import {
   validatePaymentBody,
 } from '../../domain/payment-rules.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
-import { insertBasketAnswering } from '../../store/baskets-repository.ts';
-import type { NewPayment } from '../../store/payments-repository.ts';
+import { type BasketMember, insertBasketAnswering } from '../../store/baskets-repository.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, replayAnswer } from '../shared/idempotency.ts';
@@ -140,15 +139,11 @@ export async function initiateBasket(
   const basketId = newId();
   const members = (instructions as PaymentInstruction[]).map((instruction, index) => ({
     id: newId(),
-    clientId: request.app.clientId,
-    customerType: 'private' as const,
-    psuId: accounts[index]!.psuId,
-    corporateId: null,
     debtorAccountId: accounts[index]!.accountId,
     debtorCurrency: accounts[index]!.currency,
     instruction,
     tppPaymentReference: request.payments[index]!.tppPaymentReference,
-  })) satisfies (NewPayment & { tppPaymentReference: string })[];
+  })) satisfies BasketMember[];
   const key = { clientId: request.app.clientId, requestId: request.requestId };
   const print = fingerprint({ operation: 'basket', payments: request.payments });
   const answer: Answer<BasketResponse> = {
@@ -165,6 +160,8 @@ export async function initiateBasket(
   // taken: a repeated request runs the checks again, then answers the first answer (as initiation does).
   const stored = await insertBasketAnswering(context.db, {
     basket: { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId },
+    customerType: CHANNEL.customerType,
+    corporateId: null,
     members,
     answer: { key, fingerprint: print, ...answer },
   });

@@ -14,7 +14,15 @@
 // answer under the app's request id on a table of its own before it answers, concurrent requests in one
 // multi-row INSERT and one commit: what Node and PostgreSQL allow for an initiation that is kept (issue
 // 18's title), next to the gateway's, which keeps the same in the same database.
-import { randomBytes, randomUUID } from 'node:crypto';
+//
+// raw(work) storing its flows (rawPgFlows): raw(work) that keeps every step of the five-step flow in
+// PostgreSQL as the gateway does, instead of its Maps: the payment (as above), the authorization code
+// and the token (their SHA-256 digests, single use, with an expiry), the execution as raw pg's booking
+// in one statement (its checks and writes as data-modifying CTEs: one round trip), the status read from
+// the payment's row. Concurrent initiations, codes, exchanges and status reads share a statement; an
+// execution is a statement and a transaction of its own. What Node and PostgreSQL allow for a flow
+// that is kept, next to the gateway's.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import pg from 'pg';
 import { forEachEchoedId } from '../src/http/tpp-headers.ts';
@@ -151,10 +159,30 @@ export interface RawInitiation {
   readonly answer: unknown;
 }
 
-/** The raw(work) server over `data`; with `keep`, each initiation is kept before it is answered. */
+/** The flow's steps kept in PostgreSQL (rawPgFlows) instead of raw(work)'s Maps. */
+export interface RawFlows {
+  /** A new single-use code for the app and scope, or undefined when the scope names no payment of the app awaiting authorization. */
+  issueCode(clientId: string, scope: string): Promise<string | undefined>;
+  /** The code's token (the code used up), or undefined when the code is unknown, used, expired or another app's. */
+  exchange(code: string, clientId: string): Promise<string | undefined>;
+  /**
+   * Executes the payment with the PSU token of its scope: its new status ('ACCC', or 'RJCT' when the
+   * debtor's balance does not cover it), 'not waiting' when it awaits no execution, 'token' when the
+   * token is not valid for it.
+   */
+  execute(paymentId: string, token: string): Promise<'ACCC' | 'RJCT' | 'not waiting' | 'token'>;
+  /** The payment's status, or undefined when the app has no such payment. */
+  status(paymentId: string, clientId: string): Promise<string | undefined>;
+}
+
+/**
+ * The raw(work) server over `data`; with `keep`, each initiation is kept before it is answered; with
+ * `flows`, codes, tokens, executions and statuses are PostgreSQL's (rawPgFlows) instead of the Maps'.
+ */
 export async function rawWorkServer(
   data: RawData,
   keep?: (initiation: RawInitiation) => Promise<void>,
+  flows?: RawFlows,
 ): Promise<Target> {
   const authorizedPsu = (request: IncomingMessage, response: ServerResponse): string | undefined => {
     const authorization = request.headers.authorization;
@@ -188,7 +216,10 @@ export async function rawWorkServer(
         return;
       }
       const location = new URL(redirect);
-      location.searchParams.set('code', token());
+      const code =
+        flows === undefined ? token() : await flows.issueCode(query.get('client_id')!, query.get('scope')!);
+      if (code === undefined) location.searchParams.set('error', 'invalid_scope');
+      else location.searchParams.set('code', code);
       location.searchParams.set('state', query.get('state') ?? '');
       response.writeHead(302, { location: location.href }).end();
       return;
@@ -199,8 +230,13 @@ export async function rawWorkServer(
         send(response, 400, { error: 'invalid_request', error_description: 'grant_type and client_id' });
         return;
       }
-      const issued = token();
-      data.tokens.set(issued, '');
+      const code = form.get('code');
+      const issued = flows === undefined ? token() : await flows.exchange(code ?? '', form.get('client_id')!);
+      if (issued === undefined) {
+        send(response, 400, { error: 'invalid_grant', error_description: 'the code is not valid' });
+        return;
+      }
+      if (flows === undefined) data.tokens.set(issued, '');
       send(response, 200, {
         access_token: issued,
         token_type: 'Bearer',
@@ -209,9 +245,25 @@ export async function rawWorkServer(
       });
       return;
     }
+    const parts = path.split('/');
+    if (flows !== undefined && request.method === 'PUT' && parts.includes('payments')) {
+      // The PSU token is checked in the execution's transaction.
+      const bearer = request.headers.authorization;
+      const clientId = request.headers['x-gateway-client-id'];
+      if (typeof clientId !== 'string' || clientId === '' || bearer?.startsWith('Bearer ') !== true) {
+        fail(response, 400, 'FORMAT_ERROR', 'X-Gateway-Client-Id and a token are required');
+        return;
+      }
+      const paymentId = parts.at(-1)!;
+      const outcome = UUID.test(paymentId) ? await flows.execute(paymentId, bearer.slice(7)) : 'not waiting';
+      if (outcome === 'token') fail(response, 401, 'TOKEN_INVALID', 'The token is not valid');
+      else if (outcome === 'not waiting')
+        fail(response, 400, 'PAYMENT_FAILED', 'The payment is not awaiting execution');
+      else send(response, 200, { paymentId, transactionStatus: outcome });
+      return;
+    }
     const psu = authorizedPsu(request, response);
     if (psu === undefined) return;
-    const parts = path.split('/');
     if (request.method === 'POST' && path.endsWith('/signing-basket')) {
       const body = parseJson(text);
       const payments = isObject(body) ? body.payments : undefined;
@@ -277,7 +329,11 @@ export async function rawWorkServer(
     }
     if (request.method === 'GET' && path.endsWith('/status') && parts.includes('payments')) {
       const paymentId = parts.at(-2)!;
-      const status = UUID.test(paymentId) ? data.payments.get(paymentId) : undefined;
+      const status = !UUID.test(paymentId)
+        ? undefined
+        : flows === undefined
+          ? data.payments.get(paymentId)
+          : await flows.status(paymentId, request.headers['x-gateway-client-id'] as string);
       if (status === undefined) fail(response, 404, 'RESOURCE_UNKNOWN', 'No such payment');
       else send(response, 200, { paymentId, transactionStatus: status });
       return;
@@ -379,6 +435,42 @@ export async function rawWorkServer(
   return listenRaw(server);
 }
 
+const LEDGER_TABLES = `
+  CREATE TABLE bookings (booking_id text PRIMARY KEY, payment_id text NOT NULL, booked_on date NOT NULL,
+                         created_at timestamptz NOT NULL);
+  CREATE TABLE ledger_entries (entry_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                               booking_id text NOT NULL, ledger_account text NOT NULL,
+                               currency text NOT NULL, amount_minor bigint NOT NULL);`;
+
+/**
+ * A pool of 20 (the gateway's in the bench) on a schema of its own with `tables`; with `accountIds`, an
+ * accounts table (account_id, balance_minor) holding them. Its close drops the schema.
+ */
+async function rawSchema(
+  databaseUrl: string,
+  tables: string,
+  accountIds?: readonly string[],
+): Promise<{ pool: pg.Pool; close: () => Promise<void> }> {
+  const schema = `bench_raw_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20, options: `-c search_path=${schema}` });
+  await pool.query(`CREATE SCHEMA ${schema}`);
+  await pool.query(tables);
+  if (accountIds !== undefined) {
+    await pool.query('CREATE TABLE accounts (account_id text PRIMARY KEY, balance_minor bigint NOT NULL)');
+    await pool.query(
+      'INSERT INTO accounts SELECT id, 1250000000 FROM unnest($1::text[]) AS id ON CONFLICT DO NOTHING',
+      [[...accountIds]],
+    );
+  }
+  return {
+    pool,
+    async close() {
+      await pool.query(`DROP SCHEMA ${schema} CASCADE`);
+      await pool.end();
+    },
+  };
+}
+
 export interface RawPg extends Target {
   /** Payments for the next round: these ids, awaiting execution, from these debtors to these creditors. */
   prepare(payments: readonly { paymentId: string; debtor: string; creditor: string }[]): Promise<void>;
@@ -391,25 +483,12 @@ export interface RawPg extends Target {
  * the amount (its row locked), the creditor's up, the booking, its two entries; 7 statements in all.
  */
 export async function rawPgServer(databaseUrl: string, accountIds: readonly string[]): Promise<RawPg> {
-  const schema = `bench_raw_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: 20,
-    options: `-c search_path=${schema}`,
-  });
-  await pool.query(`CREATE SCHEMA ${schema}`);
-  await pool.query(`
-    CREATE TABLE accounts (account_id text PRIMARY KEY, balance_minor bigint NOT NULL);
-    CREATE TABLE payments (payment_id text PRIMARY KEY, debtor text NOT NULL, creditor text NOT NULL,
-                           amount_minor bigint NOT NULL, status text NOT NULL);
-    CREATE TABLE bookings (booking_id text PRIMARY KEY, payment_id text NOT NULL, booked_on date NOT NULL,
-                           created_at timestamptz NOT NULL);
-    CREATE TABLE ledger_entries (entry_id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                                 booking_id text NOT NULL, ledger_account text NOT NULL,
-                                 currency text NOT NULL, amount_minor bigint NOT NULL);`);
-  await pool.query(
-    'INSERT INTO accounts SELECT id, 1250000000 FROM unnest($1::text[]) AS id ON CONFLICT DO NOTHING',
-    [[...accountIds]],
+  const { pool, close } = await rawSchema(
+    databaseUrl,
+    `CREATE TABLE payments (payment_id text PRIMARY KEY, debtor text NOT NULL, creditor text NOT NULL,
+                            amount_minor bigint NOT NULL, status text NOT NULL);
+     ${LEDGER_TABLES}`,
+    accountIds,
   );
   const execute = async (paymentId: string): Promise<string | undefined> => {
     const client = await pool.connect();
@@ -490,8 +569,7 @@ export async function rawPgServer(databaseUrl: string, accountIds: readonly stri
     },
     async close() {
       await target.close();
-      await pool.query(`DROP SCHEMA ${schema} CASCADE`);
-      await pool.end();
+      await close();
     },
   };
 }
@@ -506,13 +584,12 @@ export async function rawPgServer(databaseUrl: string, accountIds: readonly stri
 export async function rawPgInitiations(
   databaseUrl: string,
 ): Promise<{ keep: (initiation: RawInitiation) => Promise<void>; close: () => Promise<void> }> {
-  const schema = `bench_raw_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 20, options: `-c search_path=${schema}` });
-  await pool.query(`CREATE SCHEMA ${schema}`);
-  await pool.query(`
-    CREATE TABLE payments (payment_id text PRIMARY KEY, client_id text NOT NULL, request_id text NOT NULL,
-                           instruction jsonb NOT NULL, answer jsonb NOT NULL,
-                           created_at timestamptz NOT NULL DEFAULT now(), UNIQUE (client_id, request_id));`);
+  const { pool, close } = await rawSchema(
+    databaseUrl,
+    `CREATE TABLE payments (payment_id text PRIMARY KEY, client_id text NOT NULL, request_id text NOT NULL,
+                            instruction jsonb NOT NULL, answer jsonb NOT NULL,
+                            created_at timestamptz NOT NULL DEFAULT now(), UNIQUE (client_id, request_id));`,
+  );
   const inserts = new Coalescer<RawInitiation, undefined>(
     async (items) => {
       await pool.query({
@@ -533,9 +610,168 @@ export async function rawPgInitiations(
   );
   return {
     keep: (initiation) => inserts.submit(initiation),
-    async close() {
-      await pool.query(`DROP SCHEMA ${schema} CASCADE`);
-      await pool.end();
+    close,
+  };
+}
+
+const digest = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+
+/**
+ * Where raw(work) keeps its flows on PostgreSQL (a schema of its own): `accounts` names the account
+ * numbers the payments debit and credit. Initiations, codes, exchanges and status reads each share a
+ * statement and a commit between concurrent requests (the gateway's own limits, src/store/coalescer.ts);
+ * an execution is raw pg's booking with the token checked first, in one statement.
+ */
+export async function rawPgFlows(
+  databaseUrl: string,
+  accounts: readonly string[],
+): Promise<{
+  keep: (initiation: RawInitiation) => Promise<void>;
+  flows: RawFlows;
+  close: () => Promise<void>;
+}> {
+  const { pool, close } = await rawSchema(
+    databaseUrl,
+    `CREATE TABLE payments (payment_id text PRIMARY KEY, client_id text NOT NULL, request_id text NOT NULL,
+                            debtor text NOT NULL, creditor text NOT NULL, amount_minor bigint NOT NULL,
+                            status text NOT NULL, answer jsonb NOT NULL,
+                            created_at timestamptz NOT NULL DEFAULT now(), UNIQUE (client_id, request_id));
+     CREATE TABLE codes (code_hash text PRIMARY KEY, client_id text NOT NULL, scope text NOT NULL,
+                         expires_at timestamptz NOT NULL, used boolean NOT NULL DEFAULT false);
+     CREATE TABLE tokens (token_hash text PRIMARY KEY, client_id text NOT NULL, scope text NOT NULL,
+                          expires_at timestamptz NOT NULL);
+     ${LEDGER_TABLES}`,
+    accounts,
+  );
+  const initiations = new Coalescer<RawInitiation, undefined>(
+    async (items) => {
+      const bodies = items.map((item) => item.body as Record<string, Record<string, string>>);
+      await pool.query({
+        name: 'raw_flow_initiations',
+        text: `INSERT INTO payments (payment_id, client_id, request_id, debtor, creditor, amount_minor, status, answer)
+               SELECT p, c, r, d, k, a, 'ACTC', x
+                 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::jsonb[])
+                   AS t (p, c, r, d, k, a, x)`,
+        values: [
+          items.map((item) => item.paymentId),
+          items.map((item) => item.clientId),
+          items.map((item) => item.requestId),
+          bodies.map((body) => body.debtorAccount!.value),
+          bodies.map((body) => body.creditorAccount!.value),
+          bodies.map((body) => Math.round(Number(body.instructedAmount!.amount) * 100)),
+          items.map((item) => JSON.stringify(item.answer)),
+        ],
+      });
+      return items.map(() => undefined);
     },
+    { ...BATCH_LIMITS, key: (item) => `${item.clientId}\n${item.requestId}` },
+  );
+  // A code only for a payment of the app awaiting authorization: checked by the INSERT itself.
+  const codes = new Coalescer<{ hash: string; clientId: string; scope: string }, boolean>(async (items) => {
+    const issued = await pool.query<{ code_hash: string }>({
+      name: 'raw_flow_codes',
+      text: `INSERT INTO codes (code_hash, client_id, scope, expires_at)
+             SELECT h, c, s, now() + interval '5 minutes' FROM unnest($1::text[], $2::text[], $3::text[]) AS t (h, c, s)
+               JOIN payments p ON p.payment_id = substr(s, 5) AND p.client_id = c AND p.status = 'ACTC'
+              WHERE s LIKE 'PIS:%'
+             RETURNING code_hash`,
+      values: [
+        items.map((item) => item.hash),
+        items.map((item) => item.clientId),
+        items.map((item) => item.scope),
+      ],
+    });
+    const hashes = new Set(issued.rows.map((row) => row.code_hash));
+    return items.map((item) => hashes.has(item.hash));
+  }, BATCH_LIMITS);
+  const exchanges = new Coalescer<{ code: string; token: string; clientId: string }, boolean>(
+    async (items) => {
+      const issued = await pool.query<{ token_hash: string }>({
+        name: 'raw_flow_exchanges',
+        text: `WITH used AS (
+                 UPDATE codes c SET used = true
+                   FROM unnest($1::text[], $2::text[], $3::text[]) AS w (code, token, client)
+                  WHERE c.code_hash = w.code AND c.client_id = w.client AND NOT c.used AND c.expires_at > now()
+                 RETURNING w.token, c.client_id, c.scope)
+               INSERT INTO tokens (token_hash, client_id, scope, expires_at)
+               SELECT token, client_id, scope, now() + interval '15 minutes' FROM used RETURNING token_hash`,
+        values: [
+          items.map((item) => item.code),
+          items.map((item) => item.token),
+          items.map((item) => item.clientId),
+        ],
+      });
+      const tokens = new Set(issued.rows.map((row) => row.token_hash));
+      return items.map((item) => tokens.has(item.token));
+    },
+    { ...BATCH_LIMITS, key: (item) => item.code },
+  );
+  const statuses = new Coalescer<{ paymentId: string; clientId: string }, string | undefined>(
+    async (items) => {
+      const found = await pool.query<{ payment_id: string; client_id: string; status: string }>({
+        name: 'raw_flow_statuses',
+        text: 'SELECT payment_id, client_id, status FROM payments WHERE payment_id = ANY ($1::text[])',
+        values: [items.map((item) => item.paymentId)],
+      });
+      const byId = new Map(found.rows.map((row) => [row.payment_id, row]));
+      return items.map((item) => {
+        const row = byId.get(item.paymentId);
+        return row?.client_id === item.clientId ? row.status : undefined;
+      });
+    },
+    BATCH_LIMITS,
+  );
+  // One statement and one round trip per execution (its own transaction): the token checked, the
+  // payment locked, the debit only when the balance covers it, then the credit, the payment's move, the
+  // booking and its two entries, each only when the step before it happened.
+  const execute: RawFlows['execute'] = async (paymentId, token) => {
+    const result = await pool.query<{ granted: boolean; waiting: boolean; debited: boolean }>({
+      name: 'raw_flow_execute',
+      text: `WITH granted AS (
+               SELECT 1 FROM tokens WHERE token_hash = $1 AND scope = 'PIS:' || $2 AND expires_at > now()),
+             waiting AS (
+               SELECT payment_id, debtor, creditor, amount_minor FROM payments
+                WHERE payment_id = $2 AND status = 'ACTC' AND EXISTS (SELECT 1 FROM granted) FOR UPDATE),
+             debited AS (
+               UPDATE accounts a SET balance_minor = a.balance_minor - w.amount_minor FROM waiting w
+                WHERE a.account_id = w.debtor AND a.balance_minor >= w.amount_minor
+               RETURNING w.payment_id, w.debtor, w.creditor, w.amount_minor),
+             credited AS (
+               UPDATE accounts a SET balance_minor = a.balance_minor + d.amount_minor FROM debited d
+                WHERE a.account_id = d.creditor RETURNING 1),
+             moved AS (
+               UPDATE payments p SET status = CASE WHEN EXISTS (SELECT 1 FROM debited) THEN 'ACCC' ELSE 'RJCT' END
+                 FROM waiting w WHERE p.payment_id = w.payment_id RETURNING 1),
+             booked AS (
+               INSERT INTO bookings SELECT $3, payment_id, current_date, now() FROM debited RETURNING 1),
+             entries AS (
+               INSERT INTO ledger_entries (booking_id, ledger_account, currency, amount_minor)
+               SELECT $3, e.account, 'SEK', e.amount FROM debited d,
+                      LATERAL (VALUES (d.debtor, -d.amount_minor), (d.creditor, d.amount_minor)) AS e (account, amount)
+               RETURNING 1)
+           SELECT EXISTS (SELECT 1 FROM granted) AS granted, EXISTS (SELECT 1 FROM waiting) AS waiting,
+                  EXISTS (SELECT 1 FROM debited) AS debited`,
+      values: [digest(token), paymentId, randomUUID()],
+    });
+    const { granted, waiting, debited } = result.rows[0]!;
+    return !granted ? 'token' : !waiting ? 'not waiting' : debited ? 'ACCC' : 'RJCT';
+  };
+  return {
+    keep: (initiation) => initiations.submit(initiation),
+    flows: {
+      async issueCode(clientId, scope) {
+        const code = token();
+        return (await codes.submit({ hash: digest(code), clientId, scope })) ? code : undefined;
+      },
+      async exchange(code, clientId) {
+        const issued = token();
+        return (await exchanges.submit({ code: digest(code), token: digest(issued), clientId }))
+          ? issued
+          : undefined;
+      },
+      execute,
+      status: (paymentId, clientId) => statuses.submit({ paymentId, clientId }),
+    },
+    close,
   };
 }

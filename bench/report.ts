@@ -43,10 +43,10 @@ export function mergeFigures(earlier: readonly Figure[], fresh: readonly Figure[
   return [...earlier.filter((figure) => !measured.has(key(figure))), ...fresh].sort(order);
 }
 
-// Initiation's figures with raw(work) storing its payments too follow initiation's (no target).
+// The figures with raw(work) storing its payments (its flows) too follow initiation's (the flow's): no target.
 const SCENARIO_ORDER = Object.keys(TARGETS).flatMap((scenario) =>
-  scenario === 'initiation'
-    ? [scenario, 'initiation, stored', 'initiation, stored by raw(work) + pg']
+  scenario === 'initiation' || scenario === 'five-step flow'
+    ? [scenario, `${scenario}, stored`, `${scenario}, stored by raw(work) + pg`]
     : [scenario],
 );
 function order(a: Figure, b: Figure): number {

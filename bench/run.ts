@@ -8,7 +8,8 @@
 // Baselines: raw(work), a node:http server that parses, validates and builds its answers (bench/raw.ts);
 // for executions raw pg, one `pg` transaction doing the same booking; on PostgreSQL also raw(work) + pg,
 // raw(work) storing its initiations, concurrent ones in one INSERT (the figure "initiation, stored", and
-// raw(work) + pg itself against raw(work)); Prism when installed, mocking the Berlin Group specification
+// raw(work) + pg itself against raw(work)), and raw(work) keeping every step of its flows (the figures
+// "five-step flow, stored"); Prism when installed, mocking the Berlin Group specification
 // (BENCH_PRISM_SPEC) or else the gateway's own OpenAPI document (bench/prism.ts). On PostgreSQL
 // (BENCH_DATABASE_URL or TEST_DATABASE_URL) and PGlite. Writes bench/results.json and bench/results.svg (bench/report.ts).
 //
@@ -47,7 +48,7 @@ import {
   prismRequests,
   startPrism,
 } from './prism.ts';
-import { type RawData, rawPgInitiations, rawPgServer, rawWorkServer } from './raw.ts';
+import { type RawData, rawPgFlows, rawPgInitiations, rawPgServer, rawWorkServer } from './raw.ts';
 import { markdownTable, mergeFigures, type Results, readResults, writeResults } from './report.ts';
 import { measureStart, printStart, type StartFigures } from './start.ts';
 import { measureTls, type TlsRow } from './tls.ts';
@@ -181,6 +182,56 @@ async function storedInitiationFigures(
   }
 }
 
+/**
+ * The gateway's five-step flow (realistic mix) against raw(work) that keeps every step in PostgreSQL
+ * too (bench/raw.ts rawPgFlows: the payment, the code, the token, the booking, the status read from the
+ * row); then that server against raw(work) in alternating rounds of its own: what Node and PostgreSQL
+ * allow for a flow that is kept, and how much of raw(work)'s rate it leaves.
+ */
+async function storedFlowFigures(
+  context: Context,
+  mix: Mix,
+  raw: RawData,
+  databaseUrl: string,
+): Promise<Figure[]> {
+  const items = flowItems(mix);
+  const accounts = new Set(
+    items.flatMap((item) => {
+      const body = item.body as Record<string, { value: string }>;
+      return [body.debtorAccount!.value, body.creditorAccount!.value];
+    }),
+  );
+  const stored = await rawPgFlows(databaseUrl, [...accounts]);
+  const rawStoring = await rawWorkServer(raw, stored.keep, stored.flows);
+  const figure = (scenario: string, sides: Context, baseline: string, measured?: string) =>
+    alternate(
+      {
+        scenario,
+        mix: mix.name,
+        backend: context.backend,
+        connections: WORKERS,
+        baseline,
+        ...(measured === undefined ? {} : { measured }),
+        unit: 'flows/s',
+      },
+      (side) => flowRun(sides[side].url, items, WORKERS),
+    );
+  try {
+    return [
+      await figure('five-step flow, stored', { ...context, raw: rawStoring }, 'raw(work) + pg'),
+      await figure(
+        'five-step flow, stored by raw(work) + pg',
+        { ...context, gateway: rawStoring },
+        'raw(work)',
+        'raw(work) + pg',
+      ),
+    ];
+  } finally {
+    await rawStoring.close();
+    await stored.close();
+  }
+}
+
 /** Executions against raw pg: EXECUTIONS payments prepared on each side before each run. */
 async function executionFigures(
   context: Context,
@@ -288,6 +339,8 @@ async function measureBackend(
       figures.push(...(await paymentFigures(context, mixes, raw)));
       if (databaseUrl !== undefined && selected('initiation, stored'))
         figures.push(...(await storedInitiationFigures(context, realistic, raw, databaseUrl)));
+      if (databaseUrl !== undefined && selected('five-step flow, stored'))
+        figures.push(...(await storedFlowFigures(context, realistic, raw, databaseUrl)));
       if (databaseUrl !== undefined && selected('executions'))
         figures.push(...(await executionFigures(context, mixes, databaseUrl)));
       if (prism.available && selected('initiation vs Prism'))

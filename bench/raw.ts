@@ -166,11 +166,15 @@ export interface RawFlows {
   /** The code's token (the code used up), or undefined when the code is unknown, used, expired or another app's. */
   exchange(code: string, clientId: string): Promise<string | undefined>;
   /**
-   * Executes the payment with the PSU token of its scope: its new status ('ACCC', or 'RJCT' when the
+   * Executes the payment with the app's PSU token of its scope: its new status ('ACCC', or 'RJCT' when the
    * debtor's balance does not cover it), 'not waiting' when it awaits no execution, 'token' when the
    * token is not valid for it.
    */
-  execute(paymentId: string, token: string): Promise<'ACCC' | 'RJCT' | 'not waiting' | 'token'>;
+  execute(
+    paymentId: string,
+    token: string,
+    clientId: string,
+  ): Promise<'ACCC' | 'RJCT' | 'not waiting' | 'token'>;
   /** The payment's status, or undefined when the app has no such payment. */
   status(paymentId: string, clientId: string): Promise<string | undefined>;
 }
@@ -255,7 +259,9 @@ export async function rawWorkServer(
         return;
       }
       const paymentId = parts.at(-1)!;
-      const outcome = UUID.test(paymentId) ? await flows.execute(paymentId, bearer.slice(7)) : 'not waiting';
+      const outcome = UUID.test(paymentId)
+        ? await flows.execute(paymentId, bearer.slice(7), clientId)
+        : 'not waiting';
       if (outcome === 'token') fail(response, 401, 'TOKEN_INVALID', 'The token is not valid');
       else if (outcome === 'not waiting')
         fail(response, 400, 'PAYMENT_FAILED', 'The payment is not awaiting execution');
@@ -721,14 +727,15 @@ export async function rawPgFlows(
     },
     BATCH_LIMITS,
   );
-  // One statement and one round trip per execution (its own transaction): the token checked, the
+  // One statement and one round trip per execution (its own transaction): the app's token checked, the
   // payment locked, the debit only when the balance covers it, then the credit, the payment's move, the
   // booking and its two entries, each only when the step before it happened.
-  const execute: RawFlows['execute'] = async (paymentId, token) => {
+  const execute: RawFlows['execute'] = async (paymentId, token, clientId) => {
     const result = await pool.query<{ granted: boolean; waiting: boolean; debited: boolean }>({
       name: 'raw_flow_execute',
       text: `WITH granted AS (
-               SELECT 1 FROM tokens WHERE token_hash = $1 AND scope = 'PIS:' || $2 AND expires_at > now()),
+               SELECT 1 FROM tokens
+                WHERE token_hash = $1 AND scope = 'PIS:' || $2 AND client_id = $4 AND expires_at > now()),
              waiting AS (
                SELECT payment_id, debtor, creditor, amount_minor FROM payments
                 WHERE payment_id = $2 AND status = 'ACTC' AND EXISTS (SELECT 1 FROM granted) FOR UPDATE),
@@ -751,7 +758,7 @@ export async function rawPgFlows(
                RETURNING 1)
            SELECT EXISTS (SELECT 1 FROM granted) AS granted, EXISTS (SELECT 1 FROM waiting) AS waiting,
                   EXISTS (SELECT 1 FROM debited) AS debited`,
-      values: [digest(token), paymentId, randomUUID()],
+      values: [digest(token), paymentId, randomUUID(), clientId],
     });
     const { granted, waiting, debited } = result.rows[0]!;
     return !granted ? 'token' : !waiting ? 'not waiting' : debited ? 'ACCC' : 'RJCT';

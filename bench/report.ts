@@ -95,12 +95,25 @@ export function markdownTable(results: Results): string {
 const escapeXml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
+/** A figure's row in the chart: backend, scenario, mix, connections and, unless raw(work), its baseline. */
+function chartLabel(figure: Figure): string {
+  const against =
+    figure.measured !== undefined
+      ? ` (${figure.measured} to ${figure.baseline})`
+      : figure.baseline === 'raw(work)'
+        ? ''
+        : ` (to ${figure.baseline})`;
+  return `${figure.backend} · ${figure.scenario} · ${figure.mix} · ${figure.connections} conn${against}`;
+}
+
 /** A horizontal bar chart of the ratios: bar at the median, whisker over the rounds' range. */
 export function svgChart(results: Results): string {
   const figures = results.figures;
+  const labels = figures.map(chartLabel);
   const rowHeight = 18;
   const top = 56;
-  const labelWidth = 360;
+  // Wide enough for the longest label (about 5.6 px a character at 11 px sans-serif).
+  const labelWidth = Math.max(360, Math.ceil(Math.max(...labels.map((label) => label.length)) * 5.6) + 16);
   const chartWidth = 500;
   const width = labelWidth + chartWidth + 70;
   const height = top + figures.length * rowHeight + 40;
@@ -124,15 +137,8 @@ export function svgChart(results: Results): string {
   for (const [index, figure] of figures.entries()) {
     const y = top + index * rowHeight;
     const middle = y + rowHeight / 2;
-    const against =
-      figure.measured !== undefined
-        ? ` (${figure.measured} to ${figure.baseline})`
-        : figure.baseline === 'raw(work)'
-          ? ''
-          : ` (to ${figure.baseline})`;
-    const label = `${figure.backend} · ${figure.scenario} · ${figure.mix} · ${figure.connections} conn${against}`;
     parts.push(
-      `<text x="${labelWidth - 8}" y="${middle + 4}" text-anchor="end">${escapeXml(label)}</text>`,
+      `<text x="${labelWidth - 8}" y="${middle + 4}" text-anchor="end">${escapeXml(labels[index]!)}</text>`,
       `<rect x="${labelWidth}" y="${y + 3}" width="${Math.max(1, x(figure.ratio.median) - labelWidth)}" height="${rowHeight - 6}" fill="${colors[figure.backend] ?? '#777'}" fill-opacity="${figure.mix === 'hot' ? 0.45 : 1}"/>`,
       `<line x1="${x(figure.ratio.min)}" y1="${middle}" x2="${x(figure.ratio.max)}" y2="${middle}" stroke="#000"/>`,
       `<line x1="${x(figure.ratio.min)}" y1="${middle - 4}" x2="${x(figure.ratio.min)}" y2="${middle + 4}" stroke="#000"/>`,

@@ -2,6 +2,7 @@
 import { eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ExecutionRecord } from '../domain/payment.ts';
 import { batchedRead } from './batched-read.ts';
+import { BATCH_LIMITS, batchesOf, Coalescer, perHandle } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { bookings, ledgerEntries } from './schema.ts';
 
@@ -150,14 +151,18 @@ export async function bookLedgerOrder(
 /** The rules as the booking calls take them: the same object every time, so written once. */
 const rulesText = new WeakMap<LedgerRules, string>();
 
-/** ledger_book's parameters, which ledger_execute takes first too. */
-function bookingParameters(order: LedgerOrder, rules: LedgerRules, at: Date): string[] {
-  let rulesJson = rulesText.get(rules);
-  if (rulesJson === undefined) {
-    rulesJson = JSON.stringify(rules);
-    rulesText.set(rules, rulesJson);
+function rulesJson(rules: LedgerRules): string {
+  let text = rulesText.get(rules);
+  if (text === undefined) {
+    text = JSON.stringify(rules);
+    rulesText.set(rules, text);
   }
-  return [order.key, order.bookingDate, JSON.stringify(order.lines), rulesJson, at.toISOString()];
+  return text;
+}
+
+/** ledger_book's parameters. */
+function bookingParameters(order: LedgerOrder, rules: LedgerRules, at: Date): string[] {
+  return [order.key, order.bookingDate, JSON.stringify(order.lines), rulesJson(rules), at.toISOString()];
 }
 
 /** ledger_execute's answer when it converted nothing: nothing done (not waiting unmarked), or the outcome. */
@@ -165,27 +170,69 @@ export type LedgerExecution =
   | { readonly moved: false }
   | (OrderOutcome & { readonly moved: true; readonly answered: boolean });
 
+interface Execution {
+  readonly order: LedgerOrder;
+  readonly rules: LedgerRules;
+  readonly at: Date;
+  readonly record: ExecutionRecord;
+}
+
+// Executions that arrive together share a statement and a commit (ledger_execute_all, migration 0024);
+// two executions of one payment never share one (the later finds the payment moved, as it would alone).
+// A statement that fails is retried item by item, so an item that raises fails only its own request.
+const executions = perHandle(
+  (db: StoreDb) =>
+    new Coalescer((items: readonly Execution[]) => executeAll(db, items), {
+      ...BATCH_LIMITS,
+      key: (item) => item.record.paymentId,
+      onBatch: batchesOf(db, 'ledger_execute_all'),
+    }),
+);
+
+async function executeAll(
+  db: StoreDb,
+  items: readonly Execution[],
+): Promise<readonly (LedgerExecution | AccountCurrencies)[]> {
+  const { rules } = items[0]!;
+  // One rules parameter for the statement: items of other rules are refused here, and run alone.
+  if (items.some((item) => item.rules !== rules))
+    throw new Error('executions of one statement share their rules');
+  const rows = await runStatement<{ answers: (LedgerExecution | AccountCurrencies)[] }>(
+    db,
+    'ledger_execute_all',
+    'SELECT ledger_execute_all($1::jsonb, $2::jsonb) AS answers',
+    [
+      JSON.stringify(
+        items.map(({ order, at, record }) => ({
+          key: order.key,
+          bookingDate: order.bookingDate,
+          lines: order.lines,
+          at: at.toISOString(),
+          payment: record,
+        })),
+      ),
+      rulesJson(rules),
+    ],
+  );
+  return rows[0]!.answers;
+}
+
 /**
- * Books an order of one payment and records its execution in one call and one transaction
- * (ledger_execute, migration 0022): the payment locked, the order booked as bookLedgerOrder does, the
- * payment moved (to `record.to`, or RJCT with the reason) and, when booked, the answer recorded under
- * the request id unless it is taken. Nothing is done when the payment is not waiting unmarked in
- * `record.from`, or a debit must be converted first.
+ * Books an order of one payment and records its execution in one transaction (ledger_execute, migration
+ * 0022, for each item of ledger_execute_all, 0024): the payment locked, the order booked as
+ * bookLedgerOrder does, the payment moved (to `record.to`, or RJCT with the reason) and, when booked, the
+ * answer recorded under the request id unless it is taken. Nothing is done when the payment is not
+ * waiting unmarked in `record.from`, or a debit must be converted first. Concurrent executions share the
+ * statement and its commit.
  */
-export async function executeLedgerOrder(
+export function executeLedgerOrder(
   db: StoreDb,
   order: LedgerOrder,
   rules: LedgerRules,
   at: Date,
   record: ExecutionRecord,
 ): Promise<LedgerExecution | AccountCurrencies> {
-  const rows = await runStatement<{ answer: LedgerExecution | AccountCurrencies }>(
-    db,
-    'ledger_execute',
-    'SELECT ledger_execute($1, $2::date, $3::jsonb, $4::jsonb, $5::timestamptz, $6::jsonb) AS answer',
-    [...bookingParameters(order, rules, at), JSON.stringify(record)],
-  );
-  return rows[0]!.answer;
+  return executions(db).submit({ order, rules, at, record });
 }
 
 /** One entry of an account with what its booking says: a line of the account's statement. */

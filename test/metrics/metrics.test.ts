@@ -199,8 +199,10 @@ describe('metrics in the sandbox', () => {
         'psd2_db_batch_size_sum{statement="payments_to_execute"}': 4,
         'psd2_db_batch_size_count{statement="payments_to_execute"}': 4,
         // Each of the three redirect authorizations stores its code. The two executions that ask the
-        // bank (one booked, one refused) book and record in one call of the built-in ledger each
-        // (ledger_execute), not in batches: no marks or finishes; the future-dated one asks nothing.
+        // bank (one booked, one refused) book and record in one call of the built-in ledger each, one
+        // at a time (ledger_execute_all): no marks or finishes; the future-dated one asks nothing.
+        'psd2_db_batch_size_sum{statement="ledger_execute_all"}': 2,
+        'psd2_db_batch_size_count{statement="ledger_execute_all"}': 2,
         'psd2_db_batch_size_sum{statement="insert_codes"}': 3,
         'psd2_db_batch_size_count{statement="insert_codes"}': 3,
         // ... and each of those codes is exchanged for the PSU's token, one at a time.

@@ -11,6 +11,7 @@ import { findProduct } from '../../src/domain/products.ts';
 import { hashSecret } from '../../src/domain/secrets.ts';
 import { openStore, runStatement } from '../../src/store/database.ts';
 import { findAnswer } from '../../src/store/idempotency-repository.ts';
+import { bookedBalance } from '../../src/store/ledger-repository.ts';
 import { runMigrations } from '../../src/store/migrate.ts';
 import {
   findPayment,
@@ -598,6 +599,101 @@ for (const backend of backends()) {
       );
       const statements = new Set(rows.map((row) => row.xmin)).size;
       assert.ok(statements < 12, `${statements} statements for 12 exchanges`);
+    });
+
+    /** Executes these authorized payments at once, each under a request id of its own. */
+    function executeAtOnce(payments: readonly { paymentId: string; psuToken: string }[]) {
+      return Promise.all(
+        payments.map(({ paymentId, psuToken }) => execute(paymentId, psuToken, randomUUID())),
+      );
+    }
+
+    /** Each payment's bookings: the transaction that wrote it, and its entries' sum and count. */
+    function bookingsOf(paymentIds: readonly string[]) {
+      return queryRows<{ paymentId: string; xmin: string; entries: number; sum: string }>(
+        store,
+        sql`SELECT b.payment_id AS "paymentId", b.xmin::text AS xmin, count(e.*)::int AS entries,
+                   sum(e.amount_minor)::text AS sum
+              FROM bookings b JOIN ledger_entries e USING (booking_id)
+             WHERE b.payment_id IN (${sql.join(
+               paymentIds.map((id) => sql`${id}`),
+               sql`, `,
+             )})
+             GROUP BY b.payment_id, b.xmin ORDER BY b.payment_id`,
+      );
+    }
+
+    test('12 executions at once share statements; each is booked once and moves the balances once', async () => {
+      const payments = [];
+      for (let index = 0; index < 12; index++) payments.push(await authorizedPayment());
+      const debtorBefore = await bookedBalance(store.db, ACCOUNTS.tolvan.accountId);
+      const creditorBefore = await bookedBalance(store.db, ACCOUNTS.agda.accountId);
+      const answers = await executeAtOnce(payments);
+      assert.deepEqual(
+        answers.map((answer) => [answer.status, answer.body]),
+        payments.map(({ paymentId }) => [200, { paymentId, transactionStatus: 'ACCC' }]),
+      );
+      const booked = await bookingsOf(payments.map((payment) => payment.paymentId));
+      assert.deepEqual(
+        booked.map(({ xmin: _xmin, ...row }) => row),
+        payments
+          .map(({ paymentId }) => ({ paymentId, entries: 2, sum: '0' }))
+          .sort((a, b) => a.paymentId.localeCompare(b.paymentId)),
+      );
+      // 12 payments of 125.50 SEK from Tolvan to Agda, each once.
+      assert.deepEqual(
+        [
+          await bookedBalance(store.db, ACCOUNTS.tolvan.accountId),
+          await bookedBalance(store.db, ACCOUNTS.agda.accountId),
+        ],
+        [debtorBefore! - 12 * 12_550, creditorBefore! + 12 * 12_550],
+      );
+      const statements = new Set(booked.map((row) => row.xmin)).size;
+      assert.ok(statements < 12, `${statements} statements for 12 executions`);
+    });
+
+    test('an execution that fails among others executed at once fails alone, and nothing of it is kept', async () => {
+      const payments = [];
+      for (let index = 0; index < 6; index++) payments.push(await authorizedPayment());
+      // A booking already there (written behind the gateway's back): ledger_book refuses to book the
+      // payment again and raises, which fails the statement it shares.
+      const poisoned = payments[2]!.paymentId;
+      await queryRows(
+        store,
+        sql`INSERT INTO bookings (booking_id, payment_id, booked_on, transaction_date, created_at)
+            VALUES (${randomUUID()}, ${poisoned}, current_date, current_date, now())`,
+      );
+      const answers = await executeAtOnce(payments);
+      assert.deepEqual(
+        answers.map((answer) =>
+          answer.status === 500
+            ? [500, (answer.body as { tppMessages: { code: string }[] }).tppMessages[0]!.code]
+            : [answer.status, answer.body],
+        ),
+        payments.map(({ paymentId }) =>
+          paymentId === poisoned ? [500, 'INTERNAL_ERROR'] : [200, { paymentId, transactionStatus: 'ACCC' }],
+        ),
+      );
+      const rows = await queryRows<{ id: string; status: string; entries: number }>(
+        store,
+        sql`SELECT p.payment_id AS id, p.status,
+                   (SELECT count(*) FROM ledger_entries e JOIN bookings b USING (booking_id)
+                     WHERE b.payment_id = p.payment_id)::int AS entries
+              FROM payments p WHERE p.payment_id IN (${sql.join(
+                payments.map(({ paymentId }) => sql`${paymentId}`),
+                sql`, `,
+              )}) ORDER BY p.payment_id`,
+      );
+      assert.deepEqual(
+        rows,
+        payments
+          .map(({ paymentId }) =>
+            paymentId === poisoned
+              ? { id: paymentId, status: 'ACTC', entries: 0 }
+              : { id: paymentId, status: 'ACCC', entries: 2 },
+          )
+          .sort((a, b) => a.id.localeCompare(b.id)),
+      );
     });
   });
 }

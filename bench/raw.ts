@@ -188,7 +188,8 @@ export async function rawWorkServer(
   keep?: (initiation: RawInitiation) => Promise<void>,
   flows?: RawFlows,
 ): Promise<Target> {
-  const authorizedPsu = (request: IncomingMessage, response: ServerResponse): string | undefined => {
+  /** The TPP headers every call needs and its bearer token ('' without one); undefined (answered 400) when they are wrong. */
+  const tppBearer = (request: IncomingMessage, response: ServerResponse): string | undefined => {
     const authorization = request.headers.authorization;
     const clientId = request.headers['x-gateway-client-id'];
     if (typeof clientId !== 'string' || clientId === '') {
@@ -200,8 +201,12 @@ export async function rawWorkServer(
       fail(response, 400, 'FORMAT_ERROR', 'TPP-Request-ID must be a UUID');
       return undefined;
     }
-    const psu =
-      authorization?.startsWith('Bearer ') === true ? data.tokens.get(authorization.slice(7)) : undefined;
+    return authorization?.startsWith('Bearer ') === true ? authorization.slice(7) : '';
+  };
+  const authorizedPsu = (request: IncomingMessage, response: ServerResponse): string | undefined => {
+    const bearer = tppBearer(request, response);
+    if (bearer === undefined) return undefined;
+    const psu = data.tokens.get(bearer);
     if (psu === undefined) fail(response, 401, 'TOKEN_INVALID', 'The token is not valid');
     return psu;
   };
@@ -251,17 +256,12 @@ export async function rawWorkServer(
     }
     const parts = path.split('/');
     if (flows !== undefined && request.method === 'PUT' && parts.includes('payments')) {
-      // The PSU token is checked in the execution's transaction.
-      const bearer = request.headers.authorization;
-      const clientId = request.headers['x-gateway-client-id'];
-      if (typeof clientId !== 'string' || clientId === '' || bearer?.startsWith('Bearer ') !== true) {
-        fail(response, 400, 'FORMAT_ERROR', 'X-Gateway-Client-Id and a token are required');
-        return;
-      }
+      // The headers as for every call; the PSU token is checked in the execution's statement.
+      const bearer = tppBearer(request, response);
+      if (bearer === undefined) return;
+      const clientId = request.headers['x-gateway-client-id'] as string;
       const paymentId = parts.at(-1)!;
-      const outcome = UUID.test(paymentId)
-        ? await flows.execute(paymentId, bearer.slice(7), clientId)
-        : 'not waiting';
+      const outcome = UUID.test(paymentId) ? await flows.execute(paymentId, bearer, clientId) : 'not waiting';
       if (outcome === 'token') fail(response, 401, 'TOKEN_INVALID', 'The token is not valid');
       else if (outcome === 'not waiting')
         fail(response, 400, 'PAYMENT_FAILED', 'The payment is not awaiting execution');

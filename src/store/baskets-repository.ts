@@ -78,16 +78,18 @@ const basketInitiations = perHandle(
  * payment travels as `newPaymentTuple` with its reference; its app, PSU and customer are the basket's.
  */
 async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]): Promise<boolean[]> {
-  const rows = inClaimOrder(items).map(({ basket, customerType, corporateId, members, answer }) => ({
-    ...basket,
-    customerType,
-    corporateId,
-    requestId: answer.key.requestId,
-    fingerprint: answer.fingerprint,
-    statusCode: answer.statusCode,
-    body: answer.body,
-    payments: members.map((member) => [...newPaymentTuple(member), member.tppPaymentReference]),
-  }));
+  // Object.assign, not `{ ...basket, ... }`: docs/decisions.md, "Spreads followed by members".
+  const rows = inClaimOrder(items).map(({ basket, customerType, corporateId, members, answer }) =>
+    Object.assign({}, basket, {
+      customerType,
+      corporateId,
+      requestId: answer.key.requestId,
+      fingerprint: answer.fingerprint,
+      statusCode: answer.statusCode,
+      body: answer.body,
+      payments: members.map((member) => [...newPaymentTuple(member), member.tppPaymentReference]),
+    }),
+  );
   const stored = await runStatement<{ basketId: string }>(
     db,
     'insert_baskets_answering',

@@ -50,7 +50,7 @@ export async function recordAnswer(
 ): Promise<boolean> {
   const rows = await db
     .insert(idempotencyKeys)
-    .values({ ...key, fingerprint, statusCode, body })
+    .values({ clientId: key.clientId, requestId: key.requestId, fingerprint, statusCode, body })
     .onConflictDoNothing()
     .returning({ requestId: idempotencyKeys.requestId });
   return rows.length === 1;

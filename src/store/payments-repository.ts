@@ -24,8 +24,9 @@ export const paymentColumns = {
 };
 
 export function toPayment(row: Row): Payment {
-  return {
-    ...toStatusView(row),
+  // Object.assign onto the view, not `{ ...toStatusView(row), ... }`: on Node 20 that spread followed by
+  // members cost 10 µs here (docs/decisions.md, "Spreads followed by members").
+  return Object.assign(toStatusView(row), {
     customerType: row.customerType as CustomerType,
     corporateId: row.corporateId,
     debtorAccountId: row.debtorAccountId,
@@ -39,7 +40,7 @@ export function toPayment(row: Row): Payment {
       row.bookingKey === null || row.bookingStartedAt === null
         ? null
         : { key: row.bookingKey, startedAt: row.bookingStartedAt },
-  };
+  });
 }
 
 /** The columns a status read takes (find_statuses): the view's, named as in a payment's row. */

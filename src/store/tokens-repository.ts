@@ -46,14 +46,13 @@ export async function findToken(db: StoreDb, tokenHash: string): Promise<TokenWi
     if (name.startsWith(CONSENT_PREFIX)) consent[name.slice(CONSENT_PREFIX.length)] = value;
     else token[name] = value;
   }
-  return {
-    ...(token as TokenRow),
-    consent: !row.scope.startsWith('AIS:')
-      ? undefined
-      : consent.consentId == null
-        ? null
-        : (consent as unknown as Consent),
-  };
+  // Set on the row's copy, not `{ ...token, consent }`: docs/decisions.md, "Spreads followed by members".
+  token.consent = !row.scope.startsWith('AIS:')
+    ? undefined
+    : consent.consentId == null
+      ? null
+      : (consent as unknown as Consent);
+  return token as unknown as TokenWithConsent;
 }
 
 /** Revokes the token issued for a code (a replayed code revokes what it issued). */

@@ -91,7 +91,7 @@ export const V2_RECORDS: RecordShape = {
     const base = accountBase(account);
     const clearing = account.clearingNumber;
     if (account.bban === null || clearing === null || !account.bban.startsWith(clearing)) return base;
-    return { ...base, bban: account.bban.slice(clearing.length) };
+    return Object.assign(base, { bban: account.bban.slice(clearing.length) });
   },
   balances(currency, bookedMinor) {
     const amount = { content: formatAmount({ currency, minor: bookedMinor }), currency };
@@ -109,7 +109,10 @@ export async function accountsWithBalances(
 ): Promise<AccountWithBalance[]> {
   const accounts = await context.psuDirectory.accountsOf(psuId);
   const balances = await context.coreBanking.balances(accounts.map((account) => account.accountId));
-  return accounts.map((account) => ({ ...account, balanceMinor: balances.get(account.accountId) ?? 0 }));
+  // Object.assign, not `{ ...account, balanceMinor }`: docs/decisions.md, "Spreads followed by members".
+  return accounts.map((account) =>
+    Object.assign({}, account, { balanceMinor: balances.get(account.accountId) ?? 0 }),
+  );
 }
 
 /**
@@ -164,5 +167,7 @@ export async function bookedTransactions(
   period: { from: string; to: string },
   limit: number,
 ): Promise<Transaction[]> {
-  return (await context.coreBanking.statement(accountId, { ...period, limit })).map(bookedTransaction);
+  return (await context.coreBanking.statement(accountId, { from: period.from, to: period.to, limit })).map(
+    bookedTransaction,
+  );
 }

@@ -49,13 +49,17 @@ const inApi = (read: AisRead) => (account: { country: string }) =>
 
 /** An account's record and links, with its balances when `balanceMinor` is given. */
 function details(call: AisCall, account: AccountRecord, balanceMinor?: number): AccountDetails {
-  return {
-    ...call.shape.account(account),
-    ...(balanceMinor === undefined ? {} : { balances: call.shape.balances(account.currency, balanceMinor) }),
-    _links: {
-      transactions: { href: `${call.baseUrl}${call.prefix}/accounts/${account.accountId}/transactions` },
+  // Members added to the record, not `{ ...record, _links }`: docs/decisions.md, "Spreads followed by members".
+  const record: AccountDetails = Object.assign(
+    call.shape.account(account),
+    balanceMinor === undefined ? {} : { balances: call.shape.balances(account.currency, balanceMinor) },
+    {
+      _links: {
+        transactions: { href: `${call.baseUrl}${call.prefix}/accounts/${account.accountId}/transactions` },
+      },
     },
-  };
+  );
+  return record;
 }
 
 export async function listConsentedAccounts(
@@ -92,7 +96,7 @@ async function consentedAccount(
 /** The account with its booked balance now (the core banking system's). */
 async function withBalance(context: ServiceContext, account: AccountRecord): Promise<AccountWithBalance> {
   const balances = await context.coreBanking.balances([account.accountId]);
-  return { ...account, balanceMinor: balances.get(account.accountId) ?? 0 };
+  return Object.assign({}, account, { balanceMinor: balances.get(account.accountId) ?? 0 });
 }
 
 export async function readConsentedAccount(

@@ -35,10 +35,9 @@ async function cardAccountsOf(context: ServiceContext, psuId: string): Promise<C
   const balances = await context.coreBanking.balances(
     cardAccounts.map((cardAccount) => cardAccount.cardAccountId),
   );
-  return cardAccounts.map((cardAccount) => ({
-    ...cardAccount,
-    bookedMinor: balances.get(cardAccount.cardAccountId) ?? 0,
-  }));
+  return cardAccounts.map((cardAccount) =>
+    Object.assign({}, cardAccount, { bookedMinor: balances.get(cardAccount.cardAccountId) ?? 0 }),
+  );
 }
 
 async function cardAccountViews(

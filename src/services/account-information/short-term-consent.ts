@@ -110,12 +110,13 @@ export async function readConsentedAccounts(
   const accounts = await accountsWithBalances(context, consent.psuId!);
   const cards = await context.psuDirectory.cardsOf(accounts.map((account) => account.accountId));
   return {
-    accounts: accounts.map((account) => ({
-      ...accountBase(account),
-      balances: accountBalances(account.currency, account.balanceMinor),
-      cards: cards
-        .filter((card) => card.accountId === account.accountId)
-        .map(({ maskedPan, name }) => ({ maskedPan, name })),
-    })),
+    accounts: accounts.map((account) =>
+      Object.assign(accountBase(account), {
+        balances: accountBalances(account.currency, account.balanceMinor),
+        cards: cards
+          .filter((card) => card.accountId === account.accountId)
+          .map(({ maskedPan, name }) => ({ maskedPan, name })),
+      }),
+    ),
   };
 }

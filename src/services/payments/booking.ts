@@ -155,14 +155,14 @@ function executed(
   at: Date,
   rejection?: { readonly reasonCode: string; readonly reason: string },
 ): Payment {
-  return {
-    ...payment,
+  // Object.assign, not `{ ...payment, status: to, ... }`: docs/decisions.md, "Spreads followed by members".
+  return Object.assign({}, payment, {
     status: to,
     executedAt: at,
     reasonCode: rejection?.reasonCode ?? null,
     reason: rejection?.reason ?? null,
     booking: null,
-  };
+  });
 }
 
 function moveRecord(payment: Payment, to: TransactionStatus, reasonCode?: string): Move {

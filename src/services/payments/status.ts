@@ -79,7 +79,7 @@ export function statusBody(
     payment.executedAt === null ? today(context) : dateIn(payment.executedAt, context.config.timeZone);
   // Without a rate that day (no rate source, a day before the source's first), the status without it.
   const exchange = exchangeOn(context, payment.debtorCurrency, payment.amount.currency, quotationDate);
-  return exchange === undefined ? body : { ...body, currencyExchange: exchange };
+  return exchange === undefined ? body : Object.assign({}, body, { currencyExchange: exchange });
 }
 
 /** A payment whose debtor account is in another currency, when the bank has no rate for the two today. */

@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Basket } from '../domain/baskets.ts';
 import type { Payment } from '../domain/payment.ts';
 import type { CustomerType } from '../domain/products.ts';
-import { batchesOf, Coalescer, perHandle } from './coalescer.ts';
+import { joinedStatement } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { inClaimOrder, type RecordedAnswer, requestKeyOf } from './idempotency-repository.ts';
 import {
@@ -52,7 +52,7 @@ export function insertBasketAnswering(db: StoreDb, basket: NewBasket): Promise<b
   if (basket.answer.key.clientId !== basket.basket.clientId) throw new Error('a request id of another app');
   // Without payments the statement would claim the request id and store the basket, yet answer false.
   if (basket.members.length === 0) throw new Error('a basket without payments');
-  return basketInitiations(db).submit(basket);
+  return basketInitiations(db, basket);
 }
 
 /**
@@ -60,15 +60,11 @@ export function insertBasketAnswering(db: StoreDb, basket: NewBasket): Promise<b
  * work on its rows, which runs on several cores: measured on 2 cores with 50 clients and baskets of
  * 20, four in flight of up to 16 baskets beat one or two of 16, four of 8, eight of 4 and no joining.
  */
-const basketInitiations = perHandle(
-  (db: StoreDb) =>
-    new Coalescer((items: readonly NewBasket[]) => insertBasketsAnswering(db, items), {
-      maxInFlight: 4,
-      maxBatch: 16,
-      key: requestKeyOf,
-      onBatch: batchesOf(db, 'insert_baskets_answering'),
-    }),
-);
+const basketInitiations = joinedStatement('insert_baskets_answering', insertBasketsAnswering, {
+  maxInFlight: 4,
+  maxBatch: 16,
+  key: requestKeyOf,
+});
 
 /**
  * The baskets whose request ids were still free. Everything travels as one JSON array (a parameter

@@ -3,7 +3,7 @@
 // serve tens of requests, at low load a read runs alone (store/coalescer.ts). The
 // statement takes one array per parameter, unnests them WITH ORDINALITY and answers each row with the
 // 1-based number of the item it belongs to in a column "item".
-import { BATCH_LIMITS, batchesOf, Coalescer, perHandle } from './coalescer.ts';
+import { joinedStatement } from './coalescer.ts';
 import { runStatement, type StoreDb } from './database.ts';
 
 /** The rows of one item, in the statement's order. */
@@ -18,17 +18,10 @@ export function batchedRead<I, R>(
   text: string,
   columns: (items: readonly I[]) => unknown[][],
 ): BatchedRead<I, R> {
-  const coalescers = perHandle(
-    (db: StoreDb) =>
-      new Coalescer(
-        async (items: readonly I[]) => {
-          const rows = await runStatement<R & { item: number }>(db, name, text, columns(items));
-          const outputs: R[][] = items.map(() => []);
-          for (const { item, ...row } of rows) outputs[Number(item) - 1]!.push(row as unknown as R);
-          return outputs;
-        },
-        { ...BATCH_LIMITS, onBatch: batchesOf(db, name) },
-      ),
-  );
-  return (db, item) => coalescers(db).submit(item);
+  return joinedStatement(name, async (db: StoreDb, items: readonly I[]) => {
+    const rows = await runStatement<R & { item: number }>(db, name, text, columns(items));
+    const outputs: R[][] = items.map(() => []);
+    for (const { item, ...row } of rows) outputs[Number(item) - 1]!.push(row as unknown as R);
+    return outputs;
+  });
 }

@@ -130,14 +130,14 @@ export function observeBatches(handle: object, observer: BatchObserver): () => v
 }
 
 /** The onBatch of a coalescer on `handle` running `statement`: tells the handle's observers. */
-export function batchesOf(handle: object, statement: string): (size: number) => void {
+function batchesOf(handle: object, statement: string): (size: number) => void {
   return (size) => {
     for (const observer of batchObservers.get(handle) ?? []) observer(statement, size);
   };
 }
 
 /** One coalescer per database handle, made on first use. */
-export function perHandle<H extends object, I, O>(
+function perHandle<H extends object, I, O>(
   make: (handle: H) => Coalescer<I, O>,
 ): (handle: H) => Coalescer<I, O> {
   const made = new WeakMap<H, Coalescer<I, O>>();
@@ -149,4 +149,28 @@ export function perHandle<H extends object, I, O>(
     }
     return coalescer;
   };
+}
+
+/** A joined statement's limits other than BATCH_LIMITS, and its key (see CoalescerOptions). */
+export type JoinedOptions<I> = Partial<Pick<CoalescerOptions<I>, 'maxInFlight' | 'maxBatch' | 'key'>>;
+
+/**
+ * The statement `statement` joined with its concurrent calls, one coalescer per handle: `run` performs
+ * it for the items on the handle, and the sizes of its batches are told to the handle's observers
+ * (observeBatches) under the statement's name. BATCH_LIMITS unless `options` says otherwise.
+ */
+export function joinedStatement<H extends object, I, O>(
+  statement: string,
+  run: (handle: H, items: readonly I[]) => Promise<readonly O[]>,
+  options: JoinedOptions<I> = {},
+): (handle: H, item: I) => Promise<O> {
+  const coalescers = perHandle(
+    (handle: H) =>
+      new Coalescer((items: readonly I[]) => run(handle, items), {
+        ...BATCH_LIMITS,
+        ...options,
+        onBatch: batchesOf(handle, statement),
+      }),
+  );
+  return (handle, item) => coalescers(handle).submit(item);
 }

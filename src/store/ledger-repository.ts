@@ -2,7 +2,7 @@
 import { eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { ExecutionRecord } from '../domain/payment.ts';
 import { batchedRead } from './batched-read.ts';
-import { BATCH_LIMITS, batchesOf, Coalescer, perHandle } from './coalescer.ts';
+import { joinedStatement } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { bookings, ledgerEntries } from './schema.ts';
 
@@ -180,14 +180,9 @@ interface Execution {
 // Executions that arrive together share a statement and a commit (ledger_execute_all, migration 0024);
 // two executions of one payment never share one (the later finds the payment moved, as it would alone).
 // A statement that fails is retried item by item, so an item that raises fails only its own request.
-const executions = perHandle(
-  (db: StoreDb) =>
-    new Coalescer((items: readonly Execution[]) => executeAll(db, items), {
-      ...BATCH_LIMITS,
-      key: (item) => item.record.paymentId,
-      onBatch: batchesOf(db, 'ledger_execute_all'),
-    }),
-);
+const executions = joinedStatement('ledger_execute_all', executeAll, {
+  key: (item) => item.record.paymentId,
+});
 
 async function executeAll(
   db: StoreDb,
@@ -232,7 +227,7 @@ export function executeLedgerOrder(
   at: Date,
   record: ExecutionRecord,
 ): Promise<LedgerExecution | AccountCurrencies> {
-  return executions(db).submit({ order, rules, at, record });
+  return executions(db, { order, rules, at, record });
 }
 
 /** One entry of an account with what its booking says: a line of the account's statement. */

@@ -3,7 +3,7 @@ import { canMove, type Payment, type PaymentStatusView, type TransactionStatus }
 import type { PaymentInstruction } from '../domain/payment-rules.ts';
 import type { Country, CustomerType, PaymentProduct } from '../domain/products.ts';
 import { batchedRead } from './batched-read.ts';
-import { BATCH_LIMITS, batchesOf, Coalescer, perHandle } from './coalescer.ts';
+import { joinedStatement } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import {
   inClaimOrder,
@@ -123,7 +123,7 @@ export function insertPaymentAnswering(
   answer: RecordedAnswer,
 ): Promise<boolean> {
   if (answer.key.clientId !== payment.clientId) throw new Error('a request id of another app');
-  return initiations(db).submit({ payment, answer });
+  return initiations(db, { payment, answer });
 }
 
 interface Initiation {
@@ -131,14 +131,9 @@ interface Initiation {
   readonly answer: RecordedAnswer;
 }
 
-const initiations = perHandle(
-  (db: StoreDb) =>
-    new Coalescer((items: readonly Initiation[]) => insertPaymentsAnswering(db, items), {
-      ...BATCH_LIMITS,
-      key: requestKeyOf,
-      onBatch: batchesOf(db, 'insert_payments_answering'),
-    }),
-);
+const initiations = joinedStatement('insert_payments_answering', insertPaymentsAnswering, {
+  key: requestKeyOf,
+});
 
 /**
  * The payments whose request ids were still free, in one statement. The rows travel as one JSON
@@ -183,16 +178,10 @@ async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]
 
 /** A payment by id; concurrent reads share a statement (see coalescer.ts). */
 export function findPayment(db: StoreDb, paymentId: string): Promise<Payment | undefined> {
-  return paymentReads(db).submit(paymentId);
+  return paymentReads(db, paymentId);
 }
 
-const paymentReads = perHandle(
-  (db: StoreDb) =>
-    new Coalescer((ids: readonly string[]) => findPayments(db, ids), {
-      ...BATCH_LIMITS,
-      onBatch: batchesOf(db, 'find_payments'),
-    }),
-);
+const paymentReads = joinedStatement('find_payments', findPayments);
 
 async function findPayments(db: StoreDb, paymentIds: readonly string[]): Promise<(Payment | undefined)[]> {
   const rows = await runStatement<Row>(
@@ -319,14 +308,7 @@ interface OneMark {
  * Concurrent executions' marks in one statement and one commit (a payment never twice in one: the
  * later mark waits for the next statement, and keeps the earlier mark as markBooking does).
  */
-const oneMarks = perHandle(
-  (db: StoreDb) =>
-    new Coalescer((marks: readonly OneMark[]) => markBookings(db, marks), {
-      ...BATCH_LIMITS,
-      key: (mark) => mark.paymentId,
-      onBatch: batchesOf(db, 'mark_bookings'),
-    }),
-);
+const oneMarks = joinedStatement('mark_bookings', markBookings, { key: (mark) => mark.paymentId });
 
 async function markBookings(
   db: StoreDb,
@@ -363,7 +345,7 @@ export function markOneBooking(
   at: Date,
   from: TransactionStatus,
 ): Promise<{ key: string; startedAt: Date } | undefined> {
-  return oneMarks(db).submit({ paymentId, key, at, from });
+  return oneMarks(db, { paymentId, key, at, from });
 }
 
 /**
@@ -523,14 +505,9 @@ interface BookedAnswer {
  * Concurrent executions' finishes in one statement and one commit: a payment never twice in one (a
  * concurrent finish of the same payment waits for the next statement, and finds it moved).
  */
-const bookedMoves = perHandle(
-  (db: StoreDb) =>
-    new Coalescer((items: readonly BookedAnswer[]) => moveBookedAnsweringAll(db, items), {
-      ...BATCH_LIMITS,
-      key: ({ move }) => move.paymentId,
-      onBatch: batchesOf(db, 'move_booked_answering'),
-    }),
-);
+const bookedMoves = joinedStatement('move_booked_answering', moveBookedAnsweringAll, {
+  key: ({ move }) => move.paymentId,
+});
 
 /**
  * Moves a payment still waiting for the answer to its booking along the state machine (as moveStatus)
@@ -548,7 +525,7 @@ export function moveBookedAnswering(
     throw new Error(`payment ${move.paymentId} cannot move from ${move.from} to ${move.to}`);
   if ((move.to === 'RJCT') !== (move.rejection !== undefined))
     throw new Error('a rejection, and only it, has a reason');
-  return bookedMoves(db).submit({ move, answer });
+  return bookedMoves(db, { move, answer });
 }
 
 /**

@@ -2,7 +2,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Consent } from '../domain/consents.ts';
 import { batchedRead } from './batched-read.ts';
-import { BATCH_LIMITS, batchesOf, Coalescer, perHandle } from './coalescer.ts';
+import { joinedStatement } from './coalescer.ts';
 import { consentColumns } from './consents-repository.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { accessTokens, authCodes, refreshTokens } from './schema.ts';
@@ -66,13 +66,7 @@ export async function revokeTokenOfCode(db: Db, codeHash: string, at: Date): Pro
 export type NewCode = typeof authCodes.$inferInsert & { readonly createdAt: Date };
 
 /** Concurrent authorizations' codes in one statement and one commit (see coalescer.ts). */
-const codeInserts = perHandle(
-  (db: StoreDb) =>
-    new Coalescer((codes: readonly NewCode[]) => insertCodes(db, codes), {
-      ...BATCH_LIMITS,
-      onBatch: batchesOf(db, 'insert_codes'),
-    }),
-);
+const codeInserts = joinedStatement('insert_codes', insertCodes);
 
 async function insertCodes(db: StoreDb, codes: readonly NewCode[]): Promise<undefined[]> {
   await runStatement(
@@ -90,7 +84,7 @@ async function insertCodes(db: StoreDb, codes: readonly NewCode[]): Promise<unde
 
 /** Stores an authorization code (its hash); joined with concurrent authorizations' codes. */
 export async function insertCode(db: StoreDb, code: NewCode): Promise<void> {
-  await codeInserts(db).submit(code);
+  await codeInserts(db, code);
 }
 
 /** Marks a code used; answers the code only when this call was the one that used it. */
@@ -126,7 +120,7 @@ export function exchangeCode(
   access: Omit<NewAccessToken, 'psuId'>,
   refresh: Omit<NewRefreshToken, 'psuId'> | undefined,
 ): Promise<boolean> {
-  return codeExchanges(db).submit({ exchange, access, refresh });
+  return codeExchanges(db, { exchange, access, refresh });
 }
 
 interface Exchange {
@@ -135,14 +129,9 @@ interface Exchange {
   readonly refresh: Omit<NewRefreshToken, 'psuId'> | undefined;
 }
 
-const codeExchanges = perHandle(
-  (db: StoreDb) =>
-    new Coalescer((items: readonly Exchange[]) => exchangeCodes(db, items), {
-      ...BATCH_LIMITS,
-      key: (item) => item.exchange.codeHash,
-      onBatch: batchesOf(db, 'exchange_codes'),
-    }),
-);
+const codeExchanges = joinedStatement('exchange_codes', exchangeCodes, {
+  key: (item) => item.exchange.codeHash,
+});
 
 /**
  * The exchanges whose codes were used by this statement. The codes are named as an array too, so that

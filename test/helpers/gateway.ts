@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { type BankSystems, builtInSystems } from '../../src/adapters/built-in-systems.ts';
 import { buildApp, serviceContext as contextOf } from '../../src/app.ts';
 import { TppClient } from '../../src/client/tpp-client.ts';
@@ -85,6 +85,8 @@ export interface GatewayOptions {
   readonly config?: Partial<Config>;
   /** Serve HTTPS asking for client certificates (live onboarding tests). */
   readonly tls?: { key: string; cert: string; ca?: string; crl?: string };
+  /** A logger whose lines the test reads (default: silent). */
+  readonly logger?: Logger;
 }
 
 export const REDIRECT_URI = 'https://tpp.example/callback';
@@ -107,7 +109,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const app = await buildApp({
     config,
     store,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     // Every answer a test receives must be one its route documents (src/http/answer-check.ts).
     checkAnswers: true,
     onRoute: (route) => {

@@ -39,7 +39,7 @@ import {
 } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
 import { lazyCompilers } from './http/lazy-compilers.ts';
-import { createLogger, registerRequestLog } from './http/logging.ts';
+import { createLogger, RequestLog } from './http/logging.ts';
 import { attachMetrics, createMetrics } from './http/metrics.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerTolerantBodies, setIgnoredFieldsHeader } from './http/tolerant-body.ts';
@@ -108,8 +108,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const app = Fastify({
     ...https,
     loggerInstance: dependencies.logger ?? createLogger(config),
-    // One line per request instead of Fastify's two (http/logging.ts, registerRequestLog).
-    disableRequestLogging: true,
+    // One line per request instead of Fastify's two (http/logging.ts).
+    logController: new RequestLog(),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     // Our own ids: an incoming X-Request-Id is not trusted as the correlation id.
@@ -138,7 +138,6 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   if (onRoute !== undefined) app.addHook('onRoute', (route) => onRoute(route));
   registerConnectionRetry(app, isConnectionLost);
   attachMetrics(app, metrics);
-  registerRequestLog(app);
   const unobserveBatches = observeBatches(dependencies.store.db, metrics.observeBatch);
   app.addHook('onClose', async () => unobserveBatches());
   app.decorateRequest('tpp', undefined);

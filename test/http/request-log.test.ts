@@ -8,7 +8,7 @@ import pino from 'pino';
 import { configWith } from '../../src/config.ts';
 import { loggerOptions } from '../../src/http/logging.ts';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
-import { call } from '../helpers/http.ts';
+import { BAD_REQUEST, call, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
 
 const lines: Record<string, unknown>[] = [];
 let gateway: Gateway;
@@ -41,7 +41,10 @@ test('one line per request, with what an operator needs and nothing secret', asy
       'tpp-request-id': requestId,
     },
   });
-  assert.equal(answer.status, 404);
+  assert.deepEqual(
+    statusAndBody(answer),
+    NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: 'There is no endpoint for GET at this path' }),
+  );
   const logged = await linesOf(requestId);
   assert.equal(logged.length, 1, 'one line for the request, not one at its start and one at its end');
   const [line] = logged as [Record<string, unknown>];
@@ -74,7 +77,10 @@ test('a state-changing request is logged once, without its body', async () => {
     headers: { ...gateway.client.tppHeaders(token), 'tpp-request-id': requestId },
     json: { creditorName: 'Body Secret Name' },
   });
-  assert.equal(answer.status, 400);
+  assert.deepEqual(
+    statusAndBody(answer),
+    BAD_REQUEST({ code: 'FORMAT_ERROR', path: 'Country', text: 'header Country is required' }),
+  );
   const logged = await linesOf(requestId);
   assert.deepEqual(
     logged.map((line) => ({ req: line.req, res: line.res })),

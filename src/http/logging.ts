@@ -33,16 +33,9 @@ export class RequestLog extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    if (error)
-      request.log.error(
-        { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime, err: error },
-        'request errored',
-      );
-    else
-      request.log.info(
-        { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
-        'request completed',
-      );
+    const line = { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime };
+    if (error) request.log.error(Object.assign(line, { err: error }), 'request errored');
+    else request.log.info(line, 'request completed');
   }
 }
 

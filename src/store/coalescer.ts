@@ -129,28 +129,6 @@ export function observeBatches(handle: object, observer: BatchObserver): () => v
   return () => observers.delete(observer);
 }
 
-/** The onBatch of a coalescer on `handle` running `statement`: tells the handle's observers. */
-function batchesOf(handle: object, statement: string): (size: number) => void {
-  return (size) => {
-    for (const observer of batchObservers.get(handle) ?? []) observer(statement, size);
-  };
-}
-
-/** One coalescer per database handle, made on first use. */
-function perHandle<H extends object, I, O>(
-  make: (handle: H) => Coalescer<I, O>,
-): (handle: H) => Coalescer<I, O> {
-  const made = new WeakMap<H, Coalescer<I, O>>();
-  return (handle) => {
-    let coalescer = made.get(handle);
-    if (coalescer === undefined) {
-      coalescer = make(handle);
-      made.set(handle, coalescer);
-    }
-    return coalescer;
-  };
-}
-
 /** A joined statement's limits other than BATCH_LIMITS, and its key (see CoalescerOptions). */
 export type JoinedOptions<I> = Partial<Pick<CoalescerOptions<I>, 'maxInFlight' | 'maxBatch' | 'key'>>;
 
@@ -164,13 +142,19 @@ export function joinedStatement<H extends object, I, O>(
   run: (handle: H, items: readonly I[]) => Promise<readonly O[]>,
   options: JoinedOptions<I> = {},
 ): (handle: H, item: I) => Promise<O> {
-  const coalescers = perHandle(
-    (handle: H) =>
-      new Coalescer((items: readonly I[]) => run(handle, items), {
+  const coalescers = new WeakMap<H, Coalescer<I, O>>();
+  return (handle, item) => {
+    let coalescer = coalescers.get(handle);
+    if (coalescer === undefined) {
+      coalescer = new Coalescer((items: readonly I[]) => run(handle, items), {
         ...BATCH_LIMITS,
         ...options,
-        onBatch: batchesOf(handle, statement),
-      }),
-  );
-  return (handle, item) => coalescers(handle).submit(item);
+        onBatch: (size) => {
+          for (const observer of batchObservers.get(handle) ?? []) observer(statement, size);
+        },
+      });
+      coalescers.set(handle, coalescer);
+    }
+    return coalescer.submit(item);
+  };
 }

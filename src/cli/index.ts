@@ -1,4 +1,4 @@
-// psd2-gateway <command>: serve | migrate | snapshot | cert | demo | check | help. A command's module is
+// psd2-gateway <command>: serve | migrate | snapshot | cert | tpp | demo | check | help. A command's module is
 // imported only when it is named, and heavy code inside it only when it runs: `--help` and `--version`
 // answer at once, never start a server and never touch a database.
 import { ConfigError, StartError } from '../config.ts';
@@ -20,6 +20,10 @@ const COMMANDS: Record<string, { readonly summary: string; load(): Promise<Comma
   cert: {
     summary: 'make test certificates for live mode (a CA, server certificates, QWACs, CRLs)',
     load: async () => (await import('./cert.ts')).certCommand,
+  },
+  tpp: {
+    summary: "the bank's actions on enrolled TPPs (remove a certificate)",
+    load: async () => (await import('./tpp.ts')).tppCommand,
   },
   demo: {
     summary: 'walk the flows (redirect, decoupled, basket, account information) against a sandbox',

@@ -18,11 +18,6 @@ export function bearer(context: ServiceContext): onRequestAsyncHookHandler {
         'Authorization',
       );
     }
-    const peer = peerIdentity(request);
-    request.grant = await resolveToken(
-      context,
-      match[1]!,
-      peer.kind === 'qwac' ? peer.qwac.thumbprint : null,
-    );
+    request.grant = await resolveToken(context, match[1]!, peerIdentity(request));
   };
 }

@@ -269,6 +269,8 @@ export const tppCertificates = pgTable('tpp_certificates', {
   scopes: text('scopes').notNull(),
   notAfter: instant('not_after').notNull(),
   addedAt: instant('added_at').notNull(),
+  /** When the bank removed the certificate from the TPP's set (null: the TPP holds it). */
+  removedAt: instant('removed_at'),
 });
 
 export const subscriptions = pgTable('subscriptions', {

@@ -5,7 +5,7 @@ import { batchedRead } from './batched-read.ts';
 import { joinedStatement } from './coalescer.ts';
 import { consentColumns } from './consents-repository.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
-import { accessTokens, authCodes, refreshTokens } from './schema.ts';
+import { accessTokens, authCodes, refreshTokens, tppCertificates } from './schema.ts';
 
 export type TokenRow = typeof accessTokens.$inferSelect;
 export type NewAccessToken = typeof accessTokens.$inferInsert;
@@ -16,26 +16,34 @@ export async function insertToken(db: Db, token: NewAccessToken): Promise<void> 
   await db.insert(accessTokens).values(token);
 }
 
-/** A token and, when its scope is an account consent's (AIS:<consentId>), that consent (null: no such consent). */
-export type TokenWithConsent = TokenRow & { readonly consent: Consent | null | undefined };
+/**
+ * A token; the TPP of the certificate it is bound to (null: unbound, or a certificate of no TPP); and, when
+ * its scope is an account consent's (AIS:<consentId>), that consent (null: no such consent).
+ */
+export type TokenWithConsent = TokenRow & {
+  readonly certTppId: string | null;
+  readonly consent: Consent | null | undefined;
+};
 
 const CONSENT_PREFIX = 'consent.';
 
-const tokensByHash = batchedRead<string, TokenRow & Record<string, unknown>>(
+const tokensByHash = batchedRead<string, TokenRow & { certTppId: string | null } & Record<string, unknown>>(
   'find_tokens',
   `SELECT w.item::int AS item, t.token_hash AS "tokenHash", t.kind, t.client_id AS "clientId", t.scope,
           t.psu_id AS "psuId", t.code_hash AS "codeHash", t.expires_at AS "expiresAt", t.revoked_at AS "revokedAt",
-          t.created_at AS "createdAt", t.cert_thumbprint AS "certThumbprint",
+          t.created_at AS "createdAt", t.cert_thumbprint AS "certThumbprint", b.tpp_id AS "certTppId",
           ${consentColumns('c', CONSENT_PREFIX)}
      FROM unnest($1::text[]) WITH ORDINALITY AS w (hash, item)
      JOIN access_tokens t ON t.token_hash = w.hash
+     LEFT JOIN tpp_certificates b ON b.thumbprint = t.cert_thumbprint
      LEFT JOIN consents c ON t.scope LIKE 'AIS:%' AND c.consent_id = substr(t.scope, 5)`,
   (hashes) => [[...hashes]],
 );
 
 /**
- * A token by its hash (every call with a bearer token: joined with concurrent lookups), with the
- * account consent its scope names read in the same statement (an account read needs both).
+ * A token by its hash (every call with a bearer token: joined with concurrent lookups), with the TPP of
+ * the certificate it is bound to and the account consent its scope names, read in the same statement by
+ * their keys (an account read needs all three).
  */
 export async function findToken(db: StoreDb, tokenHash: string): Promise<TokenWithConsent | undefined> {
   const [row] = await tokensByHash(db, tokenHash);
@@ -200,13 +208,20 @@ export async function findCode(db: Db, codeHash: string): Promise<CodeRow | unde
   return rows[0];
 }
 
-export type RefreshRow = typeof refreshTokens.$inferSelect;
+/** A refresh token and the TPP of the certificate it is bound to (null: unbound). */
+export type RefreshRow = typeof refreshTokens.$inferSelect & { readonly certTppId: string | null };
 
 export async function insertRefreshToken(db: Db, token: NewRefreshToken): Promise<void> {
   await db.insert(refreshTokens).values(token);
 }
 
 export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshRow | undefined> {
-  const rows = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash)).limit(1);
-  return rows[0];
+  const rows = await db
+    .select({ token: refreshTokens, certTppId: tppCertificates.tppId })
+    .from(refreshTokens)
+    .leftJoin(tppCertificates, eq(tppCertificates.thumbprint, refreshTokens.certThumbprint))
+    .where(eq(refreshTokens.tokenHash, tokenHash))
+    .limit(1);
+  const row = rows[0];
+  return row === undefined ? undefined : { ...row.token, certTppId: row.certTppId };
 }

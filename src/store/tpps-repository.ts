@@ -1,5 +1,5 @@
 // Enrolled TPPs, their certificates and their apps' subscriptions.
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { subscriptions, tppCertificates, tpps } from './schema.ts';
 
@@ -30,17 +30,49 @@ export async function enrollTpp(db: Db, tpp: TppRow): Promise<{ tpp: TppRow; cre
   return { tpp: (await findTppByOrganization(db, tpp.organizationIdentifier))!, created: false };
 }
 
-export async function addCertificate(db: Db, certificate: CertificateRow): Promise<void> {
-  await db.insert(tppCertificates).values(certificate).onConflictDoNothing();
+/**
+ * Adds a certificate to its TPP's set; answers false, adding nothing, when the bank removed that
+ * certificate before (a removed certificate is not taken back by enrolling or adding it again).
+ */
+export async function addCertificate(
+  db: Db,
+  certificate: typeof tppCertificates.$inferInsert,
+): Promise<boolean> {
+  const added = await db
+    .insert(tppCertificates)
+    .values(certificate)
+    .onConflictDoNothing()
+    .returning({ thumbprint: tppCertificates.thumbprint });
+  if (added.length === 1) return true;
+  const rows = await db
+    .select({ removedAt: tppCertificates.removedAt })
+    .from(tppCertificates)
+    .where(eq(tppCertificates.thumbprint, certificate.thumbprint))
+    .limit(1);
+  return rows[0]?.removedAt === null;
 }
 
+/** A certificate of a TPP's set: registered (enrolled or added with PUT) and not removed. */
 export async function findCertificate(db: Db, thumbprint: string): Promise<CertificateRow | undefined> {
   const rows = await db
     .select()
     .from(tppCertificates)
-    .where(eq(tppCertificates.thumbprint, thumbprint))
+    .where(and(eq(tppCertificates.thumbprint, thumbprint), isNull(tppCertificates.removedAt)))
     .limit(1);
   return rows[0];
+}
+
+/**
+ * Removes a certificate from its TPP's set (the bank's decision, e.g. a compromised key); answers the
+ * TPP it belonged to, or undefined when no certificate of that thumbprint is in a set.
+ */
+export async function removeCertificate(db: Db, thumbprint: string, at: Date): Promise<string | undefined> {
+  const rows = await db
+    .update(tppCertificates)
+    .set({ removedAt: at })
+    .where(and(eq(tppCertificates.thumbprint, thumbprint), isNull(tppCertificates.removedAt)))
+    .returning({ tppId: tppCertificates.tppId });
+  return rows[0]?.tppId;
 }
 
 export async function listSubscriptions(db: Db, clientId: string): Promise<string[]> {

@@ -23,12 +23,16 @@ export function requireQwac(peer: PeerIdentity): Qwac {
   throw apiError('CERTIFICATE_MISSING', 'A qualified certificate (QWAC or OBWAC) must be presented in TLS');
 }
 
-/** The connection's certificate as registered for a TPP (enrolled or added with PUT), if it is. */
+/**
+ * The connection's certificate as one of a TPP's set, if it is: registered (enrolled or added with PUT),
+ * not removed by the bank, and not expired by the service's clock (TLS checks the expiry against the
+ * machine's; a revoked one never gets here: TLS refuses it against TLS_CRL).
+ */
 export async function registeredCertificate(
   context: ServiceContext,
   peer: PeerIdentity,
 ): Promise<{ readonly tppId: string; readonly thumbprint: string } | undefined> {
-  if (peer.kind !== 'qwac') return undefined;
+  if (peer.kind !== 'qwac' || expired(context, peer.qwac)) return undefined;
   const thumbprint = peer.qwac.thumbprint;
   const cached = context.caches.certificates.get(thumbprint);
   if (cached !== undefined) return cached;
@@ -37,6 +41,37 @@ export async function registeredCertificate(
   const certificate = { tppId: row.tppId, thumbprint };
   context.caches.certificates.set(thumbprint, certificate);
   return certificate;
+}
+
+function expired(context: ServiceContext, qwac: Qwac): boolean {
+  return qwac.notAfter.getTime() <= context.clock().getTime();
+}
+
+/** What a token, a refresh token or a decoupled session was issued over (RFC 8705). */
+export interface CertificateBinding {
+  /** The certificate's thumbprint; null: issued without mutual TLS, bound to none. */
+  readonly thumbprint: string | null;
+  /** The TPP whose certificate it was (null: none known). */
+  readonly tppId: string | null;
+}
+
+/**
+ * RFC 8705 over a TPP's certificate set: what was issued over one of a TPP's certificates may be used over
+ * any certificate of the TPP's set now (the one it was issued over, or one added later with PUT), so that a
+ * renewal strands nothing; never over a certificate that left the set (removed, expired, revoked), one that
+ * never entered it, or another TPP's.
+ */
+export async function presentsBoundCertificate(
+  context: ServiceContext,
+  binding: CertificateBinding,
+  peer: PeerIdentity,
+): Promise<boolean> {
+  if (binding.thumbprint === null) return true;
+  const presented = await registeredCertificate(context, peer);
+  if (presented === undefined) return false;
+  return binding.tppId === null
+    ? presented.thumbprint === binding.thumbprint
+    : presented.tppId === binding.tppId;
 }
 
 /** An app's product subscriptions. */
@@ -50,7 +85,8 @@ export async function subscriptionsOf(context: ServiceContext, clientId: string)
 
 /** The certificate's TPP, when the certificate is registered (enrolled or added with PUT). */
 export async function tppOfCertificate(context: ServiceContext, peer: PeerIdentity): Promise<string> {
-  requireQwac(peer);
+  if (expired(context, requireQwac(peer)))
+    throw apiError('CERTIFICATE_EXPIRED', 'The certificate has expired');
   const certificate = await registeredCertificate(context, peer);
   if (certificate === undefined) {
     throw apiError(

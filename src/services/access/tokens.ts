@@ -1,4 +1,5 @@
 // Bearer tokens: issued as random secrets, stored as hashes, resolved to what they grant.
+import type { PeerIdentity } from '../../certificates/qwac.ts';
 import type { Consent } from '../../domain/consents.ts';
 import { apiError } from '../../domain/errors.ts';
 import { type ClientCredentialsScope, grantsRefreshToken } from '../../domain/scope.ts';
@@ -12,6 +13,7 @@ import {
   type NewRefreshToken,
 } from '../../store/tokens-repository.ts';
 import type { ServiceContext } from '../shared/context.ts';
+import { presentsBoundCertificate } from './live-access.ts';
 
 /** Token lifetimes in seconds (spec "Limits"); authorization codes' are the mode policy's. */
 export const LIFETIMES = {
@@ -158,20 +160,20 @@ export async function issuePsuTokens(
 }
 
 /**
- * What a bearer token grants. A token issued over mutual TLS is valid only with the same certificate
- * (`thumbprint` is the presenting connection's, or null without one).
+ * What a bearer token grants. A token issued over mutual TLS is valid only over a certificate of its
+ * TPP's set (presentsBoundCertificate; `peer` is the presenting connection's certificate).
  */
 export async function resolveToken(
   context: ServiceContext,
   secret: string,
-  thumbprint: string | null = null,
+  peer: PeerIdentity = { kind: 'none' },
 ): Promise<TokenGrant> {
   const tokenHash = hashSecret(secret);
   const now = context.clock().getTime();
   const cached = context.caches.clientTokens.get(tokenHash);
   if (cached !== undefined) {
     if (cached.expiresAt <= now) throw apiError('TOKEN_EXPIRED', 'The access token has expired');
-    checkBinding(cached.certThumbprint, thumbprint);
+    await checkBinding(context, cached.certThumbprint, cached.certTppId, peer);
     return { kind: cached.kind, clientId: cached.clientId, scope: cached.scope, psuId: null };
   }
   const row = await findToken(context.db, tokenHash);
@@ -180,7 +182,7 @@ export async function resolveToken(
   if (row.expiresAt !== null && row.expiresAt.getTime() <= now) {
     throw apiError('TOKEN_EXPIRED', 'The access token has expired');
   }
-  checkBinding(row.certThumbprint, thumbprint);
+  await checkBinding(context, row.certThumbprint, row.certTppId, peer);
   if (row.kind === 'client_credentials' && row.expiresAt !== null) {
     context.caches.clientTokens.set(tokenHash, {
       kind: row.kind,
@@ -188,6 +190,7 @@ export async function resolveToken(
       scope: row.scope,
       expiresAt: row.expiresAt.getTime(),
       certThumbprint: row.certThumbprint,
+      certTppId: row.certTppId,
     });
   }
   return {
@@ -199,8 +202,13 @@ export async function resolveToken(
   };
 }
 
-function checkBinding(bound: string | null, presented: string | null): void {
-  if (bound !== null && bound !== presented) {
+async function checkBinding(
+  context: ServiceContext,
+  thumbprint: string | null,
+  tppId: string | null,
+  peer: PeerIdentity,
+): Promise<void> {
+  if (thumbprint !== null && !(await presentsBoundCertificate(context, { thumbprint, tppId }, peer))) {
     throw apiError('TOKEN_INVALID', 'The access token is bound to another certificate');
   }
 }

@@ -27,13 +27,15 @@ async function register(context: ServiceContext, qwac: Qwac): Promise<{ tppId: s
       name: qwac.organizationName,
       createdAt: now,
     });
-    await addCertificate(trx, {
+    const added = await addCertificate(trx, {
       thumbprint: qwac.thumbprint,
       tppId: tpp.tppId,
       scopes: qwac.scopes.join(' '),
       notAfter: qwac.notAfter,
       addedAt: now,
     });
+    // The bank removed it from the TPP's set: enrolling or adding it again does not take it back.
+    if (!added) throw apiError('CERTIFICATE_INVALID', 'The certificate has been removed by the bank');
     return { tppId: tpp.tppId, created };
   });
 }

@@ -13,6 +13,8 @@ export interface CachedGrant {
   readonly expiresAt: number;
   /** The certificate the token is bound to (RFC 8705), when issued over mutual TLS. */
   readonly certThumbprint: string | null;
+  /** That certificate's TPP: the token works over any certificate of the TPP's set. */
+  readonly certTppId: string | null;
 }
 
 /**
@@ -22,7 +24,10 @@ export interface CachedGrant {
 export interface Caches {
   readonly apps: TtlCache<App>;
   readonly clientTokens: TtlCache<CachedGrant>;
-  /** Registered TPP certificates by thumbprint: only ever added (revocation is the CRL's, in TLS). */
+  /**
+   * The certificates of TPPs' sets by thumbprint. Revocation is the CRL's, in TLS; a certificate the bank
+   * removes (another process: `psd2-gateway tpp remove-certificate`) leaves the caches within the TTL.
+   */
   readonly certificates: TtlCache<{ readonly tppId: string; readonly thumbprint: string }>;
   /** An app's product subscriptions: only ever added; a new one shows at once in this process. */
   readonly subscriptions: TtlCache<readonly string[]>;

@@ -1,7 +1,8 @@
 // grant_type=refresh_token (also at /refresh/oauth2/token/1.0): a new access token for an account-access
 // authorization, as the real service answers it: no new refresh token. A refresh token is not rotated;
 // it stays valid while its consent does, bound to its app and, issued over mutual TLS, to the TPP's
-// certificate (a sender-constrained refresh token needs no rotation, RFC 9700 2.2.2). Once the consent
+// certificate set: any certificate the TPP holds now, so that a renewed certificate keeps the consent
+// (a sender-constrained refresh token needs no rotation, RFC 9700 2.2.2). Once the consent
 // ends (deleted, expired, revoked) the refresh token, and every access token of the consent, reads
 // nothing more.
 import type { PeerIdentity } from '../../../certificates/qwac.ts';
@@ -9,6 +10,7 @@ import { OAuthError } from '../../../domain/errors.ts';
 import { parseResourceScope } from '../../../domain/scope.ts';
 import { hashSecret } from '../../../domain/secrets.ts';
 import { findRefreshToken } from '../../../store/tokens-repository.ts';
+import { presentsBoundCertificate } from '../../access/live-access.ts';
 import { issueToken, LIFETIMES, type TokenResponse } from '../../access/tokens.ts';
 import type { ServiceContext } from '../../shared/context.ts';
 import { authenticateClient, required, type TokenParameters } from './parameters.ts';
@@ -32,7 +34,8 @@ export async function handler(
     throw new OAuthError('invalid_grant', 'the refresh token has been revoked');
   if (row.expiresAt.getTime() <= now.getTime())
     throw new OAuthError('invalid_grant', 'the refresh token has expired');
-  if (row.certThumbprint !== null && row.certThumbprint !== thumbprint)
+  const binding = { thumbprint: row.certThumbprint, tppId: row.certTppId };
+  if (!(await presentsBoundCertificate(context, binding, peer)))
     throw new OAuthError('invalid_grant', 'the refresh token is bound to another certificate');
   if (!(await stillGrants(context, row.scope, now))) {
     throw new OAuthError('invalid_grant', 'the consent of the refresh token is no longer valid');

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { eidSimulator } from '../../src/adapters/eid-simulator.ts';
 import type { SimulatedEidApp } from '../../src/ports/eid-provider.ts';
 import { findOrder, findPendingOrders } from '../../src/store/decoupled-repository.ts';
-import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
+import { type InitAnswer, initDecoupled, postLink, UNKNOWN_SESSION } from '../helpers/decoupled.ts';
 import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
 import { statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
@@ -199,6 +199,31 @@ test('the TPP cancels: the order ends and polls are refused', async () => {
   assert.deepEqual(statusAndBody(await poll(init)), {
     status: 400,
     body: { error: 'invalid_request', error_description: 'the session has ended' },
+  });
+});
+
+test("another app cannot cancel or poll the session: an unknown session's answer; the owner goes on", async () => {
+  const { init } = await startSession();
+  const { orderRef } = await pendingOrder();
+  const other = { headers: { 'X-Gateway-Client-Id': (await gateway.addApp()).clientId } };
+  const unknown = init._links.cancel.href.replace(/sessionId=[^&]+/, 'sessionId=nope');
+  assert.deepEqual(statusAndBody(await postLink(gateway, unknown)), UNKNOWN_SESSION);
+  assert.deepEqual(statusAndBody(await postLink(gateway, init._links.cancel.href, other)), UNKNOWN_SESSION);
+  time.advance(2000);
+  assert.deepEqual(statusAndBody(await postLink(gateway, init._links.token.href, other)), UNKNOWN_SESSION);
+  assert.equal((await findOrder(gateway.store.db, orderRef))?.status, 'pending');
+  // The session goes on for its owner, and the PSU signs.
+  assert.deepEqual(statusAndBody(await postLink(gateway, init._links.token.href)), {
+    status: 200,
+    body: { result: 'IN_PROGRESS', sleep_time: 2000 },
+  });
+  await eidApp.open(orderRef, time.clock());
+  await eidApp.approve(orderRef, time.clock());
+  const complete = await poll(init);
+  const token = (complete.body as { access_token: string }).access_token;
+  assert.deepEqual(statusAndBody(complete), {
+    status: 200,
+    body: { result: 'COMPLETE', access_token: token, token_type: 'Bearer', expires_in: 900 },
   });
 });
 

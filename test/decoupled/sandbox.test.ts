@@ -1,7 +1,7 @@
 // The decoupled flow in the sandbox (spec rows 9-11): COMPLETE at the first poll, cancel without effect.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
+import { type InitAnswer, initDecoupled, postLink, UNKNOWN_SESSION } from '../helpers/decoupled.ts';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
 import { call, statusAndBody } from '../helpers/http.ts';
 import { ACCOUNTS, domestic, sepa } from '../helpers/payments.ts';
@@ -101,6 +101,31 @@ test('cancel is callable and has no effect in the sandbox', async () => {
     ((await postLink(gateway, body._links.token.href)).body as { result: string }).result,
     'COMPLETE',
   );
+});
+
+test("another app's poll or cancel answers as an unknown session's; the session goes on", async () => {
+  const body = (await initDecoupled(gateway, request(await payment()))).body as InitAnswer;
+  const other = (await gateway.addApp()).clientId;
+  const unknownId = (href: string) => href.replace(/sessionId=[^&]+/, 'sessionId=nope');
+  for (const href of [body._links.cancel.href, body._links.token.href]) {
+    assert.deepEqual(statusAndBody(await postLink(gateway, unknownId(href))), UNKNOWN_SESSION);
+    for (const stranger of [
+      { headers: { 'X-Gateway-Client-Id': other } },
+      { json: { client_id: other } },
+      { json: { client_id: 42 } },
+    ]) {
+      assert.deepEqual(statusAndBody(await postLink(gateway, href, stranger)), UNKNOWN_SESSION, href);
+    }
+  }
+  // Its own app, named or not, polls it to the end.
+  const own = await postLink(gateway, body._links.token.href, {
+    headers: { 'X-Gateway-Client-Id': gateway.sandboxApp.clientId },
+  });
+  const token = (own.body as { access_token: string }).access_token;
+  assert.deepEqual(statusAndBody(own), {
+    status: 200,
+    body: { result: 'COMPLETE', access_token: token, token_type: 'Bearer', expires_in: 900 },
+  });
 });
 
 test('a PSU token from the decoupled flow is good for its payment only', async () => {

@@ -9,14 +9,24 @@ export function initDecoupled(gateway: Gateway, body: Record<string, unknown>) {
   });
 }
 
-/** POSTs {} to a token or cancel href of an init answer (made relative to the gateway). */
-export function postLink(gateway: Gateway, href: string) {
+/** POSTs {} (or `json`) to a token or cancel href of an init answer (made relative to the gateway). */
+export function postLink(
+  gateway: Gateway,
+  href: string,
+  options: { headers?: Record<string, string>; json?: Record<string, unknown> } = {},
+) {
   const url = new URL(href);
   return call(gateway.app, 'POST', url.pathname.slice(gateway.config.basePath.length) + url.search, {
-    headers: { accept: 'application/json' },
-    json: {},
+    headers: { accept: 'application/json', ...options.headers },
+    json: options.json ?? {},
   });
 }
+
+/** What the token and cancel links answer for a session id nobody started. */
+export const UNKNOWN_SESSION = {
+  status: 400,
+  body: { error: 'invalid_request', error_description: 'sessionId is not known' },
+};
 
 export interface InitAnswer {
   auto_start_token?: string;

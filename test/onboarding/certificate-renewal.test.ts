@@ -1,8 +1,9 @@
 // Certificate renewal keeps everything (issue 37, point 3; spec row 3: "earlier consents and tokens stay
 // valid"): tokens, refresh tokens and consents issued over one of a TPP's certificates work over any
 // certificate the TPP has added with PUT /third-parties, after the first one expired too; never over a
-// certificate that was never added, removed by the bank, revoked, or another TPP's. Real TLS on loopback
-// with certificates minted by the cert code; the gateway's clock is moved by hand.
+// certificate that was never added, removed by the bank, revoked, or another TPP's. A decoupled session
+// answers its own app over its TPP's certificates only (point 4). Real TLS on loopback with certificates
+// minted by the cert code; the gateway's clock is moved by hand.
 import assert from 'node:assert/strict';
 import { createHash, X509Certificate } from 'node:crypto';
 import { after, before, test } from 'node:test';
@@ -151,6 +152,24 @@ const createConsent = (client: Issued) =>
     },
   });
 
+/** Over `client`: a consent of X's app, and a decoupled session (v1, the PSU named) to approve it. */
+async function startSession(client: Issued) {
+  const created = await createConsent(client);
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const consentId = (created.body as { consentId: string }).consentId;
+  const init = await over(gateway, client, 'POST', '/decoupled/mbid/initAuthorization/1.0', {
+    json: {
+      psu_id: PSU,
+      psu_id_type: '1',
+      psu_client_ip: '192.0.2.1',
+      scope: `AIS:${consentId}`,
+      client_id: appX,
+    },
+  });
+  assert.equal(init.status, 200, JSON.stringify(init.body));
+  return init;
+}
+
 /** An access token (900 s) that a refresh answers. */
 function refreshed(answer: { status: number; body: unknown }): string {
   const body = answer.body as { access_token: string };
@@ -177,19 +196,7 @@ test('over A: enrollment, an app, a consent the PSU approves in the e-ID app, it
   appX = await appOf(certs.a, TPP_X);
   appY = await appOf(certs.c, TPP_Y);
   aisToken = await accessToken(certs.a, appX, 'AIS');
-  const created = await createConsent(certs.a);
-  assert.equal(created.status, 200, JSON.stringify(created.body));
-  const consentId = (created.body as { consentId: string }).consentId;
-  const init = await over(gateway, certs.a, 'POST', '/decoupled/mbid/initAuthorization/1.0', {
-    json: {
-      psu_id: PSU,
-      psu_id_type: '1',
-      psu_client_ip: '192.0.2.1',
-      scope: `AIS:${consentId}`,
-      client_id: appX,
-    },
-  });
-  assert.equal(init.status, 200, JSON.stringify(init.body));
+  const init = await startSession(certs.a);
   const eidApp = eidSimulator({ db: gateway.store.db, instant: false }).simulatedApp!;
   const order = (await eidApp.find(PSU, time.clock()))!;
   assert.equal(await eidApp.open(order.orderRef, time.clock()), true);
@@ -250,6 +257,61 @@ test('once A has expired, B still refreshes the consent and reads with the new t
       code: 'CERTIFICATE_EXPIRED',
       text: 'The certificate has expired',
     }),
+  });
+});
+
+test("decoupled sessions: only the session's app over its TPP's certificates; others as for an unknown session", async () => {
+  aisToken = await accessToken(certs.b, appX, 'AIS');
+  const init = await startSession(certs.b);
+  const links = (init.body as { _links: Record<'token' | 'cancel', { href: string }> })._links;
+  const path = (action: 'token' | 'cancel', sessionId?: string) => {
+    const url = new URL(links[action].href);
+    if (sessionId !== undefined) url.searchParams.set('sessionId', sessionId);
+    return url.pathname + url.search;
+  };
+  const unknown = {
+    status: 400,
+    body: { error: 'invalid_request', error_description: 'sessionId is not known' },
+  };
+  const none = (action: 'token' | 'cancel') =>
+    tlsRequest(gateway.url + path(action), {
+      method: 'POST',
+      ca: ca.certificatePem,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+  for (const action of ['cancel', 'token'] as const) {
+    assert.deepEqual(await over(gateway, certs.b, 'POST', path(action, 'nope'), { json: {} }), unknown);
+    assert.deepEqual(
+      await over(gateway, certs.c, 'POST', path(action), { json: {} }),
+      unknown,
+      `${action}: C`,
+    );
+    assert.deepEqual(
+      await over(gateway, certs.c, 'POST', path(action), {
+        json: {},
+        headers: { 'X-Gateway-Client-Id': appY },
+      }),
+      unknown,
+      `${action}: C naming Y's app`,
+    );
+    assert.deepEqual(await over(gateway, certs.never, 'POST', path(action), { json: {} }), unknown);
+    assert.deepEqual(await none(action), unknown, `${action}: no certificate`);
+  }
+  // Its TPP goes on: a poll over A (expired by now) is refused, one over B is answered, a cancel ends it.
+  time.advance(2000);
+  assert.deepEqual(await over(gateway, certs.a, 'POST', path('token'), { json: {} }), unknown);
+  assert.deepEqual(await over(gateway, certs.b, 'POST', path('token'), { json: {} }), {
+    status: 200,
+    body: { result: 'IN_PROGRESS', sleep_time: 2000 },
+  });
+  assert.deepEqual(await over(gateway, certs.b, 'POST', path('cancel'), { json: {} }), {
+    status: 204,
+    body: '',
+  });
+  assert.deepEqual(await over(gateway, certs.b, 'POST', path('token'), { json: {} }), {
+    status: 400,
+    body: { error: 'invalid_request', error_description: 'the session has ended' },
   });
 });
 

@@ -3,11 +3,14 @@
 // /decoupled/mbid/initAuthorization/1.0 (psu_id names the PSU; same-device start). Errors have the
 // OAuth shape: {"error", "error_description"}.
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import { peerIdentity } from '../../http/mtls.ts';
+import { clientIdOf } from '../../http/tpp-headers.ts';
 import {
   cancelAuthorization,
   initAuthorization,
   pollToken,
+  type SessionCaller,
   type SessionLinks,
 } from '../../services/authorization/decoupled.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
@@ -101,6 +104,14 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
     version,
   });
 
+  /** The app a token or cancel call names (X-Gateway-Client-Id, an alias, or client_id), and its certificate. */
+  const callerOf = (request: FastifyRequest): SessionCaller => {
+    const body = request.body as { readonly client_id?: unknown } | undefined;
+    const named = clientIdOf(request, context.config.clientIdHeaderAliases) ?? body?.client_id;
+    // A client_id that is no text names no app: not the session's.
+    const clientId = named === undefined || typeof named === 'string' ? named : '';
+    return { clientId, peer: peerIdentity(request) };
+  };
   const noStore = (reply: { header(name: string, value: string): unknown }) =>
     reply.header('Cache-Control', 'no-store');
   const startErrors = oauthErrors(400, 401, 413, 415, 500, 503);
@@ -174,7 +185,7 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
         schema: {
           summary: `Poll a decoupled authorization${named}${alias}`,
           description:
-            'An empty JSON object (or no body). IN_PROGRESS: wait sleep_time and poll again; COMPLETE: the PSU token. Errors: intent_expired (the PSU did not finish in time), mbid_max_polling (polled too often), mbid_error (the e-ID order failed or was declined).',
+            "An empty JSON object (or no body). IN_PROGRESS: wait sleep_time and poll again; COMPLETE: the PSU token. Errors: intent_expired (the PSU did not finish in time), mbid_max_polling (polled too often), mbid_error (the e-ID order failed or was declined). Only the session's app (when the call names one in X-Gateway-Client-Id or client_id) and, under mutual TLS, a certificate of its TPP see the session; to anyone else it is unknown.",
           operationId: `pollDecoupledToken${v1}${suffix}`,
           tags: ['Decoupled authorization'],
           querystring: SessionQuery,
@@ -186,7 +197,7 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
         },
       },
       async (request, reply) => {
-        const polled = await pollToken(context, request.query.sessionId, peerIdentity(request));
+        const polled = await pollToken(context, request.query.sessionId, callerOf(request));
         noStore(reply);
         return asBody(polled);
       },
@@ -199,7 +210,7 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
         schema: {
           summary: `Cancel a decoupled authorization${named}${alias}`,
           description:
-            'An empty JSON object (or no body). The e-ID order is cancelled; later polls are refused.',
+            "An empty JSON object (or no body). The e-ID order is cancelled; later polls are refused. Only the session's app and, under mutual TLS, a certificate of its TPP cancel it; to anyone else the session is unknown.",
           operationId: `cancelDecoupledAuthorization${v1}${suffix}`,
           tags: ['Decoupled authorization'],
           querystring: SessionQuery,
@@ -211,7 +222,7 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
         },
       },
       async (request, reply) => {
-        await cancelAuthorization(context, request.query.sessionId);
+        await cancelAuthorization(context, request.query.sessionId, callerOf(request));
         reply.code(204);
       },
     );

@@ -17,7 +17,7 @@ import {
   updateSession,
 } from '../../store/decoupled-repository.ts';
 import { appOf } from '../access/apps.ts';
-import { registeredCertificate } from '../access/live-access.ts';
+import { presentsBoundCertificate, registeredCertificate } from '../access/live-access.ts';
 import { issuePsuTokens } from '../access/tokens.ts';
 import type { Authorizable } from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -188,15 +188,12 @@ type PollAnswer = (
 export async function pollToken(
   context: ServiceContext,
   sessionId: string | undefined,
-  peer: PeerIdentity = { kind: 'none' },
+  caller: SessionCaller = { peer: { kind: 'none' } },
 ): Promise<TokenPollResponse> {
-  if (sessionId === undefined || sessionId === '')
-    throw new OAuthError('invalid_request', 'sessionId is required');
-  const sessionHash = hashSecret(sessionId);
-  const presented = peer.kind === 'qwac' ? peer.qwac.thumbprint : null;
+  const sessionHash = sessionHashOf(sessionId);
   const now = context.clock();
   // Errors that end the session are returned, not thrown, so that the session's end commits.
-  const checked = await checkPoll(context, sessionHash, presented, now);
+  const checked = await checkPoll(context, sessionHash, caller, now);
   if ('ended' in checked && checked.ended !== undefined) context.metrics.decoupledSessionEnded(checked.ended);
   if ('error' in checked) {
     if (checked.cancelOrder !== undefined) await cancelOrder(context, checked.cancelOrder, now);
@@ -218,34 +215,64 @@ export async function pollToken(
   return outcome.answer;
 }
 
+/** Who calls a session's token or cancel link. */
+export interface SessionCaller {
+  /** The app the call names (X-Gateway-Client-Id or client_id), if it names one. */
+  readonly clientId?: string | undefined;
+  readonly peer: PeerIdentity;
+}
+
+function sessionHashOf(sessionId: string | undefined): string {
+  if (sessionId === undefined || sessionId === '')
+    throw new OAuthError('invalid_request', 'sessionId is required');
+  return hashSecret(sessionId);
+}
+
+const unknownSession = () => new OAuthError('invalid_request', 'sessionId is not known');
+
 /**
- * The session of a poll, if it may be polled: known, of this certificate, active. Where the policy
- * paces the PSU's sessions (live; a sandbox scenario) the poll is counted, under the session's lock.
+ * The session, if the caller may see it: its own app, when the call names one, and under mutual TLS a
+ * certificate of that app's TPP (presentsBoundCertificate, as for the token it ends in). Anyone else
+ * learns nothing of it, not even that it exists: the answer is an unknown session's, and the session
+ * goes on unchanged. Who owns a session never changes, so this is read outside the poll's lock.
+ */
+async function ownSession(
+  context: ServiceContext,
+  sessionHash: string,
+  caller: SessionCaller,
+): Promise<SessionRow | undefined> {
+  const session = await findSession(context.db, sessionHash);
+  if (session === undefined) return undefined;
+  if (caller.clientId !== undefined && caller.clientId !== session.clientId) return undefined;
+  if (session.certThumbprint === null) return session;
+  const app = await appOf(context, session.clientId);
+  const binding = { thumbprint: session.certThumbprint, tppId: app?.tppId ?? null };
+  return (await presentsBoundCertificate(context, binding, caller.peer)) ? session : undefined;
+}
+
+/**
+ * The session of a poll, if it may be polled: the caller's (ownSession), active. Where the policy paces
+ * the PSU's sessions (live; a sandbox scenario) the poll is counted, under the session's lock.
  */
 async function checkPoll(
   context: ServiceContext,
   sessionHash: string,
-  presented: string | null,
+  caller: SessionCaller,
   now: Date,
 ): Promise<PollAnswer | { readonly session: SessionRow }> {
-  const found = await findSession(context.db, sessionHash);
-  const refusal = found === undefined ? undefined : pollRefusal(found, presented);
-  if (found === undefined || refusal !== undefined)
-    return refusal ?? { error: new OAuthError('invalid_request', 'sessionId is not known') };
+  const found = await ownSession(context, sessionHash, caller);
+  if (found === undefined) return { error: unknownSession() };
+  const refusal = pollRefusal(found);
+  if (refusal !== undefined) return refusal;
   const pacing = context.policy.pacing(found.psuId);
   if (pacing === undefined) return { session: found };
   return context.db.transaction(async (trx) => {
     const session = (await lockSession(trx, sessionHash))!;
-    return pollRefusal(session, presented) ?? (await pace(trx, session, now, pacing)) ?? { session };
+    return pollRefusal(session) ?? (await pace(trx, session, now, pacing)) ?? { session };
   });
 }
 
-function pollRefusal(session: SessionRow, presented: string | null): PollAnswer | undefined {
-  if (session.certThumbprint !== null && session.certThumbprint !== presented) {
-    return {
-      error: new OAuthError('unauthorized_client', 'the session was started with another certificate'),
-    };
-  }
+function pollRefusal(session: SessionRow): PollAnswer | undefined {
   if (session.state !== 'active')
     return { error: new OAuthError('invalid_request', 'the session has ended') };
   return undefined;
@@ -336,25 +363,27 @@ async function pace(
   return undefined;
 }
 
-/** Cancels the ongoing authorization; in the sandbox callable but without effect (spec row 11). */
+/**
+ * Cancels the ongoing authorization; in the sandbox callable but without effect (spec row 11). Only the
+ * session's own caller (ownSession) cancels it; anyone else gets an unknown session's answer.
+ */
 export async function cancelAuthorization(
   context: ServiceContext,
   sessionId: string | undefined,
+  caller: SessionCaller = { peer: { kind: 'none' } },
 ): Promise<void> {
-  if (sessionId === undefined || sessionId === '')
-    throw new OAuthError('invalid_request', 'sessionId is required');
+  const sessionHash = sessionHashOf(sessionId);
+  if ((await ownSession(context, sessionHash, caller)) === undefined) throw unknownSession();
   const now = context.clock();
-  const outcome = await context.db.transaction(async (trx): Promise<OAuthError | string | undefined> => {
-    const session = await lockSession(trx, hashSecret(sessionId));
-    if (session === undefined) return new OAuthError('invalid_request', 'sessionId is not known');
+  const orderRef = await context.db.transaction(async (trx): Promise<string | undefined> => {
+    const session = (await lockSession(trx, sessionHash))!;
     if (!context.policy.decoupledCancelEnds || session.state !== 'active') return undefined;
     await updateSession(trx, session.sessionHash, { state: 'cancelled', endedAt: now });
     return session.orderRef;
   });
-  if (outcome instanceof OAuthError) throw outcome;
   // The session's end has committed: the e-ID order ends too.
-  if (outcome !== undefined) {
+  if (orderRef !== undefined) {
     context.metrics.decoupledSessionEnded('cancelled');
-    await cancelOrder(context, outcome, now);
+    await cancelOrder(context, orderRef, now);
   }
 }

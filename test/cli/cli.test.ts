@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 
 const BUILT = existsSync(new URL('../../dist/cli.js', import.meta.url));
 const ENTRY = BUILT ? ['bin/psd2-gateway.mjs'] : ['--import', 'tsx', 'src/cli/index.ts'];
-const COMMANDS = ['serve', 'migrate', 'snapshot', 'cert', 'demo', 'check'];
+const COMMANDS = ['serve', 'migrate', 'snapshot', 'cert', 'tpp', 'demo', 'check'];
 /** Were a command to run, it would fail on this database: exit code 0 shows it did not. */
 const NO_DATABASE = { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PORT: '0' };
 

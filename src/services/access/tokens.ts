@@ -173,7 +173,8 @@ export async function resolveToken(
   const cached = context.caches.clientTokens.get(tokenHash);
   if (cached !== undefined) {
     if (cached.expiresAt <= now) throw apiError('TOKEN_EXPIRED', 'The access token has expired');
-    await checkBinding(context, cached.certThumbprint, cached.certTppId, peer);
+    if (cached.certThumbprint !== null)
+      await checkBinding(context, cached.certThumbprint, cached.certTppId, peer);
     return { kind: cached.kind, clientId: cached.clientId, scope: cached.scope, psuId: null };
   }
   const row = await findToken(context.db, tokenHash);
@@ -182,7 +183,7 @@ export async function resolveToken(
   if (row.expiresAt !== null && row.expiresAt.getTime() <= now) {
     throw apiError('TOKEN_EXPIRED', 'The access token has expired');
   }
-  await checkBinding(context, row.certThumbprint, row.certTppId, peer);
+  if (row.certThumbprint !== null) await checkBinding(context, row.certThumbprint, row.certTppId, peer);
   if (row.kind === 'client_credentials' && row.expiresAt !== null) {
     context.caches.clientTokens.set(tokenHash, {
       kind: row.kind,
@@ -202,13 +203,14 @@ export async function resolveToken(
   };
 }
 
+/** A token issued over mutual TLS (RFC 8705): presented over a certificate of its TPP's set. */
 async function checkBinding(
   context: ServiceContext,
-  thumbprint: string | null,
+  thumbprint: string,
   tppId: string | null,
   peer: PeerIdentity,
 ): Promise<void> {
-  if (thumbprint !== null && !(await presentsBoundCertificate(context, { thumbprint, tppId }, peer))) {
+  if (!(await presentsBoundCertificate(context, { thumbprint, tppId }, peer))) {
     throw apiError('TOKEN_INVALID', 'The access token is bound to another certificate');
   }
 }

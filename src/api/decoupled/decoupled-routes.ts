@@ -3,6 +3,7 @@
 // /decoupled/mbid/initAuthorization/1.0 (psu_id names the PSU; same-device start). Errors have the
 // OAuth shape: {"error", "error_description"}.
 import { Type } from '@sinclair/typebox';
+import { depthBounded } from '../../http/json-body.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import {
   cancelAuthorization,
@@ -85,8 +86,12 @@ export function decoupledRoutes(app: Api, context: ServiceContext, prefix: strin
     // Clients poll with Content-Type: application/json and no body at all: that is the empty object.
     const json = decoupled.getDefaultJsonParser('error', 'ignore');
     decoupled.removeContentTypeParser('application/json');
-    decoupled.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-      (body as string).trim() === '' ? done(null, {}) : json(request, body as string, done),
+    decoupled.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string' },
+      depthBounded((request, body, done) =>
+        body.trim() === '' ? done(null, {}) : json(request, body, done),
+      ),
     );
     sessionRoutes(decoupled, context, prefix);
   });

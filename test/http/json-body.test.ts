@@ -1,0 +1,102 @@
+// A JSON body nested deeper than MAX_JSON_DEPTH is refused as FORMAT_ERROR before it is parsed or
+// walked (issue 37: about 130,000 `[` overflowed the stack of a walk and answered 500, on routes
+// that need no certificate and no token).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-body.ts';
+import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { BAD_REQUEST, call } from '../helpers/http.ts';
+import { domestic } from '../helpers/payments.ts';
+
+const TOO_DEEP = 'the body is nested deeper than 32 levels of arrays and objects';
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+describe('the depth scan', () => {
+  test('counts arrays and objects inside each other, not brackets in strings', () => {
+    assert.equal(MAX_JSON_DEPTH, 32);
+    const depth = (levels: number) => `${'['.repeat(levels)}1${']'.repeat(levels)}`;
+    assert.equal(nestsDeeperThan(depth(32), 32), false);
+    assert.equal(nestsDeeperThan(depth(33), 32), true);
+    assert.equal(nestsDeeperThan(`${'{"a":'.repeat(33)}1${'}'.repeat(33)}`, 32), true);
+    // Siblings do not add up; closing brackets bring the depth back.
+    assert.equal(nestsDeeperThan(`[${`${'['.repeat(31)}${']'.repeat(31)},`.repeat(100)}1]`, 32), false);
+    // Brackets in strings, escaped quotes included, are text.
+    assert.equal(nestsDeeperThan(JSON.stringify({ a: '['.repeat(1000) }), 32), false);
+    assert.equal(nestsDeeperThan(JSON.stringify({ a: `\\"${'['.repeat(1000)}\\"` }), 32), false);
+    assert.equal(nestsDeeperThan(`["\\\\"${'['.repeat(33)}`, 32), true);
+    // Not valid JSON is not its business: an unclosed run of brackets is deep all the same.
+    assert.equal(nestsDeeperThan('['.repeat(130_000), 32), true);
+    assert.equal(nestsDeeperThan(']'.repeat(130_000) + '['.repeat(32), 32), false);
+  });
+});
+
+describe('a body nested too deep', () => {
+  let gateway: Gateway;
+  before(async () => {
+    gateway = await startGateway();
+  });
+  after(() => gateway.close());
+
+  const DEEP = '['.repeat(130_000);
+
+  test('130,000 `[` without a certificate or a token: 400 FORMAT_ERROR, on pages and onboarding', async () => {
+    for (const [path, headers] of [
+      ['/psu/login', JSON_TYPE],
+      ['/psu/consent', JSON_TYPE],
+      ['/psd2/v1/third-parties', { ...JSON_TYPE, 'tpp-request-id': 'r-1', 'tpp-transaction-id': 't-1' }],
+    ] as const) {
+      for (const payload of [DEEP, `${DEEP}${']'.repeat(130_000)}`]) {
+        const answer = await call(gateway.app, 'POST', path, { headers, payload });
+        assert.deepEqual(
+          { status: answer.status, body: answer.body },
+          BAD_REQUEST({ code: 'FORMAT_ERROR', text: TOO_DEEP }),
+          path,
+        );
+      }
+    }
+  });
+
+  test('the OAuth routes answer it in their shape: the decoupled flow and the token endpoint', async () => {
+    for (const path of [
+      '/decoupled/eid/initAuthorization/2.0',
+      '/decoupled/mbid/initAuthorization/1.0',
+      '/decoupled/eid/token/2.0',
+      '/decoupled/eid/cancel/2.0',
+      '/oauth2/token/1.0',
+    ]) {
+      const answer = await call(gateway.app, 'POST', path, { headers: JSON_TYPE, payload: DEEP });
+      assert.deepEqual(
+        { status: answer.status, body: answer.body },
+        { status: 400, body: { error: 'invalid_request', error_description: TOO_DEEP } },
+        path,
+      );
+    }
+  });
+
+  test('an initiation nested one level too deep is refused; at the limit the schema decides', async () => {
+    const token = await gateway.client.clientCredentialsToken();
+    const headers = { ...gateway.client.tppHeaders(token), ...JSON_TYPE };
+    const path = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
+    // The body object is one level; its member adds the others.
+    const at = (levels: number) =>
+      JSON.stringify(domestic()).replace(
+        /}$/,
+        `,"extra":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`,
+      );
+    const deep = await call(gateway.app, 'POST', path, {
+      headers: { ...headers, 'tpp-request-id': 'r-deep' },
+      payload: at(MAX_JSON_DEPTH + 1),
+    });
+    assert.deepEqual(
+      { status: deep.status, body: deep.body },
+      BAD_REQUEST({ code: 'FORMAT_ERROR', text: TOO_DEEP }),
+    );
+    const limit = await call(gateway.app, 'POST', path, {
+      headers: { ...headers, 'tpp-request-id': 'r-limit' },
+      payload: at(MAX_JSON_DEPTH),
+    });
+    // An unknown member is set aside (X-Ignored-Fields), whatever its depth: the payment is made.
+    assert.equal(limit.status, 200, JSON.stringify(limit.body));
+    assert.equal(limit.headers['x-ignored-fields'], 'extra');
+  });
+});

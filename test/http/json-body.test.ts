@@ -100,3 +100,59 @@ describe('a body nested too deep', () => {
     assert.equal(limit.headers['x-ignored-fields'], 'extra');
   });
 });
+
+describe('a body wide within the limit', () => {
+  let gateway: Gateway;
+  let headers: Record<string, string>;
+  before(async () => {
+    gateway = await startGateway();
+    headers = { ...gateway.client.tppHeaders(await gateway.client.clientCredentialsToken()), ...JSON_TYPE };
+  });
+  after(() => gateway.close());
+
+  test('120,000 wrong items: the first 20 fields named, the others counted (not a 12 MB answer)', async () => {
+    const answer = await call(gateway.app, 'POST', '/psd2/se/v2/payments/private/signing-basket', {
+      headers,
+      payload: JSON.stringify({ payments: new Array(120_000).fill(1) }),
+    });
+    const item = (index: number) => ({
+      code: 'FORMAT_ERROR',
+      path: `payments.${index}`,
+      text: `payments.${index} must be object`,
+    });
+    assert.deepEqual(
+      { status: answer.status, body: answer.body },
+      BAD_REQUEST(
+        { code: 'FORMAT_ERROR', path: 'payments', text: 'payments must NOT have more than 50 items' },
+        ...Array.from({ length: 19 }, (_, index) => item(index)),
+        { code: 'FORMAT_ERROR', text: 'and 119981 more fields with a problem' },
+      ),
+    );
+  });
+
+  test('12,000 unknown members and a 250,000-character name: set aside, named only when they can be', async () => {
+    const path = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
+    const many = Object.fromEntries(Array.from({ length: 12_000 }, (_, index) => [`k${index}`, [index]]));
+    const wide = await call(gateway.app, 'POST', path, {
+      headers: { ...headers, 'tpp-request-id': 'r-wide' },
+      payload: JSON.stringify({ ...domestic(), ...many }),
+    });
+    assert.equal(wide.status, 200, JSON.stringify(wide.body));
+    const named = Array.from({ length: 20 }, (_, index) => `k${index}`).join(', ');
+    assert.equal(wide.headers['x-ignored-fields'], `${named}, +11980 more`);
+    const long = await call(gateway.app, 'POST', path, {
+      headers: { ...headers, 'tpp-request-id': 'r-long' },
+      payload: JSON.stringify({ ...domestic(), ['k'.repeat(250_000)]: 1 }),
+    });
+    assert.equal(long.status, 200, JSON.stringify(long.body));
+    assert.equal(long.headers['x-ignored-fields'], '+1 more');
+    // A long name the schema refuses is not repeated either (a closed object of the consent body).
+    const ais = await gateway.client.clientCredentialsToken('AIS');
+    const consent = await call(gateway.app, 'POST', '/psd2/v1/consents', {
+      headers: { ...gateway.client.tppHeaders(ais), ...JSON_TYPE },
+      payload: JSON.stringify({ access: { ['k'.repeat(250_000)]: 1 } }),
+    });
+    assert.equal(consent.status, 400);
+    assert.ok(!JSON.stringify(consent.body).includes('kkkk'), JSON.stringify(consent.body).slice(0, 300));
+  });
+});

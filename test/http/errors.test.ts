@@ -153,6 +153,33 @@ test('U+0000 or an unpaired surrogate anywhere is refused before it reaches the 
   });
 });
 
+test('a form parameter given twice: 400 in the shape of the route, on the PSU pages too (not a 500)', async () => {
+  const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+  for (const path of ['/psu/login', '/psu/consent']) {
+    // The PSU pages documented their 400 as a page or the API's body; an OAuth body failed its serialiser.
+    const answer = await call(gateway.app, 'POST', path, { headers: FORM, payload: 'csrf=a&csrf=b' });
+    assert.deepEqual(
+      statusAndBody(answer),
+      BAD_REQUEST({ code: 'FORMAT_ERROR', text: 'csrf must be given once' }),
+      path,
+    );
+    const unnamed = await call(gateway.app, 'POST', path, { headers: FORM, payload: 'a%20b=1&a%20b=2' });
+    assert.deepEqual(
+      statusAndBody(unnamed),
+      BAD_REQUEST({ code: 'FORMAT_ERROR', text: 'a parameter must be given once' }),
+      path,
+    );
+  }
+  const token = await call(gateway.app, 'POST', '/oauth2/token/1.0', {
+    headers: FORM,
+    payload: 'scope=PIS&scope=AIS',
+  });
+  assert.deepEqual(statusAndBody(token), {
+    status: 400,
+    body: { error: 'invalid_request', error_description: 'scope must be given once' },
+  });
+});
+
 test('a path the router cannot read: bad percent-encoding, an overlong segment', async () => {
   const token = await gateway.client.clientCredentialsToken();
   const headers = { ...gateway.client.tppHeaders(token), country: 'SE', 'tpp-request-id': 'r-url' };

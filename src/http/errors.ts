@@ -38,7 +38,7 @@ interface AjvError {
 }
 
 /** At most this many schema failures are named in an answer; the others are counted. */
-const MAX_MESSAGES = 20;
+export const MAX_MESSAGES = 20;
 
 /**
  * Turns schema validation errors into tppMessages naming the field (body) or header. 120,000 wrong

@@ -11,7 +11,7 @@ import { isOAuthRoute } from './errors.ts';
 /** The deepest nesting of arrays and objects a JSON body may have (documented in docs/decisions.md). */
 export const MAX_JSON_DEPTH = 32;
 
-export const TOO_DEEP_TEXT = `the body is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`;
+const TOO_DEEP_TEXT = `the body is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

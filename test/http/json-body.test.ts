@@ -3,6 +3,7 @@
 // that need no certificate and no token).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-body.ts';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call } from '../helpers/http.ts';
@@ -28,6 +29,38 @@ describe('the depth scan', () => {
     assert.equal(nestsDeeperThan('['.repeat(130_000), 32), true);
     assert.equal(nestsDeeperThan(']'.repeat(130_000) + '['.repeat(32), 32), false);
   });
+});
+
+/** The nesting of a parsed value (the walk the scan spares the gateway; fine on these small values). */
+function depthOf(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  const members = Array.isArray(value) ? value : Object.values(value);
+  return 1 + Math.max(0, ...members.map(depthOf));
+}
+
+test('the scan agrees with the nesting of the parsed value, whatever the strings hold', () => {
+  const text = fc.string({
+    unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a', ':', ','),
+    maxLength: 8,
+  });
+  const value = fc.jsonValue({
+    maxDepth: 4,
+    stringUnit: fc.oneof(fc.constantFrom('[', '{', '"', '\\'), text),
+  });
+  fc.assert(
+    fc.property(
+      value,
+      fc.array(fc.boolean(), { maxLength: 40 }),
+      fc.integer({ min: 0, max: 40 }),
+      (inner, wraps, limit) => {
+        let wrapped: unknown = inner;
+        for (const array of wraps) wrapped = array ? [wrapped] : { [String(wraps.length)]: wrapped };
+        const json = JSON.stringify(wrapped);
+        assert.equal(nestsDeeperThan(json, limit), depthOf(wrapped) > limit, json);
+      },
+    ),
+    { numRuns: 500 },
+  );
 });
 
 describe('a body nested too deep', () => {

@@ -38,6 +38,7 @@ import {
   ServiceClosing,
 } from './http/errors.ts';
 import { registerFormBody } from './http/form-body.ts';
+import { registerJsonBody } from './http/json-body.ts';
 import { lazyCompilers } from './http/lazy-compilers.ts';
 import { createLogger, RequestLog } from './http/logging.ts';
 import { attachMetrics, createMetrics } from './http/metrics.ts';
@@ -171,6 +172,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   registerTolerantBodies(app);
   // JSON for the API, forms for the token endpoint; nothing else (Fastify also parses text/plain).
   app.removeContentTypeParser('text/plain');
+  registerJsonBody(app);
   registerFormBody(app);
 
   if (config.schedulerIntervalMs > 0) {

@@ -3,7 +3,7 @@
 // 415 like any other media type. Parameters given more than once are refused, as RFC 6749 section
 // 3.2 requires.
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { OAuthError } from '../domain/errors.ts';
+import { apiError, OAuthError } from '../domain/errors.ts';
 import { isShowableName } from './tolerant-body.ts';
 
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
@@ -25,11 +25,22 @@ export function registerFormBody(app: FastifyInstance): void {
       if (Object.hasOwn(parameters, name)) {
         // The name is the caller's: named only when it reads as a parameter name.
         const which = isShowableName(name) ? name : 'a parameter';
-        done(new OAuthError('invalid_request', `${which} must be given once`), undefined);
+        done(onceOnly(request, `${which} must be given once`), undefined);
         return;
       }
       parameters[name] = value;
     }
     done(null, parameters);
   });
+}
+
+/**
+ * In the shape of the route: the token endpoint's RFC 6749 error; the PSU pages' API error body (an
+ * OAuth body there failed their answer's serialiser and made a 500, issue 37). The route's
+ * `errorShape` read here as errors.ts's isOAuthRoute does (which imports this file).
+ */
+function onceOnly(request: FastifyRequest, text: string): Error {
+  return request.routeOptions.config?.errorShape === 'oauth'
+    ? new OAuthError('invalid_request', text)
+    : apiError('FORMAT_ERROR', text);
 }

@@ -11,7 +11,7 @@ export async function call(
   app: FastifyInstance,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
   url: string,
-  options: { headers?: Record<string, string>; json?: unknown; payload?: string } = {},
+  options: { headers?: Record<string, string>; json?: unknown; payload?: string | Buffer } = {},
 ): Promise<Answer> {
   const response = await app.inject({
     method,

@@ -59,10 +59,32 @@ test('a body with only known members is left as it is', () => {
 });
 
 test('the first text a database cannot hold is found by its dotted path', () => {
-  assert.equal(unstorableAt({ a: 'x', b: { c: ['ok', { d: 'N\u0000L' }] } }, ''), 'b.c.1.d');
-  assert.equal(unstorableAt({ a: { 'k\ud800': 1 } }, ''), 'a.k\ud800');
+  const value = (path: string) => ({ path, inName: false });
+  assert.deepEqual(unstorableAt({ a: 'x', b: { c: ['ok', { d: 'N\u0000L' }] } }, ''), value('b.c.1.d'));
+  // A name: where the member is, never the name itself.
+  assert.deepEqual(unstorableAt({ a: { 'k\ud800': 1 } }, ''), { path: 'a', inName: true });
+  assert.deepEqual(unstorableAt({ 'k\u0000': 1 }, ''), { path: '', inName: true });
   assert.equal(unstorableAt({ a: 'ok', b: 2, c: null, d: [true] }, ''), undefined);
-  assert.equal(unstorableAt('\udc00', 'name'), 'name');
-  assert.equal(unstorableAt({ first: 'x\u0000', second: 'y\u0000' }, 'body'), 'body.first');
+  assert.deepEqual(unstorableAt('\udc00', 'name'), value('name'));
+  assert.deepEqual(unstorableAt({ first: 'x\u0000', second: 'y\u0000' }, 'body'), value('body.first'));
+  // Document order: a deeper member before a later sibling.
+  assert.deepEqual(unstorableAt({ a: { b: { c: '\u0000' } }, d: '\u0000' }, ''), value('a.b.c'));
   assert.equal(unstorableAt({ pair: 'Tack \ud83d\ude00' }, ''), undefined);
+});
+
+/** `levels` arrays inside each other around `inner`, built without recursion. */
+function nested(levels: number, inner: unknown): unknown {
+  let value = inner;
+  for (let level = 0; level < levels; level++) value = [value];
+  return value;
+}
+
+test('no depth of input overflows the walks (issue 37)', () => {
+  // JSON.parse builds such a value from 400 kB of text; the walk went down one call per level.
+  const deep = nested(200_000, 'N\u0000L');
+  assert.deepEqual(unstorableAt(deep, ''), { path: '0.'.repeat(200_000).slice(0, -1), inName: false });
+  assert.equal(unstorableAt(nested(200_000, 'ok'), ''), undefined);
+  // The set-aside goes only where the schema goes: a body deeper than its schema is not walked.
+  const body = { payments: nested(200_000, {}), free: { x: nested(200_000, 1) } };
+  assert.deepEqual(setAsideUnknown(schema, body), []);
 });

@@ -100,7 +100,10 @@ describe('execute', () => {
     );
     assert.deepEqual(
       statusAndBody(await execute(DOMESTIC, paymentId, otherToken)),
-      UNAUTHORIZED({ code: 'TOKEN_INVALID', text: `The access token is not valid for PIS:${paymentId}` }),
+      UNAUTHORIZED({
+        code: 'TOKEN_INVALID',
+        text: 'The access token is not valid for the resource of this path',
+      }),
     );
     const answer = await execute(DOMESTIC, paymentId, await psuToken(paymentId));
     assert.deepEqual(statusAndBody(answer), { status: 200, body: { paymentId, transactionStatus: 'ACCC' } });

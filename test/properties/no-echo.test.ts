@@ -4,17 +4,23 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
-import { type Answer, call } from '../helpers/http.ts';
+import { type Answer, call, FORBIDDEN, UNAUTHORIZED } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
 const MARKER = 'ECHO<script>x';
 const ENCODED = encodeURIComponent(MARKER);
+/** The issue 37 report: SQL in a path, repeated in a 401's text. */
+const SQL = "x';DELETE FROM payments;--";
+const SQL_MARKER = "ECHO';DELETE FROM payments;--";
 
 let gateway: Gateway;
 let pis: string;
 let ais: string;
 let paymentId: string;
 let consentId: string;
+/** PSU tokens of the payment and of the consent: they pass the token check of a path that names another id. */
+let pisPsu: string;
+let aisPsu: string;
 before(async () => {
   gateway = await startGateway();
   pis = await gateway.client.clientCredentialsToken();
@@ -25,6 +31,8 @@ before(async () => {
   });
   paymentId = initiated.body.paymentId;
   consentId = (await gateway.client.createConsent(ais)).body.consentId;
+  pisPsu = (await gateway.client.authorizeScope(`PIS:${paymentId}`)).access_token;
+  aisPsu = (await gateway.client.authorizeScope(`AIS:${consentId}`)).access_token;
 });
 after(() => gateway.close());
 
@@ -232,29 +240,102 @@ test('JSON endpoints: the marker in each body field, member name and header is n
 });
 
 test('every route: the marker in each path parameter and in the query is never echoed', async () => {
+  // Not the sandbox's reset: it would delete the payment and the consent the tokens are for.
   const routes = [...new Set(gateway.routes)]
-    .filter((route) => !route.startsWith('HEAD ') && !route.includes('*'))
+    .filter((route) => !route.startsWith('HEAD ') && !route.includes('*') && route !== 'POST /sandbox/reset')
     .map((route) => route.split(' ') as [string, string]);
   assert.ok(routes.length > 30, `${routes.length} routes`);
-  for (const [method, template] of routes) {
-    if (!['GET', 'POST', 'PUT'].includes(method)) continue;
-    const params = template.match(/:[A-Za-z]+/g) ?? [];
-    const paths = params.length === 0 ? [template] : params.map((param) => template.replace(param, ENCODED));
-    for (const path of paths) {
-      const filled = path.replace(/:[A-Za-z]+/g, 'x');
-      const url = `${filled}?sessionId=${ENCODED}&dateFrom=${ENCODED}&withBalance=${ENCODED}&${ENCODED}=1`;
-      const headers = { ...gateway.client.tppHeaders(pis), Country: 'SE' };
-      const answer = await send(
-        method as JsonCall['method'],
-        url,
-        headers,
-        method === 'GET' ? undefined : {},
-      );
-      assertNoEcho(answer, `${method} ${path}`);
+  let checked = 0;
+  // With each kind of token: a PSU token passes the app's checks and reaches the one of its scope.
+  for (const token of [pis, ais, pisPsu, aisPsu]) {
+    for (const [method, template] of routes) {
+      if (!['GET', 'POST', 'PUT'].includes(method)) continue;
+      const params = template.match(/:[A-Za-z]+/g) ?? [];
+      const markers = [ENCODED, encodeURIComponent(SQL_MARKER)];
+      const paths =
+        params.length === 0
+          ? [template]
+          : params.flatMap((param) => markers.map((marker) => template.replace(param, marker)));
+      for (const path of paths) {
+        const filled = path.replace(/:[A-Za-z]+/g, 'x');
+        const url = `${filled}?sessionId=${ENCODED}&dateFrom=${ENCODED}&withBalance=${ENCODED}&${ENCODED}=1`;
+        const headers = { ...gateway.client.tppHeaders(token), Country: 'SE', 'Consent-ID': consentId };
+        const answer = await send(
+          method as JsonCall['method'],
+          url,
+          headers,
+          method === 'GET' ? undefined : {},
+        );
+        assertNoEcho(answer, `${method} ${path}`);
+        checked++;
+      }
     }
   }
+  assert.ok(checked > 400, `${checked} requests`);
   assertNoEcho(await call(gateway.app, 'GET', `/${ENCODED}/${ENCODED}`), 'an unknown path');
   assertNoEcho(await call(gateway.app, 'POST', `/psd2/se/v1/payments/${ENCODED}`), 'Sweden v1');
+});
+
+test("issue 37's report: executing /x';DELETE FROM payments;-- answers 401 without the path", async () => {
+  const headers = gateway.client.tppHeaders(pisPsu);
+  for (const path of [
+    `/psd2/v1/payments/sepa-credit-transfer/${encodeURIComponent(SQL)}`,
+    `/psd2/v1/payments/handelsbanken-domestic-credit-transfer/${encodeURIComponent(SQL)}/status`,
+  ]) {
+    const answer = await call(gateway.app, path.endsWith('/status') ? 'GET' : 'PUT', path, {
+      headers: { ...headers, Country: 'SE' },
+    });
+    assert.deepEqual(
+      { status: answer.status, body: answer.body },
+      UNAUTHORIZED({
+        code: 'TOKEN_INVALID',
+        text: 'The access token is not valid for the resource of this path',
+      }),
+      path,
+    );
+  }
+  // The consent of the path, read with the PSU token of another consent.
+  const read = await call(gateway.app, 'GET', `/psd2/v1/consents/${encodeURIComponent(SQL)}`, {
+    headers: gateway.client.tppHeaders(aisPsu),
+  });
+  assert.deepEqual(
+    { status: read.status, body: read.body },
+    UNAUTHORIZED({
+      code: 'TOKEN_INVALID',
+      text: 'The access token is not valid for the resource of this path',
+    }),
+  );
+});
+
+test('subscriptions: a clientId that names no app of the TPP is not repeated', async () => {
+  const ids = { 'TPP-Request-ID': 'r-enrol', 'TPP-Transaction-ID': 't-enrol' };
+  const enrolled = await call(gateway.app, 'POST', '/psd2/v1/third-parties', { headers: ids });
+  assert.equal(enrolled.status, 201, JSON.stringify(enrolled.body));
+  const tppId = (enrolled.body as { clientId: string }).clientId;
+  const tokenAnswer = await call(gateway.app, 'POST', '/oauth2/token/1.0', {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: 'PSD2-ADMIN',
+      client_id: tppId,
+    }).toString(),
+  });
+  const admin = (tokenAnswer.body as { access_token: string }).access_token;
+  for (const [index, clientId] of [SQL_MARKER, MARKER, gateway.sandboxApp.clientId].entries()) {
+    const answer = await call(gateway.app, 'POST', '/psd2/v1/subscriptions', {
+      headers: {
+        ...ids,
+        'TPP-Request-ID': `r-subscribe-${index}`,
+        'X-Gateway-Client-Id': tppId,
+        authorization: `Bearer ${admin}`,
+      },
+      json: { clientId, product: { name: 'consents' } },
+    });
+    assert.deepEqual(
+      { status: answer.status, body: answer.body },
+      FORBIDDEN({ code: 'RESOURCE_UNKNOWN', text: `clientId names no app of ${tppId}` }),
+    );
+  }
 });
 
 test('the token endpoint: the marker in each parameter, as a value and as a name, is never echoed', async () => {

@@ -231,3 +231,278 @@ test('account information: random consent bodies, PSU-IDs and read queries never
     { numRuns: 200 },
   );
 });
+
+// Issue 37: depth, width, long names, odd encodings and deep query strings, on routes that need no
+// token as well as on those that do. Bounded: about 400 generated requests, a few seconds.
+
+const TOO_DEEP = 'the body is nested deeper than 32 levels of arrays and objects';
+
+interface BodyRoute {
+  readonly path: string;
+  readonly shape: 'api' | 'oauth';
+  /** Headers beyond the content type: none for the routes that need no token. */
+  readonly headers: () => Record<string, string>;
+}
+
+let aisToken: string;
+const bodyRoutes = (): BodyRoute[] => [
+  { path: '/psu/login', shape: 'api', headers: () => ({}) },
+  { path: '/decoupled/eid/initAuthorization/2.0', shape: 'oauth', headers: () => ({}) },
+  { path: '/decoupled/mbid/token/1.0?sessionId=x', shape: 'oauth', headers: () => ({}) },
+  { path: '/oauth2/token/1.0', shape: 'oauth', headers: () => ({}) },
+  {
+    path: '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+    shape: 'api',
+    headers: () => ({ ...gateway.client.tppHeaders(token), 'tpp-request-id': `r-${Math.random()}` }),
+  },
+  {
+    path: '/psd2/se/v2/payments/private/signing-basket',
+    shape: 'api',
+    headers: () => ({ ...gateway.client.tppHeaders(token), 'tpp-request-id': `r-${Math.random()}` }),
+  },
+  { path: '/psd2/v1/consents', shape: 'api', headers: () => gateway.client.tppHeaders(aisToken) },
+];
+
+/** A JSON text of a given nesting, width and name length, built without recursion. */
+const shapedBody = fc
+  .record({
+    depth: fc.oneof(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 41, max: 60_000 })),
+    container: fc.constantFrom('array', 'object', 'mixed'),
+    width: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1_000, max: 12_000 })),
+    nameLength: fc.oneof(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1_000, max: 100_000 })),
+    leaf: anyJson(),
+    closed: fc.boolean(),
+  })
+  .map((shape) => {
+    // A long name on every level of a deep body would be gigabytes: long names go with shallow bodies.
+    const name = JSON.stringify('k'.repeat(shape.depth > 40 ? 1 : shape.nameLength));
+    let inner = JSON.stringify(shape.leaf) ?? 'null';
+    if (shape.width > 0) {
+      const items = Array.from({ length: shape.width }, (_, index) =>
+        shape.container === 'array' ? inner : `"k${index}":${inner}`,
+      );
+      inner = shape.container === 'array' ? `[${items.join(',')}]` : `{${items.join(',')}}`;
+    }
+    const opens: string[] = [];
+    const closes: string[] = [];
+    for (let level = 0; level < shape.depth; level++) {
+      const array = shape.container === 'array' || (shape.container === 'mixed' && level % 2 === 0);
+      opens.push(array ? '[' : `{${name}:`);
+      closes.push(array ? ']' : '}');
+    }
+    const text = opens.join('') + inner + (shape.closed ? closes.reverse().join('') : '');
+    return { text, depth: shape.depth };
+  });
+
+function assertDocumented(route: BodyRoute, answer: { status: number; body: unknown }): void {
+  assert.ok(
+    answer.status < 500,
+    `${route.path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`,
+  );
+  if (answer.status < 400 || typeof answer.body !== 'object') return;
+  if (route.shape === 'oauth') {
+    const body = answer.body as Record<string, unknown>;
+    assert.deepEqual(Object.keys(body).sort(), ['error', 'error_description'], JSON.stringify(body));
+  } else assert.ok(isDocumentedError(answer.body), JSON.stringify(answer.body).slice(0, 300));
+}
+
+test('JSON bodies of any depth, width and name length never give a 5xx; too deep is one FORMAT_ERROR', async () => {
+  aisToken = await gateway.client.clientCredentialsToken('AIS');
+  const routes = bodyRoutes();
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...routes), shapedBody, async (route, body) => {
+      const answer = await call(gateway.app, 'POST', route.path, {
+        headers: { ...route.headers(), 'content-type': 'application/json' },
+        payload: body.text,
+      });
+      assertDocumented(route, answer);
+      // Over 40 levels of wrapping alone, whatever the leaf: refused, before anything else is said.
+      if (body.depth > 40 && body.text.length <= gateway.config.bodyLimit) {
+        assert.deepEqual(
+          { status: answer.status, body: answer.body },
+          route.shape === 'oauth'
+            ? { status: 400, body: { error: 'invalid_request', error_description: TOO_DEEP } }
+            : {
+                status: 400,
+                body: {
+                  httpCode: '400',
+                  httpMessage: 'Bad Request',
+                  moreInformation: TOO_DEEP,
+                  tppMessages: [{ category: 'ERROR', code: 'FORMAT_ERROR', text: TOO_DEEP }],
+                },
+              },
+          route.path,
+        );
+      }
+    }),
+    { numRuns: 150 },
+  );
+});
+
+/** Byte sequences no UTF-8 decoder accepts: overlong forms, a lone surrogate, stray bytes, beyond U+10FFFF. */
+const INVALID_UTF8 = [
+  [0xc0, 0xaf],
+  [0xe0, 0x80, 0xaf],
+  [0xf0, 0x80, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xff],
+  [0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xc3],
+];
+
+const encodedBody = fc
+  .record({
+    json: fc.oneof(
+      fc.constant(JSON.stringify(domestic())),
+      fc.constant(JSON.stringify({ access: 'ALL_ACCOUNTS' })),
+      anyJson().map((value) => JSON.stringify(value) ?? 'null'),
+    ),
+    encoding: fc.constantFrom('utf8', 'utf16le', 'utf16be', 'latin1'),
+    bom: fc.constantFrom('none', 'utf8', 'utf16le', 'utf16be'),
+    invalid: fc.option(fc.tuple(fc.constantFrom(...INVALID_UTF8), fc.nat()), { freq: 2 }),
+    contentType: fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json; charset=UTF-16',
+      'application/json; charset=iso-8859-1',
+      'application/json; charset="utf-8"; charset=latin1',
+      'application/json; charset=',
+      'application/json;charset=x-unknown',
+    ),
+  })
+  .map(({ json, encoding, bom, invalid, contentType }) => {
+    const text =
+      encoding === 'utf16be'
+        ? Buffer.from(json, 'utf16le').swap16()
+        : Buffer.from(json, encoding === 'utf8' ? 'utf8' : encoding);
+    const marks = { none: [], utf8: [0xef, 0xbb, 0xbf], utf16le: [0xff, 0xfe], utf16be: [0xfe, 0xff] };
+    let bytes = Buffer.concat([Buffer.from(marks[bom]), text]);
+    if (invalid !== null) {
+      const [sequence, at] = invalid;
+      const where = at % (bytes.length + 1);
+      bytes = Buffer.concat([bytes.subarray(0, where), Buffer.from(sequence), bytes.subarray(where)]);
+    }
+    return { bytes, contentType };
+  });
+
+test('odd encodings (invalid UTF-8, overlong forms, UTF-16, BOMs, charset parameters) never give a 5xx', async () => {
+  aisToken ??= await gateway.client.clientCredentialsToken('AIS');
+  const routes = bodyRoutes();
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...routes), encodedBody, async (route, { bytes, contentType }) => {
+      const response = await gateway.app.inject({
+        method: 'POST',
+        url: route.path,
+        headers: { ...route.headers(), 'content-type': contentType },
+        payload: bytes,
+      });
+      const body = String(response.headers['content-type'] ?? '').includes('json')
+        ? (JSON.parse(response.body) as unknown)
+        : response.body;
+      assertDocumented(route, { status: response.statusCode, body });
+      assert.ok(!response.body.includes('\ufffd'), `${route.path}: ${response.body.slice(0, 300)}`);
+    }),
+    { numRuns: 120 },
+  );
+});
+
+/** Form parameters with every kind of percent-encoding: malformed, overlong, a lone surrogate, U+0000. */
+const formPart = fc.oneof(
+  fc.constantFrom(
+    'grant_type',
+    'client_credentials',
+    'scope',
+    'PIS',
+    '%',
+    '%zz',
+    '%4',
+    '%C0%AF',
+    '%E0%80%AF',
+    '%ED%A0%80',
+    '%00',
+    '%FF%FE',
+    '+',
+    '%2B',
+    '%25%32%30',
+    'a%5B0%5D%5Bb%5D',
+    'x'.repeat(5_000),
+  ),
+  fc.string({ unit: 'grapheme-ascii', maxLength: 12 }),
+);
+
+test('form bodies with any percent-encoding never give a 5xx', async () => {
+  const paths = ['/oauth2/token/1.0', '/psu/login', '/psu/consent'];
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...paths),
+      fc.array(
+        fc.tuple(fc.array(formPart, { minLength: 1, maxLength: 3 }), fc.array(formPart, { maxLength: 3 })),
+        {
+          maxLength: 8,
+        },
+      ),
+      fc.constantFrom(
+        'application/x-www-form-urlencoded',
+        'application/x-www-form-urlencoded; charset=UTF-8',
+        'application/x-www-form-urlencoded;charset=latin1',
+        'application/x-www-form-urlencoded; charset=utf-16',
+      ),
+      async (path, pairs, contentType) => {
+        const payload = pairs.map(([name, value]) => `${name.join('')}=${value.join('')}`).join('&');
+        const answer = await call(gateway.app, 'POST', path, {
+          headers: { 'content-type': contentType },
+          payload,
+        });
+        assertDocumented(
+          { path, shape: path.startsWith('/oauth2') ? 'oauth' : 'api', headers: () => ({}) },
+          answer,
+        );
+      },
+    ),
+    { numRuns: 120 },
+  );
+});
+
+/** A query string: nested brackets, dotted names, a name repeated or very long, many names. */
+const deepQuery = fc
+  .record({
+    form: fc.constantFrom('brackets', 'dots', 'repeated', 'many', 'long'),
+    size: fc.oneof(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 500, max: 3_000 })),
+    name: fc.constantFrom('dateFrom', 'withBalance', 'sessionId', 'scope', 'client_id', 'a', '%00', '%ZZ'),
+    value: fc.constantFrom('1', '2026-01-01', 'true', '', '%00', '%ED%A0%80', 'x'.repeat(300)),
+  })
+  .map(({ form, size, name, value }) => {
+    if (form === 'brackets') return `${name}${'[a]'.repeat(size)}=${value}`;
+    if (form === 'dots') return `${name}${'.a'.repeat(size)}=${value}`;
+    if (form === 'repeated') return Array.from({ length: size }, () => `${name}=${value}`).join('&');
+    if (form === 'many')
+      return Array.from({ length: size }, (_, index) => `${name}${index}=${value}`).join('&');
+    return `${name}${'n'.repeat(size * 10)}=${value}`;
+  });
+
+test('deep, wide and long query strings never give a 5xx', async () => {
+  aisToken ??= await gateway.client.clientCredentialsToken('AIS');
+  const consentId = (await gateway.client.createConsent(aisToken)).body.consentId;
+  const gets = [
+    `/psd2/v1/accounts/${ACCOUNTS.tolvan.accountId}/transactions`,
+    `/psd2/v1/consents/${consentId}`,
+    '/oauth2/authorize/1.0',
+    '/psd2/v1/payments/sepa-credit-transfer/x/status',
+    '/sandbox/test-data',
+  ];
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...gets), deepQuery, async (path, query) => {
+      const answer = await call(gateway.app, 'GET', `${path}?${query}`, {
+        headers: { ...gateway.client.tppHeaders(aisToken), country: 'SE' },
+      });
+      assert.ok(
+        answer.status < 500,
+        `${path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`,
+      );
+      if (answer.status >= 400 && typeof answer.body === 'object')
+        assert.ok(isDocumentedError(answer.body), JSON.stringify(answer.body).slice(0, 300));
+    }),
+    { numRuns: 100 },
+  );
+});

@@ -87,8 +87,58 @@ const parameter = () =>
     text(40).map(encodePart),
   );
 
+/** Nested arrays or objects, within the body limit or beyond it (issue 37: 130,000 `[` made a 500). */
+const deepBody = fc
+  .tuple(fc.integer({ min: 20, max: 130_000 }), fc.constantFrom('[', '{"a":', '{"payments":'), fc.boolean())
+  .map(([levels, open, closed]) => {
+    const close = open === '[' ? ']' : '}';
+    return `${open.repeat(levels)}1${closed ? close.repeat(levels) : ''}`;
+  });
+
+/** Wide arrays and objects, and long member names, within the body limit. */
+const wideBody = fc
+  .tuple(fc.integer({ min: 100, max: 40_000 }), fc.constantFrom('items', 'members', 'payments', 'name'))
+  .map(([size, form]) => {
+    if (form === 'items') return `[${new Array(size).fill('0').join(',')}]`;
+    if (form === 'payments') return JSON.stringify({ payments: new Array(size).fill({ a: 1 }) });
+    if (form === 'members')
+      return JSON.stringify(Object.fromEntries(Array.from({ length: size }, (_, index) => [`k${index}`, 1])));
+    return JSON.stringify({ ...domestic(), ['k'.repeat(size * 5)]: 1 });
+  });
+
+/** Bytes: invalid UTF-8 (overlong forms, a lone surrogate, stray bytes), UTF-16 and byte order marks. */
+const oddBytes = fc
+  .tuple(
+    fc.constantFrom(JSON.stringify(domestic()), '{"access":"ALL_ACCOUNTS"}', 'grant_type=client_credentials'),
+    fc.constantFrom('utf8', 'utf16le', 'latin1'),
+    fc.constantFrom([], [0xef, 0xbb, 0xbf], [0xff, 0xfe], [0xfe, 0xff]),
+    fc.constantFrom(
+      [],
+      [0xc0, 0xaf],
+      [0xe0, 0x80, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xff],
+      [0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+    ),
+    fc.nat(),
+  )
+  .map(([text, encoding, mark, invalid, at]) => {
+    const bytes = Buffer.from(text, encoding as BufferEncoding);
+    const where = at % (bytes.length + 1);
+    return Buffer.concat([
+      Buffer.from(mark),
+      bytes.subarray(0, where),
+      Buffer.from(invalid),
+      bytes.subarray(where),
+    ]);
+  });
+
 /** A body: broken JSON, valid JSON of the wrong shape, a form, nothing, or more than the limit. */
 const body = fc.oneof(
+  deepBody,
+  wideBody,
+  oddBytes,
   fc.constantFrom('{', '{"a":', '[1,2', 'null', '"x"', '{"instructedAmount":{"amount":1e400}}', '', HUGE),
   fc.jsonValue().map((value) => JSON.stringify(value)),
   fc
@@ -101,6 +151,21 @@ const body = fc.oneof(
   text(200),
 );
 
+/** Deep, wide and long query strings: nested brackets, dotted names, a name repeated, long names. */
+const deepQuery = fc
+  .tuple(
+    fc.constantFrom('brackets', 'dots', 'repeated', 'many', 'long'),
+    fc.integer({ min: 1, max: 2_000 }),
+    fc.constantFrom('dateFrom', 'withBalance', 'sessionId', 'scope', 'a', '%00', '%ZZ'),
+  )
+  .map(([form, size, name]) => {
+    if (form === 'brackets') return `${name}${'[a]'.repeat(size)}=1`;
+    if (form === 'dots') return `${name}${'.a'.repeat(size)}=1`;
+    if (form === 'repeated') return Array.from({ length: size }, () => `${name}=1`).join('&');
+    if (form === 'many') return Array.from({ length: size }, (_, index) => `${name}${index}=1`).join('&');
+    return `${name}${'n'.repeat(size * 10)}=1`;
+  });
+
 const headerValue = fc.oneof(
   ascii(60),
   fc.constantFrom('SE', 'NL', 'XX', '', 'Bearer', 'Bearer x', 'Basic Zm9vOmJhcg==', 'x'.repeat(8_000)),
@@ -110,10 +175,18 @@ const request = fc.record({
   route: fc.integer({ min: 0, max: 10_000 }),
   methodChange: fc.option(fc.constantFrom(...METHODS), { freq: 6 }),
   parameters: fc.array(parameter(), { minLength: 4, maxLength: 4 }),
-  query: fc.dictionary(
-    fc.constantFrom('dateFrom', 'withBalance', 'state', 'client_id', 'scope', 'x', ''),
-    text(30),
-    { maxKeys: 3 },
+  query: fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc
+        .dictionary(
+          fc.constantFrom('dateFrom', 'withBalance', 'state', 'client_id', 'scope', 'x', ''),
+          text(30),
+          { maxKeys: 3 },
+        )
+        .map((query) => new URLSearchParams(query).toString()),
+    },
+    { weight: 1, arbitrary: deepQuery },
   ),
   token: fc.constantFrom('valid', 'none', 'junk'),
   headers: fc.dictionary(
@@ -137,6 +210,8 @@ const request = fc.record({
       'application/x-www-form-urlencoded',
       'text/plain',
       'application/json; charset=latin1',
+      'application/json; charset=utf-16',
+      'application/x-www-form-urlencoded; charset=UTF-8',
       'multipart/form-data; boundary=x',
       '*/*',
       ';;;',
@@ -170,7 +245,7 @@ test(`${RUNS} generated malformed requests over every route: no 5xx, every error
       const path = routePath.replace(/:[A-Za-z]+|\*/g, () =>
         generated.parameters[index++ % 4]!.replace('the-payment', paymentId),
       );
-      const query = new URLSearchParams(generated.query).toString();
+      const query = generated.query;
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(generated.headers)) headers[name] = value;
       if (generated.token === 'valid') headers.authorization = `Bearer ${token}`;
@@ -230,6 +305,23 @@ test('raw bytes no client would send: 4xx or a closed connection, never a 5xx', 
     assert.ok(
       status === undefined || (status >= 400 && status < 500),
       `${JSON.stringify(bytes.slice(0, 60))}: ${status}`,
+    );
+  }
+});
+
+test('over a real connection: 130,000 `[` and invalid UTF-8 to routes that need no token answer 400', async () => {
+  const post = (path: string, type: string, body: string) =>
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body, 'latin1')}\r\nConnection: close\r\n\r\n${body}`;
+  // Valid JSON: closed, it passes the parser and reached the walks that overflowed.
+  const deep = `${'['.repeat(130_000)}${']'.repeat(130_000)}`;
+  for (const path of ['/psu/login', '/decoupled/eid/initAuthorization/2.0', '/oauth2/token/1.0']) {
+    assert.equal(await raw(post(path, 'application/json', deep)), 400, path);
+    assert.equal(await raw(post(path, 'application/json', deep.slice(0, 130_000))), 400, path);
+    // Latin-1 here is bytes as they are: an overlong '/', a lone surrogate, a stray continuation byte.
+    assert.equal(
+      await raw(post(path, 'application/json', '{"a":"\u00c0\u00af\u00ed\u00a0\u0080\u0080"}')),
+      400,
+      path,
     );
   }
 });

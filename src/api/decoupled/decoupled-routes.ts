@@ -4,6 +4,7 @@
 // OAuth shape: {"error", "error_description"}.
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { depthBounded } from '../../http/json-body.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import { clientIdOf } from '../../http/tpp-headers.ts';
 import {
@@ -88,8 +89,12 @@ export function decoupledRoutes(app: Api, context: ServiceContext, prefix: strin
     // Clients poll with Content-Type: application/json and no body at all: that is the empty object.
     const json = decoupled.getDefaultJsonParser('error', 'ignore');
     decoupled.removeContentTypeParser('application/json');
-    decoupled.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
-      (body as string).trim() === '' ? done(null, {}) : json(request, body as string, done),
+    decoupled.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string' },
+      depthBounded((request, body, done) =>
+        body.trim() === '' ? done(null, {}) : json(request, body, done),
+      ),
     );
     sessionRoutes(decoupled, context, prefix);
   });

@@ -4,6 +4,8 @@
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
+import { MAX_MESSAGES } from '../../http/errors.ts';
+import { MAX_JSON_DEPTH } from '../../http/json-body.ts';
 import { VERSION } from '../../version.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 
@@ -45,7 +47,12 @@ with the PSU's token, (5) read its status with either token.
 Errors have one of two shapes: the API's (ApiError: httpCode, httpMessage, moreInformation, tppMessages
 with a stable code and the path at fault) and, on the OAuth and decoupled endpoints, RFC 6749's
 (OAuthError: error, error_description). Every answer carries X-Correlation-ID and echoes TPP-Request-ID
-and TPP-Transaction-ID.`;
+and TPP-Transaction-ID. Error texts name the field, header or parameter at fault, never the value sent.
+
+Limits of a request: a body of at most BODY_LIMIT bytes (413 REQUEST_TOO_LARGE); a JSON body nested at
+most ${MAX_JSON_DEPTH} levels of arrays and objects deep (a deeper one is refused before it is read: 400
+FORMAT_ERROR, or invalid_request on the OAuth endpoints); an answer names at most ${MAX_MESSAGES} fields that fail
+the schema and counts the others.`;
 
 /** The security schemes; OpenAPI 3.1's mutualTLS is not in the plugin's 3.0-era types. */
 const SECURITY_SCHEMES = {

@@ -240,11 +240,15 @@ export function requireClientToken(
   }
 }
 
-/** A PSU token for exactly this resource (scope PIS:<id>). */
+/**
+ * A PSU token for exactly this resource (scope PIS:<id>, AIS:<id>). The id is the caller's, from the
+ * path, not yet looked up: the answer names the resource, never the id (issue 37).
+ */
 export function requirePsuToken(grant: TokenGrant, clientId: string, scope: string): void {
   requireSameApp(grant, clientId);
   if (grant.kind === 'client_credentials') {
     throw apiError('TOKEN_INVALID', 'This call needs the PSU access token of the authorization');
   }
-  if (grant.scope !== scope) throw apiError('TOKEN_INVALID', `The access token is not valid for ${scope}`);
+  if (grant.scope !== scope)
+    throw apiError('TOKEN_INVALID', 'The access token is not valid for the resource of this path');
 }

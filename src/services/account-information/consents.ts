@@ -6,7 +6,7 @@ import type { App } from '../../domain/apps.ts';
 import type { Consent, ConsentKind } from '../../domain/consents.ts';
 import { addDays, dayBefore, isIsoDate, startOfDay } from '../../domain/dates.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
-import { parseResourceScope } from '../../domain/scope.ts';
+import { formatResourceScope, parseResourceScope } from '../../domain/scope.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
 import {
   countConsentRead,
@@ -14,7 +14,7 @@ import {
   insertConsent,
   terminateConsent,
 } from '../../store/consents-repository.ts';
-import { requireClientToken, requireSameApp, type TokenGrant } from '../access/tokens.ts';
+import { requireClientToken, requirePsuToken, requireSameApp, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, answerOnce } from '../shared/idempotency.ts';
 import { type ScaMethod, scaMethods } from '../shared/sca-methods.ts';
@@ -127,12 +127,7 @@ async function consentOfApp(
   consentId: string,
 ): Promise<Consent> {
   if (grant.kind === 'client_credentials') requireClientToken(grant, app.clientId, 'AIS');
-  else {
-    requireSameApp(grant, app.clientId);
-    if (grant.scope !== `AIS:${consentId}`) {
-      throw apiError('TOKEN_INVALID', `The access token is not valid for AIS:${consentId}`);
-    }
-  }
+  else requirePsuToken(grant, app.clientId, formatResourceScope({ service: 'AIS', resourceId: consentId }));
   const consent = await findConsent(context.db, consentId);
   if (consent === undefined || consent.clientId !== app.clientId || consent.kind !== KIND_OF[api]) {
     throw apiError('CONSENT_UNKNOWN', 'The consent is not one of this app');

@@ -89,7 +89,8 @@ export async function subscribe(
         };
         await insertApp(trx, { ...app, tppId: tpp.tppId });
       } else if (app === undefined || app.tppId !== tpp.tppId) {
-        throw notYours(`App ${body.clientId} is not an app of ${tpp.tppId}`);
+        // The id is the caller's and names no app of theirs: not repeated (issue 37).
+        throw notYours(`clientId names no app of ${tpp.tppId}`);
       }
       const subscriptionId = randomUUID();
       if (

@@ -63,10 +63,12 @@ export function postEidForm(
   path: '/psu/eid/open' | '/psu/eid/sign',
   visit: EidAppVisit,
   fields: Record<string, string>,
+  remoteAddress?: string,
 ) {
   return call(gateway.app, 'POST', path, {
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `psu_csrf=${visit.cookie}` },
     payload: new URLSearchParams({ csrf: visit.csrf, ...fields }).toString(),
+    ...(remoteAddress === undefined ? {} : { remoteAddress }),
   });
 }
 
@@ -85,6 +87,13 @@ export function signInEidApp(
   gateway: Gateway,
   opened: EidAppVisit & { order: string | undefined },
   fields: { psu_id?: string; password?: string; decision: 'approve' | 'decline' },
+  remoteAddress?: string,
 ) {
-  return postEidForm(gateway, '/psu/eid/sign', opened, { request: opened.order ?? '', ...fields });
+  return postEidForm(
+    gateway,
+    '/psu/eid/sign',
+    opened,
+    { request: opened.order ?? '', ...fields },
+    remoteAddress,
+  );
 }

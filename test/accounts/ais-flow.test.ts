@@ -388,7 +388,7 @@ describe('account information in the sandbox', () => {
       whole(
         await client.read('/psd2/v1/card-accounts/b7c8d9e0-0000-4000-8000-000000000002', tokens.access_token),
       ),
-      FORBIDDEN({ code: 'RESOURCE_UNKNOWN', text: 'The card account is not covered by this consent' }),
+      NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: 'There is no such card account' }),
     );
     assert.deepEqual(
       whole(await client.read(`/psd2/v1/card-accounts/${randomUUID()}/balances`, tokens.access_token)),
@@ -538,11 +538,11 @@ describe('account information in the sandbox', () => {
     const reads: [string, { status: number; body: unknown }][] = [
       [
         `/psd2/v1/accounts/${ACCOUNTS.agda.accountId}`,
-        FORBIDDEN({ code: 'RESOURCE_UNKNOWN', text: 'The account is not covered by this consent' }),
+        NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: 'There is no such account' }),
       ],
       [
         `/psd2/v1/accounts/${ACCOUNTS.gb.accountId}/balances`,
-        FORBIDDEN({ code: 'RESOURCE_UNKNOWN', text: 'The account is not covered by this consent' }),
+        NOT_FOUND({ code: 'RESOURCE_UNKNOWN', text: 'There is no such account' }),
       ],
       [
         `/psd2/v1/accounts/${randomUUID()}`,

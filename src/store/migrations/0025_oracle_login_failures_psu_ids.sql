@@ -14,3 +14,7 @@ CREATE TABLE login_failures (
 CREATE INDEX login_failures_last_failure ON login_failures (last_failure_at);
 
 ALTER TABLE psu_credentials DROP COLUMN failed_attempts, DROP COLUMN locked_until;
+
+-- A consent's PSU-ID is what the TPP asked for, not necessarily a PSU the gateway holds: it is not looked
+-- up when the consent is made (that answer told a TPP who is a customer), only compared with who approves.
+ALTER TABLE consents DROP CONSTRAINT IF EXISTS consents_requested_psu_id_fkey;

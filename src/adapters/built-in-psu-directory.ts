@@ -1,5 +1,6 @@
 // The built-in PSU directory: the bank's customers in the gateway's database, with scrypt hashes of
-// their passwords; a PSU is locked for a while after too many failed logins (API-NOTES "OAuth hygiene").
+// their passwords. It only checks a password: failed logins are counted by the gateway for known and
+// unknown PSU ids alike (services/authorization/login-throttle.ts, API-NOTES "OAuth hygiene").
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { LoginResult, PsuDirectory } from '../ports/psu-directory.ts';
@@ -10,15 +11,7 @@ import {
   listCardsOf,
 } from '../store/customers-repository.ts';
 import type { Db, StoreDb } from '../store/database.ts';
-import {
-  lockCredential,
-  updateCredential,
-  upsertCredentialIfMissing,
-} from '../store/psu-login-repository.ts';
-
-/** Failed logins before a PSU is locked, and for how long. */
-export const MAX_FAILED_LOGINS = 5;
-export const LOCK_MS = 15 * 60_000;
+import { findCredential, upsertCredentialIfMissing } from '../store/psu-login-repository.ts';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
 
@@ -41,26 +34,10 @@ const DUMMY_HASH = `scrypt$${'00'.repeat(16)}$${'00'.repeat(32)}`;
 
 export function builtInPsuDirectory(db: StoreDb): PsuDirectory {
   return {
-    authenticate(psuId, password, now) {
-      return db.transaction(async (trx): Promise<LoginResult> => {
-        const credential = await lockCredential(trx, psuId);
-        const matches = await verifyPassword(password, credential?.passwordHash ?? DUMMY_HASH);
-        if (credential === undefined) return { ok: false, reason: 'invalid' };
-        if (credential.lockedUntil !== null && credential.lockedUntil.getTime() > now.getTime()) {
-          return { ok: false, reason: 'locked' };
-        }
-        if (matches) {
-          await updateCredential(trx, psuId, { failedAttempts: 0, lockedUntil: null });
-          return { ok: true };
-        }
-        const failedAttempts = credential.failedAttempts + 1;
-        const locked = failedAttempts >= MAX_FAILED_LOGINS;
-        await updateCredential(trx, psuId, {
-          failedAttempts: locked ? 0 : failedAttempts,
-          lockedUntil: locked ? new Date(now.getTime() + LOCK_MS) : credential.lockedUntil,
-        });
-        return { ok: false, reason: locked ? 'locked' : 'invalid' };
-      });
+    async authenticate(psuId, password): Promise<LoginResult> {
+      const credential = await findCredential(db, psuId);
+      const matches = await verifyPassword(password, credential?.passwordHash ?? DUMMY_HASH);
+      return credential !== undefined && matches ? { ok: true } : { ok: false, reason: 'invalid' };
     },
     findPsu: (psuId) => findPsu(db, psuId),
     accountsOf: (psuId) => listAccountsOfPsu(db, psuId),

@@ -70,9 +70,13 @@ export function apiError(code: ApiErrorCode, text: string, path?: string): ApiEr
   return new ApiError(path === undefined ? { code, text } : { code, text, path });
 }
 
-/** Someone else's resource: the code of an unknown one, answered 403 (API-NOTES). */
-export function notYours(text: string): ApiError {
-  return new ApiError({ code: 'RESOURCE_UNKNOWN', text }, 403);
+/**
+ * A resource that does not exist, or is not the caller's: both answer exactly this (404
+ * RESOURCE_UNKNOWN, a text that names no id), so that an answer never tells whether someone else's
+ * exists (issue 37; API-NOTES "Error bodies" listed 403 for someone else's).
+ */
+export function unknownResource(text: string, path?: string): ApiError {
+  return apiError('RESOURCE_UNKNOWN', text, path);
 }
 
 // RFC 6749 errors of the token and authorize endpoints.

@@ -8,7 +8,10 @@ export type LoginResult =
   | { readonly ok: false; readonly reason: 'invalid' | 'locked' };
 
 export interface PsuDirectory {
-  /** Checks a PSU's credentials. Answers the same for an unknown PSU as for a wrong password. */
+  /**
+   * Checks a PSU's credentials. Answers the same for an unknown PSU as for a wrong password. The gateway
+   * counts failures itself (per PSU id and client address) and answers a directory's 'locked' as wrong.
+   */
   authenticate(psuId: string, password: string, now: Date): Promise<LoginResult>;
   findPsu(psuId: string): Promise<Psu | undefined>;
   /** The accounts the PSU holds, in the order the bank shows them. */

@@ -10,22 +10,9 @@ export async function upsertCredentialIfMissing(db: Db, psuId: string, passwordH
   await db.insert(psuCredentials).values({ psuId, passwordHash }).onConflictDoNothing();
 }
 
-export async function lockCredential(trx: Db, psuId: string): Promise<CredentialRow | undefined> {
-  const rows = await trx
-    .select()
-    .from(psuCredentials)
-    .where(eq(psuCredentials.psuId, psuId))
-    .limit(1)
-    .for('update');
+export async function findCredential(db: Db, psuId: string): Promise<CredentialRow | undefined> {
+  const rows = await db.select().from(psuCredentials).where(eq(psuCredentials.psuId, psuId)).limit(1);
   return rows[0];
-}
-
-export async function updateCredential(
-  db: Db,
-  psuId: string,
-  changes: Partial<Pick<CredentialRow, 'failedAttempts' | 'lockedUntil'>>,
-): Promise<void> {
-  await db.update(psuCredentials).set(changes).where(eq(psuCredentials.psuId, psuId));
 }
 
 export async function insertAuthRequest(db: Db, request: typeof authRequests.$inferInsert): Promise<void> {

@@ -17,8 +17,8 @@ import {
   idempotencyKeys,
   ledgerEntries,
   ledgerOrders,
+  loginFailures,
   payments,
-  psuCredentials,
   refreshTokens,
   signingBaskets,
 } from './schema.ts';
@@ -46,7 +46,7 @@ export async function clearSandboxActivity(trx: Db): Promise<void> {
   await trx.delete(signingBaskets);
   await trx.delete(cards);
   await trx.delete(cardAccounts);
-  await trx.update(psuCredentials).set({ failedAttempts: 0, lockedUntil: null });
+  await trx.delete(loginFailures);
 }
 
 /** Puts the accounts back as seeded: balance, blocked flag, daily limit and whether rules are enforced. */

@@ -172,9 +172,20 @@ export const decoupledSessions = pgTable('decoupled_sessions', {
 export const psuCredentials = pgTable('psu_credentials', {
   psuId: text('psu_id').primaryKey(),
   passwordHash: text('password_hash').notNull(),
-  failedAttempts: integer('failed_attempts').notNull().default(0),
-  lockedUntil: instant('locked_until'),
 });
+
+/** Failed logins per PSU id (its SHA-256) and client address; address '' counts every address. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    psuKey: text('psu_key').notNull(),
+    address: text('address').notNull(),
+    failures: integer('failures').notNull(),
+    lockedUntil: instant('locked_until'),
+    lastFailureAt: instant('last_failure_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.psuKey, table.address] })],
+);
 
 export const authRequests = pgTable('auth_requests', {
   requestHash: text('request_hash').primaryKey(),

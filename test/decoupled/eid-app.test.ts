@@ -251,12 +251,62 @@ describe('live, on the simulator (EID_PROVIDER=simulator)', () => {
     assert.deepEqual(page(await signInEidApp(gateway, opened, { ...AGDA, decision: 'approve' })), locked);
     assert.deepEqual(page(await signInEidApp(gateway, opened, { ...AGDA, decision: 'decline' })), locked);
     await assertInProgress(init);
-    // The lock is the PSU directory's: it ends after 15 minutes (the order has ended by then).
+    // The lock (per personal number and address) ends after 15 minutes (the order has ended by then).
     time.advance(15 * 60_000);
     const next = await startSession(gateway, token, { debtor: ACCOUNTS.agda.bban! });
     const reopened = await openInEidApp(gateway, next.init.qr_code!);
     assert.equal((await signInEidApp(gateway, reopened, { ...AGDA, decision: 'approve' })).status, 200);
     assert.equal(((await poll(next.init)).body as { result: string }).result, 'COMPLETE');
+  });
+
+  test('a known and an unknown personal number get byte-identical sign pages to wrong passwords, locked alike from the fifth on', async () => {
+    const { init } = await startSession(gateway, token, { debtor: ACCOUNTS.agda.bban! });
+    const opened = await openInEidApp(gateway, init.qr_code!);
+    const from = '203.0.113.20';
+    for (let attempt = 1; attempt <= 7; attempt++) {
+      const known = await signInEidApp(
+        gateway,
+        opened,
+        { psu_id: AGDA.psu_id, password: 'wrong', decision: 'approve' },
+        from,
+      );
+      const unknown = await signInEidApp(
+        gateway,
+        opened,
+        { psu_id: '190001019999', password: 'wrong', decision: 'approve' },
+        from,
+      );
+      assert.deepEqual([known.status, known.body], [unknown.status, unknown.body], `attempt ${attempt}`);
+      assert.deepEqual(page(known), {
+        status: 401,
+        text: signPage(LIVE_NOTICE, VISIBLE_TEXT, attempt < 5 ? WRONG : LOCKED),
+      });
+    }
+    await assertInProgress(init);
+  });
+
+  test("a stranger's wrong passwords from one address do not keep the PSU from signing from another", async () => {
+    const { init } = await startSession(gateway, token, { debtor: ACCOUNTS.agda.bban! });
+    const opened = await openInEidApp(gateway, init.qr_code!);
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      const guess = { psu_id: AGDA.psu_id, password: `guess-${attempt}`, decision: 'approve' } as const;
+      await signInEidApp(gateway, opened, guess, '203.0.113.66');
+    }
+    assert.deepEqual(
+      page(await signInEidApp(gateway, opened, { ...AGDA, decision: 'approve' }, '203.0.113.66')),
+      {
+        status: 401,
+        text: signPage(LIVE_NOTICE, VISIBLE_TEXT, LOCKED),
+      },
+    );
+    assert.deepEqual(
+      page(await signInEidApp(gateway, opened, { ...AGDA, decision: 'approve' }, '198.51.100.7')),
+      {
+        status: 200,
+        text: messagePage(LIVE_NOTICE, 'Signed', 'You can return to the app you came from.'),
+      },
+    );
+    assert.equal(((await poll(init)).body as { result: string }).result, 'COMPLETE');
   });
 });
 

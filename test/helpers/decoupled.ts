@@ -73,10 +73,12 @@ export function postEidForm(
   path: '/psu/eid/open' | '/psu/eid/sign',
   visit: EidAppVisit,
   fields: Record<string, string>,
+  remoteAddress?: string,
 ) {
   return call(gateway.app, 'POST', path, {
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `psu_csrf=${visit.cookie}` },
     payload: new URLSearchParams({ csrf: visit.csrf, ...fields }).toString(),
+    ...(remoteAddress === undefined ? {} : { remoteAddress }),
   });
 }
 
@@ -95,6 +97,13 @@ export function signInEidApp(
   gateway: Gateway,
   opened: EidAppVisit & { order: string | undefined },
   fields: { psu_id?: string; password?: string; decision: 'approve' | 'decline' },
+  remoteAddress?: string,
 ) {
-  return postEidForm(gateway, '/psu/eid/sign', opened, { request: opened.order ?? '', ...fields });
+  return postEidForm(
+    gateway,
+    '/psu/eid/sign',
+    opened,
+    { request: opened.order ?? '', ...fields },
+    remoteAddress,
+  );
 }

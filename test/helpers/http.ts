@@ -11,11 +11,17 @@ export async function call(
   app: FastifyInstance,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
   url: string,
-  options: { headers?: Record<string, string>; json?: unknown; payload?: string | Buffer } = {},
+  options: {
+    headers?: Record<string, string>;
+    json?: unknown;
+    payload?: string | Buffer;
+    remoteAddress?: string;
+  } = {},
 ): Promise<Answer> {
   const response = await app.inject({
     method,
     url,
+    ...(options.remoteAddress === undefined ? {} : { remoteAddress: options.remoteAddress }),
     headers: {
       ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
       ...options.headers,

@@ -28,6 +28,15 @@ export function pageOf(answer: Answer, cookie?: string): PageState {
   };
 }
 
+/** The authorize query of the redirect flow for one scope, to the app's registered redirect URI. */
+export function codeParameters(
+  app: { clientId: string; redirectUri: string },
+  scope: string,
+  state: string,
+): Record<string, string> {
+  return { response_type: 'code', scope, client_id: app.clientId, state, redirect_uri: app.redirectUri };
+}
+
 export async function openAuthorize(
   gateway: Gateway,
   parameters: Record<string, string>,
@@ -40,7 +49,7 @@ export async function post(
   path: '/psu/login' | '/psu/consent',
   state: PageState,
   fields: Record<string, string>,
-  overrides: { cookie?: string; csrf?: string } = {},
+  overrides: { cookie?: string; csrf?: string; remoteAddress?: string } = {},
 ) {
   const form = {
     request: state.form?.request ?? '',
@@ -54,6 +63,7 @@ export async function post(
       ...(cookie === undefined ? {} : { cookie: `psu_csrf=${cookie}` }),
     },
     payload: new URLSearchParams(form).toString(),
+    ...(overrides.remoteAddress === undefined ? {} : { remoteAddress: overrides.remoteAddress }),
   });
   return pageOf(answer, cookie);
 }
@@ -73,13 +83,7 @@ export async function livePsuToken(
   scope: string,
   psuId: string,
 ): Promise<string> {
-  const login = await openAuthorize(gateway, {
-    response_type: 'code',
-    scope,
-    client_id: client.clientId,
-    state: 'live',
-    redirect_uri: client.redirectUri,
-  });
+  const login = await openAuthorize(gateway, codeParameters(client, scope, 'live'));
   const consent = await post(gateway, '/psu/login', login, { psu_id: psuId, password: TEST_PSU_PASSWORD });
   const approved = await post(gateway, '/psu/consent', consent, { decision: 'approve' });
   const code = redirectQuery(approved).code;

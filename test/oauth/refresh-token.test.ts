@@ -84,7 +84,7 @@ test('bound to its client, its scope and its lifetime', async () => {
   const other = await gateway.addApp();
   assert.deepEqual(
     statusAndBody(await refresh(tokens.refresh_token!, { client_id: other.clientId })),
-    invalidGrant('the refresh token was issued to another client'),
+    invalidGrant('the refresh token is not valid'),
   );
   assert.deepEqual(statusAndBody(await refresh(tokens.refresh_token!, { scope: 'AIS:other' })), {
     status: 400,

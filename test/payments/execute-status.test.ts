@@ -124,7 +124,11 @@ describe('execute', () => {
     });
     assert.deepEqual(
       statusAndBody(await status(DOMESTIC, theirs, clientToken)),
-      FORBIDDEN({ code: 'RESOURCE_UNKNOWN', text: `Payment ${theirs} was not initiated by this app` }),
+      NOT_FOUND({
+        code: 'RESOURCE_UNKNOWN',
+        path: 'paymentId',
+        text: 'There is no payment with this paymentId',
+      }),
     );
   });
 

@@ -1,5 +1,5 @@
 // The live redirect flow over HTTP: login, consent with amount and payee, approve or deny, CSRF,
-// lockout, idle expiry, dynamic linking, the wrong PSU, and codes that live 60 s.
+// idle expiry, dynamic linking, the wrong PSU, and codes that live 60 s.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
@@ -81,39 +81,6 @@ test('deny: access_denied back at the TPP', async () => {
   });
   const again = await post(gateway, '/psu/consent', consent, { decision: 'approve' });
   assert.equal(again.answer.status, 400, 'a finished request takes no second answer');
-});
-
-test('a wrong password says nothing of which factor; five lock the PSU', async () => {
-  const login = await openAuthorize(
-    gateway,
-    parameters(await paymentId({ debtorAccount: { value: '6789555555550', accountType: 'BBAN' } })),
-  );
-  const agda = { psu_id: '198112289874', password: 'wrong' };
-  for (let attempt = 1; attempt <= 4; attempt++) {
-    const failed = await post(gateway, '/psu/login', login, agda);
-    assert.equal(failed.answer.status, 401);
-    assert.match(failed.html, /The PSU id or the password is wrong\./);
-  }
-  const unknown = await post(gateway, '/psu/login', login, { psu_id: 'nobody', password: 'x' });
-  assert.match(unknown.html, /The PSU id or the password is wrong\./);
-  const fifth = await post(gateway, '/psu/login', login, agda);
-  assert.match(fifth.html, /Too many failed attempts/);
-  const right = await post(gateway, '/psu/login', login, {
-    psu_id: '198112289874',
-    password: TEST_PSU_PASSWORD,
-  });
-  assert.match(right.html, /Too many failed attempts/, 'locked even with the right password');
-  time.advance(15 * 60_000 + 1);
-  const relogin = await openAuthorize(
-    gateway,
-    parameters(await paymentId({ debtorAccount: { value: '6789555555550', accountType: 'BBAN' } })),
-  );
-  const unlocked = await post(gateway, '/psu/login', relogin, {
-    psu_id: '198112289874',
-    password: TEST_PSU_PASSWORD,
-  });
-  assert.equal(unlocked.answer.status, 200);
-  assert.match(unlocked.html, /Approve this payment\?/);
 });
 
 test('a tampered CSRF token or a missing cookie is refused', async () => {

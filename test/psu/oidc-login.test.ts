@@ -221,7 +221,7 @@ for (const backend of backends()) {
     test('a PSU the directory does not know: access_denied at the TPP', async () => {
       assert.deepEqual(await tppAnswer('stranger'), {
         error: 'access_denied',
-        error_description: 'the PSU is no customer of the bank',
+        error_description: 'the PSU cannot authorize this',
         state: 'oidc-state',
       });
     });

@@ -1,4 +1,5 @@
 // The PSU's login and consent forms of the live redirect flow, and the simulator's pretend e-ID app.
+import { normalizeIP } from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import { eidOpen, eidSign, eidStart } from '../../services/authorization/eid-app.ts';
 import { submitConsent, submitLogin } from '../../services/authorization/psu-login.ts';
@@ -58,7 +59,12 @@ export function psuRoutes(app: Api, context: ServiceContext): void {
       },
     },
     async (request, reply) => {
-      const answer = await submitLogin(context, request.body, cookieOf(request, CSRF_COOKIE));
+      const answer = await submitLogin(
+        context,
+        request.body,
+        cookieOf(request, CSRF_COOKIE),
+        normalizeIP(request.ip),
+      );
       return sendPsuAnswer(context.config, request, reply, answer);
     },
   );
@@ -160,7 +166,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
         context.config,
         request,
         reply,
-        await eidSign(context, request.body, cookieOf(request, CSRF_COOKIE)),
+        await eidSign(context, request.body, cookieOf(request, CSRF_COOKIE), normalizeIP(request.ip)),
       ),
   );
 }

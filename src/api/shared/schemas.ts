@@ -67,8 +67,8 @@ export const SHARED_SCHEMAS: readonly TSchema[] = [ApiErrorBody, OAuthErrorBody]
 const API_ERROR_MEANINGS: Record<number, string> = {
   400: 'The request breaks the contract: a header, parameter or body field is missing or malformed (FORMAT_ERROR, PARAMETER_NOT_SUPPORTED, PAYMENT_FAILED, EXECUTION_DATE_INVALID)',
   401: 'Who is calling is not established: unknown app, missing, unknown or expired token, missing or invalid certificate live, invalid or expired consent (CLIENT_UNKNOWN, TOKEN_INVALID, TOKEN_UNKNOWN, TOKEN_EXPIRED, CERTIFICATE_*, CONSENT_INVALID, CONSENT_EXPIRED, CORPORATE_ID_INVALID)',
-  403: "The caller may not do this: the token's scope, the certificate's role or the app's subscriptions do not cover it, or the resource is someone else's (ROLE_INVALID, PRODUCT_INVALID, CONSENT_UNKNOWN, RESOURCE_UNKNOWN)",
-  404: 'No such resource or payment product (RESOURCE_UNKNOWN, PRODUCT_UNKNOWN)',
+  403: "The caller may not do this: the token's scope, the certificate's role or the app's subscriptions do not cover it, or the consent is not one of this app's (ROLE_INVALID, PRODUCT_INVALID, CONSENT_UNKNOWN)",
+  404: "No such resource, or one that is not the caller's (answered alike), or no such payment product (RESOURCE_UNKNOWN, PRODUCT_UNKNOWN)",
   405: 'Not allowed on this resource now (CANCELLATION_INVALID, SERVICE_INVALID)',
   409: 'The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID)',
   410: 'This version of the API is decommissioned; path names its successor (SERVICE_INVALID)',

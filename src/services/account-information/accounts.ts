@@ -4,7 +4,7 @@
 import type { AccountRecord, AccountWithBalance } from '../../domain/accounts.ts';
 import type { App } from '../../domain/apps.ts';
 import { dateIn } from '../../domain/dates.ts';
-import { ApiError, notYours } from '../../domain/errors.ts';
+import { unknownResource } from '../../domain/errors.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { listScheduledDebits } from '../../store/payments-repository.ts';
 import type { TokenGrant } from '../access/tokens.ts';
@@ -76,7 +76,7 @@ export async function listConsentedAccounts(
   return { accounts: accounts.map((account) => details(call, account, account.balanceMinor)) };
 }
 
-/** One of the consenting PSU's accounts in this API: 404 when there is no such account, 403 when it is another's. */
+/** One of the consenting PSU's accounts in this API: any other id, another's account too, is unknown. */
 async function consentedAccount(
   context: ServiceContext,
   call: AisCall,
@@ -87,10 +87,7 @@ async function consentedAccount(
     (candidate) => candidate.accountId === accountId && inApi(call.read)(candidate),
   );
   if (account !== undefined) return account;
-  if ((await context.coreBanking.findAccount({ kind: 'id', accountId })) === undefined) {
-    throw new ApiError({ code: 'RESOURCE_UNKNOWN', text: 'There is no such account' }, 404);
-  }
-  throw notYours('The account is not covered by this consent');
+  throw unknownResource('There is no such account');
 }
 
 /** The account with its booked balance now (the core banking system's). */

@@ -2,7 +2,7 @@
 // (masked PANs only), credit limit, balances (booked: negative, owed; available: the limit less what is
 // owed) and transactions.
 import type { CardAccountRecord } from '../../domain/accounts.ts';
-import { ApiError, notYours } from '../../domain/errors.ts';
+import { unknownResource } from '../../domain/errors.ts';
 import { formatAmount } from '../../domain/money.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import {
@@ -80,7 +80,7 @@ export async function listConsentedCardAccounts(
   return { cardAccounts: await cardAccountViews(context, await cardAccountsOf(context, psuId)) };
 }
 
-/** One of the consenting PSU's card accounts: 404 when there is no such card account, 403 when it is another's. */
+/** One of the consenting PSU's card accounts: any other id, another's card account too, is unknown. */
 export async function readConsentedCardAccount(
   context: ServiceContext,
   call: AisCall,
@@ -90,12 +90,7 @@ export async function readConsentedCardAccount(
   const found = (await cardAccountsOf(context, psuId)).find(
     (candidate) => candidate.cardAccountId === cardAccountId,
   );
-  if (found === undefined) {
-    if ((await context.coreBanking.findCardAccount(cardAccountId)) !== undefined) {
-      throw notYours('The card account is not covered by this consent');
-    }
-    throw new ApiError({ code: 'RESOURCE_UNKNOWN', text: 'There is no such card account' }, 404);
-  }
+  if (found === undefined) throw unknownResource('There is no such card account');
   return (await cardAccountViews(context, [found]))[0]!;
 }
 

@@ -81,9 +81,8 @@ export async function createAccountConsent(
       'validUntil',
     );
   }
-  if (request.psuId !== undefined && (await context.psuDirectory.findPsu(request.psuId)) === undefined) {
-    throw apiError('FORMAT_ERROR', 'PSU-ID names no customer of the bank', 'PSU-ID');
-  }
+  // PSU-ID is not looked up: whoever it names, customer or not, only that PSU can approve the consent
+  // (authorizables.ts psuRefusal); an answer here would tell the TPP who is the bank's customer.
   const frequencyPerDay = request.body.frequencyPerDay ?? MAX_FREQUENCY_PER_DAY;
   const consentId = newId();
   return answerOnce(

@@ -45,8 +45,13 @@ export async function authorize(context: ServiceContext, query: AuthorizeQuery):
     const request = await checkRequest(context, query, app, redirectUri, state);
     if (context.policy.redirectApproval === 'psu-login') return startPsuLogin(context, request);
     const psuId = authorizingPsu(context, request.resource)!;
-    // A sandbox scenario PSU declines, or lets the authorization run out, as the live pages allow.
-    const refusal = context.policy.redirectRefusal(psuId);
+    // A sandbox scenario PSU declines, or lets the authorization run out, as the live pages allow; a
+    // consent's PSU-ID that names nobody the directory knows is approved by nobody.
+    const refusal =
+      context.policy.redirectRefusal(psuId) ??
+      ((await context.psuDirectory.findPsu(psuId)) === undefined
+        ? 'the PSU cannot authorize this'
+        : undefined);
     if (refusal !== undefined) {
       return redirectTo(redirectUri, { error: 'access_denied', error_description: refusal, state });
     }

@@ -110,19 +110,22 @@ export async function initAuthorization(
  * Who signs: the PSU the TPP names in psu_id (version 1), if that PSU may approve the resource (the
  * debtor accounts' holder, the PSU-ID given with a consent, an individual for a short-term consent);
  * without psu_id, the PSU the resource names, else whom the policy names (the sandbox's test PSU).
+ * The resource's rule is asked first: an id the bank does not know is refused as a known PSU who may
+ * not approve is, and no answer says whether an id is the bank's customer (issue 37).
  */
 async function signingPsu(
   context: ServiceContext,
   resource: Authorizable,
   psuId: string | undefined,
 ): Promise<string | null> {
-  if (psuId === undefined) return authorizingPsu(context, resource);
-  if ((await context.psuDirectory.findPsu(psuId)) === undefined) {
-    throw new OAuthError('invalid_request', 'psu_id names no customer of the bank');
-  }
-  const refusal = await resource.psuRefusal(psuId);
+  const signer = psuId ?? authorizingPsu(context, resource);
+  if (signer === null) return null;
+  const refusal = psuId === undefined ? undefined : await resource.psuRefusal(psuId);
   if (refusal !== undefined) throw new OAuthError('invalid_request', `psu_id: ${refusal}`);
-  return psuId;
+  if ((await context.psuDirectory.findPsu(signer)) === undefined) {
+    throw new OAuthError('invalid_request', 'the PSU cannot sign this with the e-ID');
+  }
+  return signer;
 }
 
 /** Under mutual TLS: the presented certificate must be registered for the app's TPP; answers its thumbprint. */

@@ -7,6 +7,7 @@
 import { constantEquals, newSecret } from '../../domain/secrets.ts';
 import type { SimulatedEidApp, SimulatedOrder } from '../../ports/eid-provider.ts';
 import type { ServiceContext } from '../shared/context.ts';
+import { checkLogin } from './login-throttle.ts';
 import type { EidView, PsuAnswer } from './psu-answer.ts';
 
 /** What the app's forms post: the order (the form's request), the CSRF token, and the decision. */
@@ -92,7 +93,7 @@ function signPage(
   order: SimulatedOrder,
   csrf: string,
   status: number,
-  failed?: { error: string; psuId: string },
+  failed?: { error: string; psuId?: string },
 ): PsuAnswer {
   return page(
     context,
@@ -102,11 +103,15 @@ function signPage(
   );
 }
 
-/** Signs or cancels, once the PSU has identified as the PSU the order is for. */
+/**
+ * Signs or cancels, once the PSU has identified as the PSU the order is for. A wrong password answers
+ * the same page for any personal number, known or not, without the number typed (login-throttle.ts).
+ */
 export async function eidSign(
   context: ServiceContext,
   form: EidForm,
   cookie: string | undefined,
+  address: string,
 ): Promise<PsuAnswer> {
   if (!csrfMatches(form, cookie)) return invalidPage(context);
   const now = context.clock();
@@ -115,10 +120,9 @@ export async function eidSign(
   if (order === undefined) return ended(context);
   const psuId = (form.psu_id ?? '').trim();
   // Credentials first, whoever the order is for: a stranger learns nothing of whose order it is.
-  const identified = await context.psuDirectory.authenticate(psuId, form.password ?? '', now);
-  if (!identified.ok) {
-    const error = identified.reason === 'locked' ? LOCKED : WRONG;
-    return signPage(context, order, form.csrf, 401, { error, psuId });
+  const identified = await checkLogin(context, { psuId, password: form.password ?? '', address });
+  if (identified !== 'ok') {
+    return signPage(context, order, form.csrf, 401, { error: identified === 'locked' ? LOCKED : WRONG });
   }
   if (psuId !== order.personalNumber)
     return signPage(context, order, form.csrf, 403, { error: NOT_YOURS, psuId });

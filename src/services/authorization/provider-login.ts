@@ -118,7 +118,8 @@ export async function returnFromProvider(
   if ((await context.psuDirectory.findPsu(result.psuId)) === undefined) {
     await finish(context, row);
     return {
-      answer: back(row, { error: 'access_denied', error_description: 'the PSU is no customer of the bank' }),
+      // Said without saying whether the PSU is the bank's customer (issue 37).
+      answer: back(row, { error: 'access_denied', error_description: 'the PSU cannot authorize this' }),
       problem: "the provider's PSU is not in the PSU directory",
     };
   }

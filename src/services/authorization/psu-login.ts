@@ -17,6 +17,7 @@ import { appOf } from '../access/apps.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { type AuthorizationRequest, issueCode } from './codes.ts';
 import { authRequestRow, back, consentStep, expiry, finish, INVALID_PAGE } from './login-steps.ts';
+import { checkLogin } from './login-throttle.ts';
 import { startProviderLogin } from './provider-login.ts';
 import type { PsuAnswer } from './psu-answer.ts';
 
@@ -74,10 +75,15 @@ async function openRequest(
   return expired === undefined ? { row } : { answer: expired };
 }
 
+/**
+ * A wrong password answers the same page for any PSU id, known to the bank or not, and without the id
+ * typed: after MAX_FAILURES_PER_ADDRESS failures from one address, the same "locked" page for any id.
+ */
 export async function submitLogin(
   context: ServiceContext,
   form: PsuForm,
   cookie: string | undefined,
+  address: string,
 ): Promise<PsuAnswer> {
   const opened = await openRequest(context, form, cookie, 'login');
   if ('answer' in opened) return opened.answer;
@@ -87,14 +93,14 @@ export async function submitLogin(
   const appName = app?.name ?? row.clientId;
   const fields = { request: form.request!, csrf: form.csrf! };
   const psuId = (form.psu_id ?? '').trim();
-  const result = await context.psuDirectory.authenticate(psuId, form.password ?? '', now);
-  if (!result.ok) {
+  const outcome = await checkLogin(context, { psuId, password: form.password ?? '', address });
+  if (outcome !== 'ok') {
     await updateAuthRequest(context.db, row.requestHash, { lastActivity: now });
     const error =
-      result.reason === 'locked'
+      outcome === 'locked'
         ? 'Too many failed attempts. Your login is locked for a while; try again later.'
         : 'The PSU id or the password is wrong.';
-    return { kind: 'page', status: 401, page: { view: 'login', appName, error, psuId }, form: fields };
+    return { kind: 'page', status: 401, page: { view: 'login', appName, error }, form: fields };
   }
   return consentStep(context, row, { psuId, appName }, fields, false);
 }

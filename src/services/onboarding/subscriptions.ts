@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PeerIdentity } from '../../certificates/qwac.ts';
 import { findApiProduct } from '../../domain/api-products.ts';
-import { ApiError, apiError, notYours } from '../../domain/errors.ts';
+import { ApiError, apiError, unknownResource } from '../../domain/errors.ts';
 import { fingerprint } from '../../domain/secrets.ts';
 import { findApp, insertApp } from '../../store/apps-repository.ts';
 import { addSubscription, findTpp } from '../../store/tpps-repository.ts';
@@ -89,8 +89,8 @@ export async function subscribe(
         };
         await insertApp(trx, { ...app, tppId: tpp.tppId });
       } else if (app === undefined || app.tppId !== tpp.tppId) {
-        // The id is the caller's and names no app of theirs: not repeated (issue 37).
-        throw notYours(`clientId names no app of ${tpp.tppId}`);
+        // Another TPP's app answers as an unknown client id does.
+        throw unknownResource('clientId names no app of this TPP', 'clientId');
       }
       const subscriptionId = randomUUID();
       if (

@@ -17,7 +17,7 @@ import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, replayAnswer } from '../shared/idempotency.ts';
 import { debtorAccountOf } from './debtor-accounts.ts';
-import { checkPayer, initiationProduct } from './initiation.ts';
+import { checkPayer, initiationProduct, UNPAYABLE_DEBTOR } from './initiation.ts';
 
 export interface BasketItem extends PaymentBody {
   readonly paymentProduct: string;
@@ -101,13 +101,7 @@ export async function initiateBasket(
     const item = request.payments[index]!;
     const account = debtorAccounts[index];
     if (account === undefined) {
-      messages.push(
-        within(index, {
-          code: 'PAYMENT_FAILED',
-          path: 'debtorAccount.value',
-          text: 'the debtor account is not an account at the bank',
-        }),
-      );
+      messages.push(within(index, UNPAYABLE_DEBTOR));
       continue;
     }
     try {

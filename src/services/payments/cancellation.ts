@@ -34,8 +34,8 @@ export async function cancelPayment(
     print,
     async (trx) => {
       const locked = await lockPayment(trx, request.paymentId);
-      requireReader(request.grant, request.app.clientId, request.paymentId, locked);
       const payment = checkPaymentOfApp(locked, request.paymentId, request.productName, request.app.clientId);
+      requireReader(request.grant, request.app.clientId, request.paymentId, payment);
       if (payment.basketId !== null) {
         throw apiError(
           'CANCELLATION_INVALID',

@@ -3,7 +3,7 @@
 // or nothing: its payments are one booking order, and a rejection rejects every one of them.
 import type { App } from '../../domain/apps.ts';
 import { type Basket, basketStatus } from '../../domain/baskets.ts';
-import { apiError, notYours } from '../../domain/errors.ts';
+import { apiError } from '../../domain/errors.ts';
 import { awaitsExecution, type Payment } from '../../domain/payment.ts';
 import { formatResourceScope } from '../../domain/scope.ts';
 import { findBasket, listBasketPayments, lockBasketPayments } from '../../store/baskets-repository.ts';
@@ -21,7 +21,7 @@ import {
   type OneExecution,
   startBooking,
 } from './booking.ts';
-import { checkPaymentOfApp, oncePerRequest, productOfPath } from './payment-access.ts';
+import { checkPaymentOfApp, noSuchPayment, oncePerRequest, productOfPath } from './payment-access.ts';
 import { noExchangeToday, type PaymentStatusResponse, statusBody } from './status.ts';
 
 export interface ExecuteRequest {
@@ -166,8 +166,7 @@ function executeBasket(
   request: ExecuteRequest,
   basket: Basket,
 ): Promise<Answer<BasketStatusResponse>> {
-  if (basket.clientId !== request.app.clientId)
-    throw notYours(`Basket ${basket.basketId} was not initiated by this app`);
+  if (basket.clientId !== request.app.clientId) throw noSuchPayment();
   if (request.grant.psuId !== basket.psuId)
     throw apiError('TOKEN_INVALID', 'The access token was issued by another PSU');
   const product = productOfPath(request.productName);

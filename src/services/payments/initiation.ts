@@ -4,7 +4,7 @@
 import type { BankAccount } from '../../domain/accounts.ts';
 import type { App } from '../../domain/apps.ts';
 import { type CorporateHeaders, checkCorporateHeaders } from '../../domain/corporate.ts';
-import { ApiError, apiError } from '../../domain/errors.ts';
+import { ApiError, apiError, type TppMessage } from '../../domain/errors.ts';
 import { checkDebtorAccount, type PaymentBody, validatePaymentBody } from '../../domain/payment-rules.ts';
 import {
   type Country,
@@ -71,13 +71,7 @@ export async function initiatePayment(
   // No transaction: the lookups only read, and the payment and its answer are stored in one statement.
   // A repeated request runs the checks again and then finds its id taken: it answers the first answer.
   const account = await debtorAccountOf(context, instruction.debtor);
-  if (account === undefined) {
-    throw apiError(
-      'PAYMENT_FAILED',
-      'the debtor account is not an account at the bank',
-      'debtorAccount.value',
-    );
-  }
+  if (account === undefined) throw new ApiError(UNPAYABLE_DEBTOR);
   const customerType = checkPayer(request, account);
   const problems = checkDebtorAccount(instruction, request.body, {
     country: account.country,
@@ -140,47 +134,27 @@ function checkProductAllowed(product: ProductDefinition, channel: Channel, count
   }
 }
 
+/**
+ * One answer for a debtor account the bank does not have and for one this request may not pay from
+ * (another kind of customer's, another corporate's): no answer says whose an account is (issue 37).
+ */
+export const UNPAYABLE_DEBTOR: TppMessage = {
+  code: 'PAYMENT_FAILED',
+  path: 'debtorAccount.value',
+  text: 'the debtor account is not one this request can pay from: an account at the bank of a private customer (without PSU-Corporate-ID) or of the corporate in PSU-Corporate-ID, and under Sweden v2 of the customer type in the path',
+};
+
 /** The owner of the debtor account must be the kind of customer the path is for, and the corporate named. */
 export function checkPayer(
   request: Pick<InitiationRequest, 'channel' | 'corporate'>,
   account: BankAccount,
 ): CustomerType {
-  const owner = { customerType: account.ownerType, corporateId: account.ownerCorporateId };
   const { channel, corporate } = request;
-  if (channel.api === 'se-v2' && channel.customerType !== owner.customerType) {
-    throw apiError(
-      'PRODUCT_INVALID',
-      `the debtor account belongs to a ${owner.customerType} customer: use /psd2/se/v2/payments/${owner.customerType}/`,
-    );
-  }
-  if (owner.customerType === 'corporate') {
-    if (corporate.id === undefined) {
-      throw new ApiError([
-        {
-          code: 'FORMAT_ERROR',
-          path: 'PSU-Corporate-ID',
-          text: "header PSU-Corporate-ID is required for a corporate customer's account",
-        },
-        {
-          code: 'FORMAT_ERROR',
-          path: 'PSU-Corporate-ID-Type',
-          text: "header PSU-Corporate-ID-Type is required for a corporate customer's account",
-        },
-      ]);
-    }
-    if (corporate.id !== owner.corporateId) {
-      throw apiError(
-        'CORPORATE_ID_INVALID',
-        'the debtor account does not belong to this corporate',
-        'PSU-Corporate-ID',
-      );
-    }
-  } else if (corporate.id !== undefined) {
-    throw apiError(
-      'CORPORATE_ID_INVALID',
-      'the debtor account belongs to a private customer',
-      'PSU-Corporate-ID',
-    );
-  }
-  return owner.customerType;
+  const pathFits = channel.api !== 'se-v2' || channel.customerType === account.ownerType;
+  const corporateFits =
+    account.ownerType === 'corporate'
+      ? corporate.id !== undefined && corporate.id === account.ownerCorporateId
+      : corporate.id === undefined;
+  if (!pathFits || !corporateFits) throw new ApiError(UNPAYABLE_DEBTOR);
+  return account.ownerType;
 }

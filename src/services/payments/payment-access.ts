@@ -1,6 +1,7 @@
 // Finding a payment for an execute or status call: the product in the path must be the payment's
-// (either spelling of other-bank), the payment must be this app's.
-import { ApiError, apiError, notYours } from '../../domain/errors.ts';
+// (either spelling of other-bank), the payment must be this app's; another app's payment or basket
+// answers as an unknown id does.
+import { ApiError, apiError, unknownResource } from '../../domain/errors.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { findProduct } from '../../domain/products.ts';
 import { formatResourceScope } from '../../domain/scope.ts';
@@ -21,9 +22,7 @@ export function checkPaymentOfApp<P extends Pick<Payment, 'clientId' | 'product'
   clientId: string,
 ): P {
   const product = productOfPath(productName);
-  if (payment === undefined)
-    throw apiError('RESOURCE_UNKNOWN', 'There is no payment with this paymentId', 'paymentId');
-  if (payment.clientId !== clientId) throw notYours(`Payment ${paymentId} was not initiated by this app`);
+  if (payment === undefined || payment.clientId !== clientId) throw noSuchPayment();
   if (payment.product !== product.id) {
     throw new ApiError({
       code: 'PRODUCT_INVALID',
@@ -31,6 +30,11 @@ export function checkPaymentOfApp<P extends Pick<Payment, 'clientId' | 'product'
     });
   }
   return payment;
+}
+
+/** The answer to an unknown payment or basket id, and to another app's. */
+export function noSuchPayment() {
+  return unknownResource('There is no payment with this paymentId', 'paymentId');
 }
 
 /**

@@ -37,8 +37,9 @@ export async function readPaymentStatus(
 ): Promise<PaymentStatusResponse> {
   productOfPath(request.productName);
   const found = await paymentForStatus(context, request.paymentId);
-  requireReader(request.grant, request.app.clientId, request.paymentId, found);
+  // Whose it is first: the token's scope names the payment's basket, which another app must not learn.
   const payment = checkPaymentOfApp(found, request.paymentId, request.productName, request.app.clientId);
+  requireReader(request.grant, request.app.clientId, request.paymentId, payment);
   if (payment.country !== request.country) {
     throw apiError(
       'FORMAT_ERROR',

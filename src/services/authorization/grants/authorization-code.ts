@@ -57,8 +57,8 @@ export async function handler(
     }
     if (row.expiresAt.getTime() <= now.getTime())
       throw new OAuthError('invalid_grant', 'the code has expired');
-    if (row.clientId !== app.clientId)
-      throw new OAuthError('invalid_grant', 'the code was issued to another client');
+    // Another client's code answers as an unknown one (issue 37).
+    if (row.clientId !== app.clientId) throw new OAuthError('invalid_grant', 'the code is not valid');
     if (row.redirectUri !== redirectUri) {
       throw new OAuthError('invalid_grant', 'redirect_uri differs from the one of the authorization request');
     }

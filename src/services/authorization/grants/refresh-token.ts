@@ -26,9 +26,9 @@ export async function handler(
   const { app, thumbprint } = await authenticateClient(context, parameters, peer);
   const now = context.clock();
   const row = await findRefreshToken(context.db, hashSecret(presented));
-  if (row === undefined) throw new OAuthError('invalid_grant', 'the refresh token is not valid');
-  if (row.clientId !== app.clientId)
-    throw new OAuthError('invalid_grant', 'the refresh token was issued to another client');
+  // Another client's refresh token answers as an unknown one (issue 37).
+  if (row === undefined || row.clientId !== app.clientId)
+    throw new OAuthError('invalid_grant', 'the refresh token is not valid');
   // A token used under the rotation of earlier versions is dead, as it was then.
   if (row.revokedAt !== null || row.usedAt !== null)
     throw new OAuthError('invalid_grant', 'the refresh token has been revoked');

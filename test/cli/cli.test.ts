@@ -174,7 +174,7 @@ test('cert ca --name names the CA, and what it issues names it as issuer; withou
     assert.equal(server.code, 0);
     const issued = new X509Certificate(await readFile(join(named, 'server.pem'), 'utf8'));
     assert.equal(issued.issuer, subject);
-    assert.ok(issued.verify(certificate.publicKey));
+    assert.ok(issued.verify(certificate.publicKey), 'the named CA signed the server certificate');
     assert.equal((await cli(['cert', 'ca', '--out', dir])).code, 0);
     assert.equal(
       new X509Certificate(await readFile(join(dir, 'ca.pem'), 'utf8')).subject,

@@ -123,6 +123,7 @@ test('two gateways on one Redis count an app together', { skip: !present }, asyn
         (await redisClient.keys('psd2-gateway:rate-limit:auth-address:*')).includes(
           'psd2-gateway:rate-limit:auth-address:127.0.0.1',
         ),
+        'the per-address limit counts under its own name',
       );
     } finally {
       redisClient.disconnect();

@@ -1,10 +1,11 @@
 // The pretend mobile e-ID app of the built-in simulator (/psu/eid): the PSU opens the order by
-// personal number, auto-start token or QR code and sees what it is signing; to sign or to cancel, the
-// PSU identifies with the personal number and password of the PSU directory, and only the PSU the
-// order is for can: a QR code or an auto-start token says nothing of who holds it. Forms carry a CSRF
-// token that must match the psu_csrf cookie. It stands in for the PSU's phone, so it exists only with
-// the simulator, never with a real provider.
-import { constantEquals, newSecret } from '../../domain/secrets.ts';
+// personal number, auto-start token or QR code, then identifies with the personal number and password
+// of the PSU directory; only the PSU the order is for, once identified, sees what it signs (amount,
+// payee) and signs or cancels it: a personal number, a QR code or an auto-start token says nothing of
+// who holds it. The identification hands out a ticket (kept as its hash) that the sign form carries.
+// Forms carry a CSRF token that must match the psu_csrf cookie. It stands in for the PSU's phone, so it
+// exists only with the simulator, never with a real provider.
+import { constantEquals, hashSecret, newSecret } from '../../domain/secrets.ts';
 import type { SimulatedEidApp, SimulatedOrder } from '../../ports/eid-provider.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { EidView, PsuAnswer } from './psu-answer.ts';
@@ -84,26 +85,22 @@ export async function eidOpen(
       { request: '', csrf: form.csrf },
     );
   }
-  return signPage(context, order, form.csrf, 200);
+  return identifyPage(context, order, form.csrf, 200);
 }
 
-function signPage(
+/** Asks who the PSU is; shows nothing of the order. */
+function identifyPage(
   context: ServiceContext,
   order: SimulatedOrder,
   csrf: string,
   status: number,
   failed?: { error: string; psuId: string },
 ): PsuAnswer {
-  return page(
-    context,
-    status,
-    { view: 'eid-order', text: order.visibleText, ...failed },
-    { request: order.orderRef, csrf },
-  );
+  return page(context, status, { view: 'eid-identify', ...failed }, { request: order.orderRef, csrf });
 }
 
-/** Signs or cancels, once the PSU has identified as the PSU the order is for. */
-export async function eidSign(
+/** Identifies the PSU; only the PSU the order is for then sees it, with the ticket that signs it. */
+export async function eidIdentify(
   context: ServiceContext,
   form: EidForm,
   cookie: string | undefined,
@@ -118,10 +115,34 @@ export async function eidSign(
   const identified = await context.psuDirectory.authenticate(psuId, form.password ?? '', now);
   if (!identified.ok) {
     const error = identified.reason === 'locked' ? LOCKED : WRONG;
-    return signPage(context, order, form.csrf, 401, { error, psuId });
+    return identifyPage(context, order, form.csrf, 401, { error, psuId });
   }
   if (psuId !== order.personalNumber)
-    return signPage(context, order, form.csrf, 403, { error: NOT_YOURS, psuId });
+    return identifyPage(context, order, form.csrf, 403, { error: NOT_YOURS, psuId });
+  const ticket = newSecret();
+  if (!(await app.identified(order.orderRef, hashSecret(ticket), now))) return ended(context);
+  return page(
+    context,
+    200,
+    { view: 'eid-order', text: order.visibleText },
+    { request: ticket, csrf: form.csrf },
+  );
+}
+
+/** Signs or cancels the order of the ticket that the PSU's identification handed out. */
+export async function eidSign(
+  context: ServiceContext,
+  form: EidForm,
+  cookie: string | undefined,
+): Promise<PsuAnswer> {
+  if (!csrfMatches(form, cookie)) return invalidPage(context);
+  const now = context.clock();
+  const app = appOf(context);
+  const order =
+    form.request === undefined || form.request === ''
+      ? undefined
+      : await app.signable(hashSecret(form.request), now);
+  if (order === undefined) return ended(context);
   const approve = form.decision === 'approve';
   const done = approve ? await app.approve(order.orderRef, now) : await app.decline(order.orderRef, now);
   if (!done) return ended(context);

@@ -57,6 +57,22 @@ const invalidPage = (context: ServiceContext) =>
     text: 'Open the identification again.',
   });
 
+/** What a form step does once its CSRF token matched: with the app and the time. */
+type FormStep = (
+  context: ServiceContext,
+  form: EidForm & { csrf: string },
+  app: SimulatedEidApp,
+  now: Date,
+) => Promise<PsuAnswer>;
+
+/** A step of the app's forms: a form whose CSRF token does not match the cookie is no longer valid. */
+function formStep(step: FormStep) {
+  return (context: ServiceContext, form: EidForm, cookie: string | undefined): Promise<PsuAnswer> =>
+    csrfMatches(form, cookie)
+      ? step(context, form, appOf(context), context.clock())
+      : Promise.resolve(invalidPage(context));
+}
+
 /**
  * The first page, with the CSRF token of the app's forms: the cookie's, when the browser has one
  * (a login page open in another tab keeps working), else a new one that the answer sets.
@@ -68,14 +84,7 @@ export function eidStart(context: ServiceContext, cookie: string | undefined): P
   return reuse ? answer : { ...answer, setCsrfCookie: csrf };
 }
 
-export async function eidOpen(
-  context: ServiceContext,
-  form: EidForm,
-  cookie: string | undefined,
-): Promise<PsuAnswer> {
-  if (!csrfMatches(form, cookie)) return invalidPage(context);
-  const now = context.clock();
-  const app = appOf(context);
+export const eidOpen = formStep(async function openOrder(context, form, app, now) {
   const order = await app.find(form.input ?? '', now);
   if (order === undefined || !(await app.open(order.orderRef, now))) {
     return page(
@@ -86,7 +95,7 @@ export async function eidOpen(
     );
   }
   return identifyPage(context, order, form.csrf, 200);
-}
+});
 
 /** Asks who the PSU is; shows nothing of the order. */
 function identifyPage(
@@ -100,14 +109,7 @@ function identifyPage(
 }
 
 /** Identifies the PSU; only the PSU the order is for then sees it, with the ticket that signs it. */
-export async function eidIdentify(
-  context: ServiceContext,
-  form: EidForm,
-  cookie: string | undefined,
-): Promise<PsuAnswer> {
-  if (!csrfMatches(form, cookie)) return invalidPage(context);
-  const now = context.clock();
-  const app = appOf(context);
+export const eidIdentify = formStep(async function identifyPsu(context, form, app, now) {
   const order = form.request === undefined ? undefined : await app.pending(form.request, now);
   if (order === undefined) return ended(context);
   const psuId = (form.psu_id ?? '').trim();
@@ -127,17 +129,10 @@ export async function eidIdentify(
     { view: 'eid-order', text: order.visibleText },
     { request: ticket, csrf: form.csrf },
   );
-}
+});
 
 /** Signs or cancels the order of the ticket that the PSU's identification handed out. */
-export async function eidSign(
-  context: ServiceContext,
-  form: EidForm,
-  cookie: string | undefined,
-): Promise<PsuAnswer> {
-  if (!csrfMatches(form, cookie)) return invalidPage(context);
-  const now = context.clock();
-  const app = appOf(context);
+export const eidSign = formStep(async function signOrder(context, form, app, now) {
   const order =
     form.request === undefined || form.request === ''
       ? undefined
@@ -151,7 +146,7 @@ export async function eidSign(
     title: approve ? 'Signed' : 'Cancelled',
     text: approve ? 'You can return to the app you came from.' : 'Nothing was signed.',
   });
-}
+});
 
 const ended = (context: ServiceContext) =>
   page(context, 400, {

@@ -42,6 +42,7 @@ import { registerJsonBody } from './http/json-body.ts';
 import { lazyCompilers } from './http/lazy-compilers.ts';
 import { createLogger, RequestLog } from './http/logging.ts';
 import { attachMetrics, createMetrics } from './http/metrics.ts';
+import { checkRevocations } from './http/mtls.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerTolerantBodies, setIgnoredFieldsHeader } from './http/tolerant-body.ts';
 import { setAnswerHeaders } from './http/tpp-headers.ts';
@@ -94,13 +95,16 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const { tls } = dependencies;
   // Under TLS every connection's certificate is read (http/mtls.ts).
   if (tls !== undefined) await loadQwacReader();
-  // Mutual TLS with the TPPs' issuers; without them (sandbox) plain HTTPS.
+  // Mutual TLS with the TPPs' issuers; without them (sandbox) plain HTTPS. The CRLs are checked by
+  // http/mtls.ts, not given to OpenSSL.
   const https =
     tls === undefined
       ? {}
       : {
           https: {
-            ...tls,
+            key: tls.key,
+            cert: tls.cert,
+            ...(tls.ca === undefined ? {} : { ca: tls.ca }),
             requestCert: tls.ca !== undefined,
             rejectUnauthorized: false,
             minVersion: 'TLSv1.2' as const,
@@ -135,6 +139,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError(MAX_PARAM_LENGTH),
   }) as unknown as FastifyInstance;
+  if (tls?.crl !== undefined) await checkRevocations(app.server, tls.ca ?? '', tls.crl);
   const { onRoute } = dependencies;
   if (onRoute !== undefined) app.addHook('onRoute', (route) => onRoute(route));
   registerConnectionRetry(app, isConnectionLost);

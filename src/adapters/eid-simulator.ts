@@ -12,6 +12,7 @@ import type { StoreDb } from '../store/database.ts';
 import {
   countCollect,
   findOrder,
+  findOrderByTicket,
   findOrderByToken,
   findPendingOrders,
   insertOrder,
@@ -170,6 +171,10 @@ function simulatedApp(db: StoreDb): SimulatedEidApp {
     },
     pending: async (orderRef, now) => stillPending(await findOrder(db, orderRef), now),
     open: (orderRef, now) => updatePendingOrder(db, orderRef, { hintCode: 'userSign', startedAt: now }),
+    identified: async (orderRef, ticketHash, now) =>
+      stillPending(await findOrder(db, orderRef), now) !== undefined &&
+      updatePendingOrder(db, orderRef, { signTicketHash: ticketHash }),
+    signable: async (ticketHash, now) => stillPending(await findOrderByTicket(db, ticketHash), now),
     approve: (orderRef, now) => end(orderRef, now, { status: 'complete', hintCode: 'complete' }),
     decline: (orderRef, now) => end(orderRef, now, { status: 'failed', hintCode: 'userCancel' }),
   };

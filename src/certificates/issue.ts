@@ -69,8 +69,13 @@ function serial(): string {
 
 const days = (count: number) => count * 86_400_000;
 
+/** The subject of a test CA named `commonName` (as a JSON name: a comma in it stays in the name). */
+export function caSubject(commonName: string): { [type: string]: string[] }[] {
+  return [{ CN: [commonName] }, { O: ['psd2-gateway'] }, { C: ['SE'] }];
+}
+
 export async function createCa(
-  name = 'CN=psd2-gateway test CA,O=psd2-gateway,C=SE',
+  name: string | { [type: string]: string[] }[] = caSubject('psd2-gateway test CA'),
   validDays = 3650,
 ): Promise<Issued> {
   const keys = await newKeys();

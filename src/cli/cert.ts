@@ -2,12 +2,21 @@
 // PSD2 roles, organization identifier and validity, CRLs), written as PEM files.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createCa, createCrl, issueQwac, issueServerCertificate, loadIssued } from '../certificates/issue.ts';
+import {
+  caSubject,
+  createCa,
+  createCrl,
+  issueQwac,
+  issueServerCertificate,
+  loadIssued,
+} from '../certificates/issue.ts';
 import { PSP_ROLES, type PspRole } from '../domain/psp-roles.ts';
 import { type Command, parseOptions, required, UsageError } from './args.ts';
 
 const CERT_USAGE = `usage: psd2-gateway cert <what> [options]
-  ca      --out DIR                                   a test CA: DIR/ca.pem, DIR/ca.key
+  ca      --out DIR [--name "Test CA 2"]             a test CA: DIR/ca.pem, DIR/ca.key; its common name
+                                                      (default "psd2-gateway test CA"): a second CA needs
+                                                      another, since TLS finds a CA by its name
   server  --ca DIR --out DIR [--host localhost,127.0.0.1]
                                                       a server certificate: DIR/server.pem, DIR/server.key
   qwac    --ca DIR --out DIR --org PSDSE-FINA-44059 --name "Budget Buddy AB" --roles PSP_PI,PSP_AI
@@ -55,12 +64,19 @@ function roles(text: string): PspRole[] {
   });
 }
 
+/** A CA's common name: 1 to 64 characters (X.520's upper bound), no control characters. */
+function caName(name: string | undefined) {
+  if (name === undefined) return undefined;
+  if (!/^[^\p{Cc}]{1,64}$/u.test(name)) throw new UsageError('--name must be 1 to 64 printable characters');
+  return caSubject(name);
+}
+
 async function make(args: readonly string[]): Promise<number> {
   const { positionals, values } = parseOptions(args, OPTIONS, true);
   if (positionals.length > 1) throw new UsageError(`unexpected argument ${positionals[1]}`);
   switch (positionals[0]) {
     case 'ca':
-      await write(required(values.out, 'out'), 'ca', await createCa());
+      await write(required(values.out, 'out'), 'ca', await createCa(caName(values.name)));
       break;
     case 'server': {
       const hosts = (values.host ?? 'localhost,127.0.0.1').split(',').map((host) => host.trim());

@@ -1,15 +1,42 @@
 // The TPP's certificate from the TLS connection, read once per connection. The server asks for a
 // certificate but does not reject the handshake without one, so that a missing, untrusted, expired
 // or revoked certificate is answered with the API's own error codes.
+// Revocation (TLS_CRL) is checked here, not by OpenSSL (certificates/revocation.ts says why).
+import type { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest } from 'fastify';
 import { type PeerIdentity, qwacReader } from '../certificates/qwac.ts';
+import { RevocationListError, type Revocations, readRevocations } from '../certificates/revocation.ts';
+import { ConfigError } from '../config.ts';
 
 const identities = new WeakMap<Socket, PeerIdentity>();
+/** The CRLs of the server a connection came to, where it has some. */
+const revocationsOf = new WeakMap<Socket, Revocations>();
+
+/**
+ * Checks the certificates of the server's connections against the CRLs (PEM) of its trusted issuers
+ * (PEM bundle); a CRL that none of them signed stops the start, naming TLS_CRL.
+ */
+export async function checkRevocations(server: EventEmitter, caBundle: string, crls: string): Promise<void> {
+  let revocations: Revocations;
+  try {
+    revocations = await readRevocations(caBundle, crls);
+  } catch (error) {
+    if (error instanceof RevocationListError) throw new ConfigError('TLS_CRL', error.message);
+    throw new ConfigError('TLS_CRL', 'is no CRL in PEM form');
+  }
+  server.on('secureConnection', (socket: TLSSocket) => revocationsOf.set(socket, revocations));
+}
+
+const UNTRUSTED: PeerIdentity = {
+  kind: 'refused',
+  code: 'CERTIFICATE_INVALID',
+  text: 'The certificate is not issued by a trusted authority',
+};
 
 function identify(socket: TLSSocket): PeerIdentity {
-  const peer = socket.getPeerCertificate(false);
+  const peer = socket.getPeerCertificate(true);
   if (peer === null || Object.keys(peer).length === 0 || peer.raw === undefined) return { kind: 'none' };
   if (!socket.authorized) {
     const reason = String(socket.authorizationError ?? 'unknown');
@@ -17,13 +44,21 @@ function identify(socket: TLSSocket): PeerIdentity {
       return { kind: 'refused', code: 'CERTIFICATE_EXPIRED', text: 'The certificate has expired' };
     if (reason === 'CERT_NOT_YET_VALID')
       return { kind: 'refused', code: 'CERTIFICATE_INVALID', text: 'The certificate is not valid yet' };
-    if (reason === 'CERT_REVOKED')
+    return UNTRUSTED;
+  }
+  const revocations = revocationsOf.get(socket);
+  if (revocations !== undefined) {
+    // Authorized: TLS found the issuer among the trusted CAs, and says which one.
+    const issuer = peer.issuerCertificate?.fingerprint256 ?? '';
+    const status = revocations.status(peer.serialNumber, issuer, new Date());
+    if (status === 'revoked')
       return { kind: 'refused', code: 'CERTIFICATE_INVALID', text: 'The certificate has been revoked' };
-    return {
-      kind: 'refused',
-      code: 'CERTIFICATE_INVALID',
-      text: 'The certificate is not issued by a trusted authority',
-    };
+    if (status === 'unknown')
+      return {
+        kind: 'refused',
+        code: 'CERTIFICATE_INVALID',
+        text: 'The revocation status of the certificate is unknown',
+      };
   }
   const read = qwacReader()(peer.raw);
   if (!read.ok)

@@ -45,6 +45,13 @@ export interface SimulatedEidApp {
   pending(orderRef: string, now: Date): Promise<SimulatedOrder | undefined>;
   /** The PSU opened the order in the app: it waits for the signature. */
   open(orderRef: string, now: Date): Promise<boolean>;
+  /**
+   * The PSU the order is for identified in the app: whoever holds the ticket (its hash here) may now see
+   * and sign it; a later identification replaces it. False when the order can no longer be signed.
+   */
+  identified(orderRef: string, ticketHash: string, now: Date): Promise<boolean>;
+  /** The order of a ticket (its hash), while it can still be signed. */
+  signable(ticketHash: string, now: Date): Promise<SimulatedOrder | undefined>;
   /** False when the order can no longer be signed. */
   approve(orderRef: string, now: Date): Promise<boolean>;
   decline(orderRef: string, now: Date): Promise<boolean>;

@@ -52,6 +52,11 @@ export async function findOrderByToken(db: Db, column: 'autoStartToken' | 'qrSta
   return rows[0];
 }
 
+export async function findOrderByTicket(db: Db, signTicketHash: string): Promise<OrderRow | undefined> {
+  const rows = await db.select().from(eidOrders).where(eq(eidOrders.signTicketHash, signTicketHash)).limit(1);
+  return rows[0];
+}
+
 export async function findPendingOrders(db: Db, personalNumber: string): Promise<OrderRow[]> {
   return db
     .select()
@@ -64,7 +69,7 @@ export async function findPendingOrders(db: Db, personalNumber: string): Promise
 export async function updatePendingOrder(
   db: Db,
   orderRef: string,
-  changes: Partial<Pick<OrderRow, 'status' | 'hintCode' | 'startedAt' | 'endedAt'>>,
+  changes: Partial<Pick<OrderRow, 'status' | 'hintCode' | 'startedAt' | 'endedAt' | 'signTicketHash'>>,
 ): Promise<boolean> {
   const rows = await db
     .update(eidOrders)

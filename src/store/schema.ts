@@ -149,6 +149,8 @@ export const eidOrders = pgTable('eid_orders', {
   startedAt: instant('started_at'),
   endedAt: instant('ended_at'),
   collects: integer('collects').notNull().default(0),
+  /** The simulator's app: the hash of the ticket of the PSU who identified for the order. */
+  signTicketHash: text('sign_ticket_hash'),
 });
 
 export const decoupledSessions = pgTable('decoupled_sessions', {

@@ -1,6 +1,6 @@
 // The live decoupled flow with the PSU in a real browser on the simulator's e-ID app (/psu/eid),
 // while the test polls the token URL as a TPP would: the PSU identifies with personal number and
-// password to sign or cancel; the QR code alone signs nothing.
+// password, then sees what the order signs and signs or cancels; the QR code alone shows and signs nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -17,15 +17,16 @@ const TOLVAN = '191212121212';
 const LIVE_NOTICE =
   "e-ID simulator, not the bank's e-ID: it identifies you by personal number and password alone. This gateway runs it for trying live without the bank's e-ID only.";
 
-/** The PSU identifies on the sign page and presses Sign or Cancel. */
-async function identifyAnd(
-  page: Page,
-  decision: 'approve' | 'decline',
-  psuId = TOLVAN,
-  password = TEST_PSU_PASSWORD,
-) {
+/** The PSU identifies on the identify page. */
+async function identify(page: Page, psuId = TOLVAN, password = TEST_PSU_PASSWORD) {
   await page.fill('#psu_id', psuId);
   await page.fill('#password', password);
+  await page.click('button[type=submit]');
+}
+
+/** The PSU identifies, then presses Sign or Cancel on the order's page. */
+async function identifyAnd(page: Page, decision: 'approve' | 'decline') {
+  await identify(page);
   await page.click(`button[value=${decision}]`);
 }
 
@@ -73,12 +74,15 @@ describe('decoupled flow with the e-ID app in Chromium', { skip }, () => {
   test('other device: the PSU scans the QR code, sees amount and payee, identifies, signs; the TPP gets COMPLETE', async () => {
     const { paymentId, init } = await start(false);
     const page = await openInApp(init.qr_code!);
+    assert.equal(await page.textContent('h1'), 'Identify');
+    assert.equal(await page.$('[data-field=visible-text]'), null);
+    await identify(page);
     assert.equal(
       await page.textContent('[data-field=visible-text]'),
       'Pay 99.90 SEK to Sven Svensson (50001234501)',
     );
     assert.equal(await page.textContent('[data-field=simulator-notice]'), LIVE_NOTICE);
-    await identifyAnd(page, 'approve');
+    await page.click('button[value=approve]');
     assert.equal(await page.textContent('h1'), 'Signed');
     assert.equal(await page.textContent('[data-field=simulator-notice]'), LIVE_NOTICE);
     const polled = await postLink(gateway, init._links.token.href);
@@ -109,32 +113,33 @@ describe('decoupled flow with the e-ID app in Chromium', { skip }, () => {
     );
     await wrong.close();
     const page = await openInApp(TOLVAN);
+    assert.equal(await page.$('[data-field=visible-text]'), null);
+    await identify(page);
     assert.match((await page.textContent('[data-field=visible-text]'))!, /^Pay 99\.90 SEK to Sven Svensson/);
-    await identifyAnd(page, 'approve');
+    await page.click('button[value=approve]');
     const polled = await postLink(gateway, init._links.token.href);
     assert.equal((polled.body as { result: string }).result, 'COMPLETE');
     await page.close();
   });
 
-  test('the QR code pasted by someone else: no password, a wrong one, or their own signs nothing', async () => {
+  test('the QR code pasted by someone else: no password, a wrong one, or their own shows and signs nothing', async () => {
     const { init } = await start(false);
     const page = await openInApp(init.qr_code!);
     // The browser asks for both fields before it posts.
-    await page.click('button[value=approve]');
-    assert.equal(await page.textContent('h1'), 'Identify and sign');
+    await page.click('button[type=submit]');
+    assert.equal(await page.textContent('h1'), 'Identify');
     assert.equal(await page.$('[role=alert]'), null);
-    await identifyAnd(page, 'approve', TOLVAN, 'guess');
+    await identify(page, TOLVAN, 'guess');
     assert.equal(
       await page.textContent('[role=alert]'),
       'The personal number or the password is wrong. Nothing was signed.',
     );
-    await identifyAnd(page, 'approve', '198112289874');
+    await identify(page, '198112289874');
     assert.equal(
       await page.textContent('[role=alert]'),
       'This identification is for another person: you cannot sign or cancel it.',
     );
-    await identifyAnd(page, 'decline', '198112289874');
-    assert.equal(await page.textContent('h1'), 'Identify and sign');
+    assert.equal(await page.$('[data-field=visible-text]'), null);
     const polled = await postLink(gateway, init._links.token.href);
     const body = polled.body as { result: string; qr_code: string };
     assert.deepEqual(

@@ -3,6 +3,7 @@
 // wrote. Runs the built CLI (bin/psd2-gateway.mjs) when dist/ is built, else the sources through tsx.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -82,6 +83,14 @@ test('an unknown command or option is one line on stderr and exit code 2', async
       ['cert', 'key'],
       'psd2-gateway cert: cannot make key: ca, server, qwac or crl (psd2-gateway cert --help)',
     ],
+    [
+      ['cert', 'ca', '--out', 'x', '--name', ''],
+      'psd2-gateway cert: --name must be 1 to 64 printable characters (psd2-gateway cert --help)',
+    ],
+    [
+      ['cert', 'ca', '--out', 'x', '--name', 'x'.repeat(65)],
+      'psd2-gateway cert: --name must be 1 to 64 printable characters (psd2-gateway cert --help)',
+    ],
     [['demo', '--bogus'], 'psd2-gateway demo: unknown option --bogus (psd2-gateway demo --help)'],
     [
       ['demo', '--flow', 'sideways'],
@@ -143,6 +152,34 @@ test('cert says what it wrote', async () => {
     ]);
     assert.deepEqual([crl.code, crl.stdout], [0, `wrote ${join(dir, 'revoked.crl')}\n`]);
     assert.match(await readFile(join(dir, 'revoked.crl'), 'utf8'), /^-----BEGIN X509 CRL-----/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('cert ca --name names the CA, and what it issues names it as issuer; without, the default name', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'psd2-cli-cert-'));
+  const named = join(dir, 'named');
+  try {
+    const ca = await cli(['cert', 'ca', '--out', named, '--name', 'Second test CA, Elsewhere']);
+    assert.deepEqual(
+      [ca.code, ca.stdout, ca.stderr],
+      [0, `wrote ${join(named, 'ca.pem')} and ${join(named, 'ca.key')}\n`, ''],
+    );
+    // Node prints the comma escaped: it is one common name, not two attributes.
+    const subject = 'CN=Second test CA\\, Elsewhere\nO=psd2-gateway\nC=SE';
+    const certificate = new X509Certificate(await readFile(join(named, 'ca.pem'), 'utf8'));
+    assert.deepEqual([certificate.subject, certificate.issuer], [subject, subject]);
+    const server = await cli(['cert', 'server', '--ca', named, '--out', named]);
+    assert.equal(server.code, 0);
+    const issued = new X509Certificate(await readFile(join(named, 'server.pem'), 'utf8'));
+    assert.equal(issued.issuer, subject);
+    assert.ok(issued.verify(certificate.publicKey), 'the named CA signed the server certificate');
+    assert.equal((await cli(['cert', 'ca', '--out', dir])).code, 0);
+    assert.equal(
+      new X509Certificate(await readFile(join(dir, 'ca.pem'), 'utf8')).subject,
+      'CN=psd2-gateway test CA\nO=psd2-gateway\nC=SE',
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -6,7 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import { TEST_PSU_PASSWORD } from '../../src/sandbox/seed.ts';
 import { findOrder } from '../../src/store/decoupled-repository.ts';
 import {
+  formField,
   type InitAnswer,
+  identifyInEidApp,
   initDecoupled,
   openInEidApp,
   pageText,
@@ -31,10 +33,14 @@ const WRONG = 'The personal number or the password is wrong. Nothing was signed.
 const LOCKED = 'Too many failed attempts: your login is locked for a while. Nothing was signed.';
 const NOT_YOURS = 'This identification is for another person: you cannot sign or cancel it.';
 
-/** The sign page as the PSU reads it, with the error it shows, if any. */
-const signPage = (notice: string, text: string, error?: string) =>
-  [notice, 'Identify and sign', text, ...(error === undefined ? [] : [error])].join(' ') +
-  ' Personal number Password Sign Cancel';
+/** The page that asks the PSU to identify, with the error it shows, if any: nothing of the order. */
+const identifyPage = (notice: string, error?: string) =>
+  [
+    notice,
+    'Identify',
+    'Identify with your personal number and password to see what you are asked to sign.',
+    ...(error === undefined ? [] : [error]),
+  ].join(' ') + ' Personal number Password Identify';
 const messagePage = (notice: string, title: string, text: string) => `${notice} ${title} ${text}`;
 const page = (answer: Answer) => ({ status: answer.status, text: pageText(String(answer.body)) });
 
@@ -116,7 +122,7 @@ describe('live, on the simulator (EID_PROVIDER=simulator)', () => {
   test('the QR code alone signs nothing: without or with wrong credentials the TPP keeps polling IN_PROGRESS', async () => {
     const { init } = await startSession(gateway, token);
     const opened = await openInEidApp(gateway, init.qr_code!);
-    assert.deepEqual(page(opened.page), { status: 200, text: signPage(LIVE_NOTICE, VISIBLE_TEXT) });
+    assert.deepEqual(page(opened.page), { status: 200, text: identifyPage(LIVE_NOTICE) });
     assert.doesNotMatch(String(opened.page.body), /191212121212/, 'the page does not say whose order it is');
     for (const [fields, error] of [
       [{}, WRONG],
@@ -127,7 +133,7 @@ describe('live, on the simulator (EID_PROVIDER=simulator)', () => {
         const refused = await signInEidApp(gateway, opened, { ...fields, decision });
         assert.deepEqual(page(refused), {
           status: 401,
-          text: signPage(LIVE_NOTICE, VISIBLE_TEXT, error),
+          text: identifyPage(LIVE_NOTICE, error),
         });
       }
     }
@@ -148,7 +154,7 @@ describe('live, on the simulator (EID_PROVIDER=simulator)', () => {
     const opened = await openInEidApp(gateway, init.auto_start_token!);
     for (const decision of ['approve', 'decline'] as const) {
       const refused = await signInEidApp(gateway, opened, { ...AGDA, decision });
-      assert.deepEqual(page(refused), { status: 403, text: signPage(LIVE_NOTICE, VISIBLE_TEXT, NOT_YOURS) });
+      assert.deepEqual(page(refused), { status: 403, text: identifyPage(LIVE_NOTICE, NOT_YOURS) });
     }
     await assertInProgress(init);
     const signed = await signInEidApp(gateway, opened, { ...TOLVAN, decision: 'approve' });
@@ -169,6 +175,46 @@ describe('live, on the simulator (EID_PROVIDER=simulator)', () => {
       status: 400,
       text: messagePage(LIVE_NOTICE, 'Nothing to sign', 'This identification has ended.'),
     });
+  });
+
+  test('whoever types a personal number sees nothing of the order; the PSU it is for, identified, does', async () => {
+    const { init } = await startSession(gateway, token);
+    const opened = await openInEidApp(gateway, TOLVAN.psu_id);
+    assert.deepEqual(page(opened.page), { status: 200, text: identifyPage(LIVE_NOTICE) });
+    assert.doesNotMatch(String(opened.page.body), /99\.90|Sven Svensson|50001234501/);
+    for (const [fields, status, error] of [
+      [{ psu_id: TOLVAN.psu_id, password: 'guess' }, 401, WRONG],
+      [AGDA, 403, NOT_YOURS],
+    ] as const) {
+      const refused = await identifyInEidApp(gateway, opened, fields);
+      assert.deepEqual(page(refused), { status, text: identifyPage(LIVE_NOTICE, error) });
+      assert.doesNotMatch(String(refused.body), /99\.90|Sven Svensson|50001234501/);
+    }
+    const identified = await identifyInEidApp(gateway, opened, TOLVAN);
+    assert.deepEqual(page(identified), {
+      status: 200,
+      text: `${LIVE_NOTICE} Sign ${VISIBLE_TEXT} Sign Cancel`,
+    });
+    const ticket = formField(String(identified.body), 'request')!;
+    assert.match(ticket, /^[A-Za-z0-9_-]{43}$/);
+    // The order's reference, or a ticket nobody was given, signs nothing.
+    for (const request of [opened.order!, 'x'.repeat(43), '']) {
+      const forged = await postEidForm(gateway, '/psu/eid/sign', opened, { request, decision: 'approve' });
+      assert.deepEqual(page(forged), {
+        status: 400,
+        text: messagePage(LIVE_NOTICE, 'Nothing to sign', 'This identification has ended.'),
+      });
+    }
+    await assertInProgress(init);
+    const signed = await postEidForm(gateway, '/psu/eid/sign', opened, {
+      request: ticket,
+      decision: 'approve',
+    });
+    assert.deepEqual(page(signed), {
+      status: 200,
+      text: messagePage(LIVE_NOTICE, 'Signed', 'You can return to the app you came from.'),
+    });
+    assert.equal(((await poll(init)).body as { result: string }).result, 'COMPLETE');
   });
 
   test('the PSU, identified, cancels: USER_CANCEL', async () => {
@@ -243,10 +289,10 @@ describe('live, on the simulator (EID_PROVIDER=simulator)', () => {
     for (let attempt = 1; attempt <= 4; attempt++) {
       assert.deepEqual(page(await signInEidApp(gateway, opened, wrong)), {
         status: 401,
-        text: signPage(LIVE_NOTICE, VISIBLE_TEXT, WRONG),
+        text: identifyPage(LIVE_NOTICE, WRONG),
       });
     }
-    const locked = { status: 401, text: signPage(LIVE_NOTICE, VISIBLE_TEXT, LOCKED) };
+    const locked = { status: 401, text: identifyPage(LIVE_NOTICE, LOCKED) };
     assert.deepEqual(page(await signInEidApp(gateway, opened, wrong)), locked);
     assert.deepEqual(page(await signInEidApp(gateway, opened, { ...AGDA, decision: 'approve' })), locked);
     assert.deepEqual(page(await signInEidApp(gateway, opened, { ...AGDA, decision: 'decline' })), locked);
@@ -279,7 +325,7 @@ describe('live, on the simulator (EID_PROVIDER=simulator)', () => {
       assert.deepEqual([known.status, known.body], [unknown.status, unknown.body], `attempt ${attempt}`);
       assert.deepEqual(page(known), {
         status: 401,
-        text: signPage(LIVE_NOTICE, VISIBLE_TEXT, attempt < 5 ? WRONG : LOCKED),
+        text: identifyPage(LIVE_NOTICE, attempt < 5 ? WRONG : LOCKED),
       });
     }
     await assertInProgress(init);
@@ -296,7 +342,7 @@ describe('live, on the simulator (EID_PROVIDER=simulator)', () => {
       page(await signInEidApp(gateway, opened, { ...AGDA, decision: 'approve' }, '203.0.113.66')),
       {
         status: 401,
-        text: signPage(LIVE_NOTICE, VISIBLE_TEXT, LOCKED),
+        text: identifyPage(LIVE_NOTICE, LOCKED),
       },
     );
     assert.deepEqual(
@@ -327,14 +373,14 @@ describe('sandbox', () => {
       `${SANDBOX_NOTICE} Mobile e-ID (simulator) Personal number, start token or QR code Open`,
     );
     const opened = await openInEidApp(gateway, init.qr_code!);
-    assert.deepEqual(page(opened.page), { status: 200, text: signPage(SANDBOX_NOTICE, VISIBLE_TEXT) });
+    assert.deepEqual(page(opened.page), { status: 200, text: identifyPage(SANDBOX_NOTICE) });
     assert.deepEqual(page(await signInEidApp(gateway, opened, { decision: 'approve' })), {
       status: 401,
-      text: signPage(SANDBOX_NOTICE, VISIBLE_TEXT, WRONG),
+      text: identifyPage(SANDBOX_NOTICE, WRONG),
     });
     assert.deepEqual(page(await signInEidApp(gateway, opened, { ...AGDA, decision: 'approve' })), {
       status: 403,
-      text: signPage(SANDBOX_NOTICE, VISIBLE_TEXT, NOT_YOURS),
+      text: identifyPage(SANDBOX_NOTICE, NOT_YOURS),
     });
     assert.deepEqual(page(await signInEidApp(gateway, opened, { ...TOLVAN, decision: 'approve' })), {
       status: 200,

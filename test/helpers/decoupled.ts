@@ -70,7 +70,7 @@ export async function visitEidApp(gateway: Gateway): Promise<{ page: Answer } & 
 /** Posts one of the app's forms with the visit's cookie and token (either can be overridden). */
 export function postEidForm(
   gateway: Gateway,
-  path: '/psu/eid/open' | '/psu/eid/sign',
+  path: '/psu/eid/open' | '/psu/eid/identify' | '/psu/eid/sign',
   visit: EidAppVisit,
   fields: Record<string, string>,
   remoteAddress?: string,
@@ -92,18 +92,36 @@ export async function openInEidApp(
   return { ...visit, page, order: formField(String(page.body), 'request') };
 }
 
-/** Signs (or, with decision decline, cancels) an opened order as the PSU with these credentials. */
-export function signInEidApp(
+/** Identifies in the app as the PSU with these credentials: the order's page (with its ticket) or a refusal. */
+export function identifyInEidApp(
+  gateway: Gateway,
+  opened: EidAppVisit & { order: string | undefined },
+  fields: { psu_id?: string; password?: string },
+  remoteAddress?: string,
+) {
+  const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+  return postEidForm(
+    gateway,
+    '/psu/eid/identify',
+    opened,
+    { request: opened.order ?? '', ...given },
+    remoteAddress,
+  );
+}
+
+/**
+ * Identifies as the PSU with these credentials, then signs (or, with decision decline, cancels) with the
+ * ticket the identification handed out; a refused identification is the answer.
+ */
+export async function signInEidApp(
   gateway: Gateway,
   opened: EidAppVisit & { order: string | undefined },
   fields: { psu_id?: string; password?: string; decision: 'approve' | 'decline' },
   remoteAddress?: string,
-) {
-  return postEidForm(
-    gateway,
-    '/psu/eid/sign',
-    opened,
-    { request: opened.order ?? '', ...fields },
-    remoteAddress,
-  );
+): Promise<Answer> {
+  const { decision, ...credentials } = fields;
+  const identified = await identifyInEidApp(gateway, opened, credentials, remoteAddress);
+  if (identified.status !== 200) return identified;
+  const ticket = formField(String(identified.body), 'request') ?? '';
+  return postEidForm(gateway, '/psu/eid/sign', opened, { request: ticket, decision }, remoteAddress);
 }

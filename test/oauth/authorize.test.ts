@@ -2,6 +2,7 @@
 // redirect URI, and never to an unregistered one.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { pageText } from '../helpers/decoupled.ts';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
@@ -172,4 +173,51 @@ test('an executed payment is no longer awaiting authorization', async () => {
     error_description: 'the payment is not awaiting authorization',
     state: 'opaque-state',
   });
+});
+
+test('a browser sent with a bad client or redirect URI gets a page (400) that names the mistake, echoes nothing and redirects nowhere', async () => {
+  const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  const page = (mistake: string) =>
+    `This link cannot be used The app that sent you here made a mistake (${mistake}). Nothing was approved or shared: go back to the app, or tell the people who make it.`;
+  const evil = 'https://evil.example/<script>alert(1)</script>';
+  const { client_id: _, ...noClient } = valid();
+  const cases: [Record<string, string>, string][] = [
+    [{ ...valid(), client_id: '<b>nobody</b>' }, 'client_id is not a registered app'],
+    [{ ...valid(), redirect_uri: evil }, "redirect_uri is not the app's registered redirect URI"],
+    [noClient, 'client_id is required'],
+  ];
+  for (const [parameters, mistake] of cases) {
+    for (const accept of [BROWSER, 'text/html', 'application/json;q=0.5, text/html']) {
+      const answer = await call(gateway.app, 'GET', authorizeUrl(parameters), { headers: { accept } });
+      const body = String(answer.body);
+      assert.deepEqual(
+        {
+          status: answer.status,
+          type: answer.headers['content-type'],
+          location: answer.headers.location,
+          text: pageText(body),
+        },
+        { status: 400, type: 'text/html; charset=utf-8', location: undefined, text: page(mistake) },
+        `${accept}: ${JSON.stringify(parameters)}`,
+      );
+      assert.doesNotMatch(body, /<script>|<b>|evil\.example|nobody/);
+      assert.match(String(answer.headers['content-security-policy']), /^default-src 'none';/);
+    }
+  }
+  // A client that asks for JSON, or for anything, keeps the API's body.
+  for (const accept of [
+    'application/json',
+    '*/*',
+    'application/json, text/html',
+    'text/html;q=0.5, application/json',
+  ]) {
+    const answer = await call(gateway.app, 'GET', authorizeUrl({ ...valid(), client_id: 'nobody' }), {
+      headers: { accept },
+    });
+    assert.deepEqual(
+      statusAndBody(answer),
+      BAD_REQUEST({ code: 'CLIENT_UNKNOWN', path: 'client_id', text: 'client_id is not a registered app' }),
+      accept,
+    );
+  }
 });

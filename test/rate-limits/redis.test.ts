@@ -112,6 +112,22 @@ test('two gateways on one Redis count an app together', { skip: !present }, asyn
       first.lines.some((line) => line.phase === 'redis'),
       'the start names the Redis phase',
     );
+    // Each limit's counter under the gateway's prefix and the limit's name, nothing else in the key.
+    const redisClient = await openRedis(`redis://127.0.0.1:${redisPort}`);
+    try {
+      const keys = (await redisClient.keys(`*${clientId}*`)).sort();
+      assert.deepEqual(keys, [`psd2-gateway:rate-limit:auth-app:${clientId}|127.0.0.1`]);
+      assert.equal(await redisClient.get(keys[0]!), '4');
+      assert.deepEqual(await redisClient.keys('*undefined*'), []);
+      assert.ok(
+        (await redisClient.keys('psd2-gateway:rate-limit:auth-address:*')).includes(
+          'psd2-gateway:rate-limit:auth-address:127.0.0.1',
+        ),
+        'the per-address limit counts under its own name',
+      );
+    } finally {
+      redisClient.disconnect();
+    }
   } finally {
     await first.server.close();
     await second.server.close();

@@ -1,6 +1,9 @@
 // GET /oauth2/authorize/1.0, also named /redirect/oauth2/authorize/1.0 (spec row 8).
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../domain/errors.ts';
 import { type AuthorizeQuery, authorize } from '../../services/authorization/authorize.ts';
+import type { PsuAnswer } from '../../services/authorization/psu-answer.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { sendPsuAnswer } from '../psu/reply.ts';
 import type { Api } from '../shared/api.ts';
@@ -26,6 +29,39 @@ const AuthorizeQuerySchema = Type.Object({
   code_challenge_method: parameter('S256'),
 });
 
+/**
+ * Whether the caller asks for a page rather than JSON: text/html named with a higher q than
+ * application/json (absent: 0). A browser's navigation names text/html and never application/json;
+ * an API client names application/json, or nothing, or *\/*, and keeps the JSON body of API-NOTES.
+ */
+function wantsPage(request: FastifyRequest): boolean {
+  const quality = (type: string) => {
+    let best = 0;
+    for (const entry of String(request.headers.accept ?? '').split(',')) {
+      const [name, ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
+      if (name !== type) continue;
+      const q = parameters.find((parameter) => parameter.startsWith('q='));
+      const value = q === undefined ? 1 : Number(q.slice(2));
+      if (Number.isFinite(value)) best = Math.max(best, value);
+    }
+    return best;
+  };
+  return quality('text/html') > quality('application/json');
+}
+
+/** The PSU's page for a link that may not redirect (unknown client, unregistered URI): never the link's text. */
+function unusableLink(error: ApiError): PsuAnswer {
+  return {
+    kind: 'page',
+    status: error.status,
+    page: {
+      view: 'message',
+      title: 'This link cannot be used',
+      text: `The app that sent you here made a mistake (${error.message}). Nothing was approved or shared: go back to the app, or tell the people who make it.`,
+    },
+  };
+}
+
 export function authorizeRoutes(app: Api, context: ServiceContext): void {
   const paths = [
     { path: '/oauth2/authorize/1.0', operationId: 'authorize', also: '' },
@@ -49,12 +85,26 @@ export function authorizeRoutes(app: Api, context: ServiceContext): void {
               'To redirect_uri with code and state, or error and error_description; live with PSU_OIDC_ISSUER set, to /psu/oidc/start (the login at the bank)',
             ),
             200: HTML_PAGE('Live: the login page of the PSU'),
-            ...apiErrors(400, 500),
+            ...apiErrors(500),
+            400: {
+              description:
+                "Unknown client_id or a redirect_uri that is not the app's: never a redirect. A page for a browser (Accept: text/html before application/json), else the API's error body",
+              content: {
+                'text/html': { schema: Type.String() },
+                'application/json': { schema: Type.Ref('ApiError') },
+              },
+            },
           },
         },
       },
       async (request, reply) => {
-        const answer = await authorize(context, request.query as AuthorizeQuery);
+        let answer: PsuAnswer;
+        try {
+          answer = await authorize(context, request.query as AuthorizeQuery);
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.status !== 400 || !wantsPage(request)) throw error;
+          answer = unusableLink(error);
+        }
         return sendPsuAnswer(context.config, request, reply, answer);
       },
     );

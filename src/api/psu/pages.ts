@@ -70,6 +70,7 @@ ${page.access === undefined ? new Html(page.payments.map((payment) => summary(pa
     case 'message':
       return layout(page.title, html`<h1>${page.title}</h1><p>${page.text}</p>`);
     case 'eid-start':
+    case 'eid-identify':
     case 'eid-order':
     case 'eid-message':
       return eidPage(page, form, basePath);
@@ -101,14 +102,21 @@ ${alert(page.error)}
 <label for="input">Personal number, start token or QR code</label><input id="input" name="input" required autocomplete="off">
 <button class="primary" type="submit">Open</button></form>`,
       );
+    case 'eid-identify':
+      return layout(
+        'Identify',
+        html`${notice}<h1>Identify</h1><p>Identify with your personal number and password to see what you are asked to sign.</p>
+${alert(page.error)}
+<form method="post" action="${basePath}/psu/eid/identify">${form === undefined ? new Html('') : hidden(form)}
+<label for="psu_id">Personal number</label><input id="psu_id" name="psu_id" autocomplete="username" required value="${page.psuId ?? ''}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button class="primary" type="submit">Identify</button></form>`,
+      );
     case 'eid-order':
       return layout(
         'Sign',
-        html`${notice}<h1>Identify and sign</h1><p data-field="visible-text">${page.text}</p>
-${alert(page.error)}
+        html`${notice}<h1>Sign</h1><p data-field="visible-text">${page.text}</p>
 <form method="post" action="${basePath}/psu/eid/sign">${form === undefined ? new Html('') : hidden(form)}
-<label for="psu_id">Personal number</label><input id="psu_id" name="psu_id" autocomplete="username" required value="${page.psuId ?? ''}">
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button class="primary" type="submit" name="decision" value="approve">Sign</button>
 <button class="secondary" type="submit" name="decision" value="decline">Cancel</button></form>`,
       );

@@ -1,7 +1,7 @@
 // The PSU's login and consent forms of the live redirect flow, and the simulator's pretend e-ID app.
 import { normalizeIP } from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
-import { eidOpen, eidSign, eidStart } from '../../services/authorization/eid-app.ts';
+import { eidIdentify, eidOpen, eidSign, eidStart } from '../../services/authorization/eid-app.ts';
 import { submitConsent, submitLogin } from '../../services/authorization/psu-login.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
@@ -111,7 +111,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
     '/psu/eid/open',
     {
       schema: {
-        summary: "The e-ID simulator's app: show what an order signs (HTML form)",
+        summary: "The e-ID simulator's app: open an order (HTML form)",
         operationId: 'eidSimulatorOpen',
         tags: ['PSU pages'],
         consumes: FORM,
@@ -120,7 +120,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
           input: field('Personal number, auto-start token or QR code'),
         }),
         response: {
-          200: HTML_PAGE('What the order signs, asking for personal number and password'),
+          200: HTML_PAGE('Asks for personal number and password; shows nothing of the order'),
           ...pageErrors(INVALID),
           404: HTML_PAGE('No open order matches'),
         },
@@ -131,19 +131,19 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
         context.config,
         request,
         reply,
-        await eidOpen(context, request.body, cookieOf(request, CSRF_COOKIE)),
+        await eidOpen(context, request.body, cookieOf(request, CSRF_COOKIE), normalizeIP(request.ip)),
       ),
   );
   app.post(
-    '/psu/eid/sign',
+    '/psu/eid/identify',
     {
       // Password pages: counted per client address (api/shared/rate-limits.ts).
       config: { rateLimited: 'psu-login' },
       schema: {
-        summary: "The e-ID simulator's app: approve or decline an order (HTML form)",
+        summary: "The e-ID simulator's app: identify, then see what the order signs (HTML form)",
         description:
-          'Only the PSU the order is for, identified by personal number and password, signs or cancels it.',
-        operationId: 'eidSimulatorSign',
+          'Only the PSU the order is for, identified by personal number and password, sees what it signs and may sign or cancel it.',
+        operationId: 'eidSimulatorIdentify',
         tags: ['PSU pages'],
         consumes: FORM,
         body: Type.Object({
@@ -151,13 +151,40 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
           csrf: FORM_FIELDS.csrf,
           psu_id: field('The personal number of the PSU who signs'),
           password: field("The PSU's password"),
+        }),
+        response: {
+          200: HTML_PAGE('What the order signs: Sign or Cancel'),
+          ...pageErrors('The order cannot be signed now, or the page is no longer valid'),
+          401: HTML_PAGE('Wrong personal number or password, or locked after too many attempts'),
+          403: HTML_PAGE('The order is for another PSU'),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendPsuAnswer(
+        context.config,
+        request,
+        reply,
+        await eidIdentify(context, request.body, cookieOf(request, CSRF_COOKIE), normalizeIP(request.ip)),
+      ),
+  );
+  app.post(
+    '/psu/eid/sign',
+    {
+      schema: {
+        summary: "The e-ID simulator's app: approve or decline an order (HTML form)",
+        description: 'With the ticket that the identification of the PSU the order is for handed out.',
+        operationId: 'eidSimulatorSign',
+        tags: ['PSU pages'],
+        consumes: FORM,
+        body: Type.Object({
+          request: field('The ticket of the identification'),
+          csrf: FORM_FIELDS.csrf,
           decision: field('approve or decline'),
         }),
         response: {
           200: HTML_PAGE('Signed, or cancelled'),
           ...pageErrors('The order cannot be signed now, or the page is no longer valid'),
-          401: HTML_PAGE('Wrong personal number or password, or locked after too many attempts'),
-          403: HTML_PAGE('The order is for another PSU'),
         },
       },
     },

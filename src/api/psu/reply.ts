@@ -1,8 +1,11 @@
 // Sends what the PSU flow answers: a page (no-store, framing and referrers off, a strict CSP) or a
-// redirect back to the TPP.
+// redirect back to the TPP; live over HTTPS, with Strict-Transport-Security. Set here, in the one place
+// every PSU answer passes, by hand: the project has no security-headers library (@fastify/helmet would
+// do it, with the CSP above, if one is ever adopted).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { PsuAnswer } from '../../services/authorization/psu-answer.ts';
+import { policyFor } from '../../services/shared/policy.ts';
 import { renderPage } from './pages.ts';
 
 export const CSRF_COOKIE = 'psu_csrf';
@@ -14,6 +17,9 @@ export function sendPsuAnswer(
   answer: PsuAnswer,
 ) {
   reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+  // RFC 6797 7.2: never over plain HTTP (a browser ignores it there anyway).
+  const hsts = policyFor(config.mode).strictTransportSecurity;
+  if (hsts !== undefined && request.protocol === 'https') reply.header('Strict-Transport-Security', hsts);
   if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);
   if (answer.setCsrfCookie !== undefined) {
     const secure = request.protocol === 'https' ? '; Secure' : '';

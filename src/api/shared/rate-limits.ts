@@ -11,7 +11,13 @@
 // its 429 here, so that what is limited and what is documented cannot drift apart. The counters live in
 // this process, or in Redis (REDIS_URL) shared by every process; a Redis that is away lets requests
 // through (skipOnError) rather than fail them.
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import { createRequire } from 'node:module';
+import fastifyRateLimit, {
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+  normalizeIP,
+  type RateLimitOptions as PluginLimitOptions,
+} from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
@@ -29,8 +35,35 @@ declare module 'fastify' {
   }
 }
 
-/** Where the counters of every limit live in Redis (with the plugin's own prefix after it). */
+/** Where the counters of every limit live in Redis: then the limit's name and its key. */
 const REDIS_NAMESPACE = 'psd2-gateway:rate-limit:';
+
+type RedisStoreCtor = new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+  redis: Redis,
+  key: string,
+) => FastifyRateLimitStore;
+
+/**
+ * The plugin's own Redis store (its Lua counter), every limit's keys directly under REDIS_NAMESPACE.
+ * Its child() would append the route's method and URL, which a limit made by createRateLimit() has
+ * not: the keys read "undefinedundefined-". Our keys name their limit themselves (keyGenerator), so a
+ * child is the store itself. The store is not among the package's exports, hence the path.
+ */
+function redisStore(redis: Redis): FastifyRateLimitStoreCtor {
+  const PluginRedisStore = createRequire(import.meta.url)(
+    '@fastify/rate-limit/store/RedisStore.js',
+  ) as RedisStoreCtor;
+  return class PrefixedRedisStore extends PluginRedisStore {
+    constructor(params: PluginLimitOptions) {
+      super(params.continueExceeding ?? false, params.exponentialBackoff ?? false, redis, REDIS_NAMESPACE);
+    }
+    override child(): FastifyRateLimitStore {
+      return this;
+    }
+  };
+}
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
@@ -63,7 +96,7 @@ export async function registerRateLimits(
     timeWindow: settings.windowMs,
     // Redis away: the request goes on uncounted (store/redis.ts logs the outage once).
     skipOnError: true,
-    ...(options.redis === undefined ? {} : { redis: options.redis, nameSpace: REDIS_NAMESPACE }),
+    ...(options.redis === undefined ? {} : { store: redisStore(options.redis) }),
   });
   const limit = (
     name: string,

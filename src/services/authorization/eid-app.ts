@@ -1,10 +1,11 @@
 // The pretend mobile e-ID app of the built-in simulator (/psu/eid): the PSU opens the order by
-// personal number, auto-start token or QR code and sees what it is signing; to sign or to cancel, the
-// PSU identifies with the personal number and password of the PSU directory, and only the PSU the
-// order is for can: a QR code or an auto-start token says nothing of who holds it. Forms carry a CSRF
-// token that must match the psu_csrf cookie. It stands in for the PSU's phone, so it exists only with
-// the simulator, never with a real provider.
-import { constantEquals, newSecret } from '../../domain/secrets.ts';
+// personal number, auto-start token or QR code, then identifies with the personal number and password
+// of the PSU directory; only the PSU the order is for, once identified, sees what it signs (amount,
+// payee) and signs or cancels it: a personal number, a QR code or an auto-start token says nothing of
+// who holds it. The identification hands out a ticket (kept as its hash) that the sign form carries.
+// Forms carry a CSRF token that must match the psu_csrf cookie. It stands in for the PSU's phone, so it
+// exists only with the simulator, never with a real provider.
+import { constantEquals, hashSecret, newSecret } from '../../domain/secrets.ts';
 import type { SimulatedEidApp, SimulatedOrder } from '../../ports/eid-provider.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { checkLogin } from './login-throttle.ts';
@@ -57,6 +58,28 @@ const invalidPage = (context: ServiceContext) =>
     text: 'Open the identification again.',
   });
 
+/** What a form step does once its CSRF token matched: with the app and the time. */
+type FormStep = (
+  context: ServiceContext,
+  form: EidForm & { csrf: string },
+  app: SimulatedEidApp,
+  now: Date,
+  address: string,
+) => Promise<PsuAnswer>;
+
+/** A step of the app's forms: a form whose CSRF token does not match the cookie is no longer valid. */
+function formStep(step: FormStep) {
+  return (
+    context: ServiceContext,
+    form: EidForm,
+    cookie: string | undefined,
+    address: string,
+  ): Promise<PsuAnswer> =>
+    csrfMatches(form, cookie)
+      ? step(context, form, appOf(context), context.clock(), address)
+      : Promise.resolve(invalidPage(context));
+}
+
 /**
  * The first page, with the CSRF token of the app's forms: the cookie's, when the browser has one
  * (a login page open in another tab keeps working), else a new one that the answer sets.
@@ -68,14 +91,7 @@ export function eidStart(context: ServiceContext, cookie: string | undefined): P
   return reuse ? answer : { ...answer, setCsrfCookie: csrf };
 }
 
-export async function eidOpen(
-  context: ServiceContext,
-  form: EidForm,
-  cookie: string | undefined,
-): Promise<PsuAnswer> {
-  if (!csrfMatches(form, cookie)) return invalidPage(context);
-  const now = context.clock();
-  const app = appOf(context);
+export const eidOpen = formStep(async function openOrder(context, form, app, now) {
   const order = await app.find(form.input ?? '', now);
   if (order === undefined || !(await app.open(order.orderRef, now))) {
     return page(
@@ -85,47 +101,50 @@ export async function eidOpen(
       { request: '', csrf: form.csrf },
     );
   }
-  return signPage(context, order, form.csrf, 200);
-}
+  return identifyPage(context, order, form.csrf, 200);
+});
 
-function signPage(
+/** Asks who the PSU is; shows nothing of the order. */
+function identifyPage(
   context: ServiceContext,
   order: SimulatedOrder,
   csrf: string,
   status: number,
   failed?: { error: string; psuId?: string },
 ): PsuAnswer {
-  return page(
-    context,
-    status,
-    { view: 'eid-order', text: order.visibleText, ...failed },
-    { request: order.orderRef, csrf },
-  );
+  return page(context, status, { view: 'eid-identify', ...failed }, { request: order.orderRef, csrf });
 }
 
-/**
- * Signs or cancels, once the PSU has identified as the PSU the order is for. A wrong password answers
- * the same page for any personal number, known or not, without the number typed (login-throttle.ts).
- */
-export async function eidSign(
-  context: ServiceContext,
-  form: EidForm,
-  cookie: string | undefined,
-  address: string,
-): Promise<PsuAnswer> {
-  if (!csrfMatches(form, cookie)) return invalidPage(context);
-  const now = context.clock();
-  const app = appOf(context);
+/** Identifies the PSU; only the PSU the order is for then sees it, with the ticket that signs it. */
+export const eidIdentify = formStep(async function identifyPsu(context, form, app, now, address) {
   const order = form.request === undefined ? undefined : await app.pending(form.request, now);
   if (order === undefined) return ended(context);
   const psuId = (form.psu_id ?? '').trim();
   // Credentials first, whoever the order is for: a stranger learns nothing of whose order it is.
   const identified = await checkLogin(context, { psuId, password: form.password ?? '', address });
   if (identified !== 'ok') {
-    return signPage(context, order, form.csrf, 401, { error: identified === 'locked' ? LOCKED : WRONG });
+    const error = identified === 'locked' ? LOCKED : WRONG;
+    return identifyPage(context, order, form.csrf, 401, { error });
   }
   if (psuId !== order.personalNumber)
-    return signPage(context, order, form.csrf, 403, { error: NOT_YOURS, psuId });
+    return identifyPage(context, order, form.csrf, 403, { error: NOT_YOURS, psuId });
+  const ticket = newSecret();
+  if (!(await app.identified(order.orderRef, hashSecret(ticket), now))) return ended(context);
+  return page(
+    context,
+    200,
+    { view: 'eid-order', text: order.visibleText },
+    { request: ticket, csrf: form.csrf },
+  );
+});
+
+/** Signs or cancels the order of the ticket that the PSU's identification handed out. */
+export const eidSign = formStep(async function signOrder(context, form, app, now) {
+  const order =
+    form.request === undefined || form.request === ''
+      ? undefined
+      : await app.signable(hashSecret(form.request), now);
+  if (order === undefined) return ended(context);
   const approve = form.decision === 'approve';
   const done = approve ? await app.approve(order.orderRef, now) : await app.decline(order.orderRef, now);
   if (!done) return ended(context);
@@ -134,7 +153,7 @@ export async function eidSign(
     title: approve ? 'Signed' : 'Cancelled',
     text: approve ? 'You can return to the app you came from.' : 'Nothing was signed.',
   });
-}
+});
 
 const ended = (context: ServiceContext) =>
   page(context, 400, {

@@ -23,12 +23,13 @@ export type EidPage = EidView & { readonly mode: 'sandbox' | 'live' };
 export type EidView =
   | { readonly view: 'eid-start'; readonly error?: string }
   | {
-      readonly view: 'eid-order';
-      readonly text: string;
+      readonly view: 'eid-identify';
       readonly error?: string;
       /** What the PSU typed as personal number, shown again after a failed attempt. */
       readonly psuId?: string;
     }
+  /** What the order signs: shown only to the PSU it is for, once identified. */
+  | { readonly view: 'eid-order'; readonly text: string }
   | { readonly view: 'eid-message'; readonly title: string; readonly text: string };
 
 export type PsuAnswer =

@@ -54,6 +54,12 @@ export interface ModePolicy {
   readonly warnOfSimulator: boolean;
   /** GET /metrics on the public listener (sandbox); live only on its own listener (METRICS_PORT). */
   readonly metricsOnPublicListener: boolean;
+  /**
+   * Strict-Transport-Security of the PSU's pages when served over HTTPS (live): a year, this host only
+   * (includeSubDomains and preload would bind the bank's other hosts: the bank's own decision). The
+   * sandbox sends none: a developer's https://localhost would stay HTTPS-only in the browser for a year.
+   */
+  readonly strictTransportSecurity: string | undefined;
 }
 
 /** The texts a PSU's refusal redirects with, as the live pages do. */
@@ -90,6 +96,7 @@ export function sandboxPolicy(scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy
     clientTokenNeedsRole: false,
     warnOfSimulator: false,
     metricsOnPublicListener: true,
+    strictTransportSecurity: undefined,
   });
 }
 
@@ -116,6 +123,7 @@ export const livePolicy: ModePolicy = Object.freeze({
   clientTokenNeedsRole: true,
   warnOfSimulator: true,
   metricsOnPublicListener: false,
+  strictTransportSecurity: 'max-age=31536000',
 });
 
 export function policyFor(mode: Mode, scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy {

@@ -12,19 +12,22 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
 import { createCa, issueQwac, issueServerCertificate } from '../../src/certificates/issue.ts';
 import type { DecoupledComplete, DecoupledInitAnswer } from '../../src/client/answers.ts';
-import { loadConfig } from '../../src/config.ts';
+import { DEFAULT_TIME_ZONE, loadConfig } from '../../src/config.ts';
+import { dateIn } from '../../src/domain/dates.ts';
+import { TEST_ACCOUNTS } from '../../src/sandbox/test-data.ts';
 import { openStore } from '../../src/store/database.ts';
 import { formField } from '../helpers/decoupled.ts';
 import { createFreshDatabase, type FreshDatabase } from '../helpers/fresh-database.ts';
-import { backends, TEST_DATABASE_URL } from '../helpers/gateway.ts';
+import { backends, queryRows, TEST_DATABASE_URL } from '../helpers/gateway.ts';
 import { MtlsTppClient } from '../helpers/mtls-client.ts';
 import { Agent, queryOf } from '../helpers/oidc.ts';
 import { startCapturing } from '../helpers/start.ts';
 import { type BankIdRp, startBankIdRp } from '../stand-ins/bankid-rp.ts';
 import { type CoreBankingStandIn, startCoreBankingStandIn } from '../stand-ins/core-banking.ts';
-import { BANK_ONLY } from '../stand-ins/core-banking-book.ts';
+import { BANK_ONLY, bankIdOf } from '../stand-ins/core-banking-book.ts';
 import { type StandInProvider, startOidcProvider } from '../stand-ins/oidc-provider.ts';
 
 const BERIT = BANK_ONLY.psu.psuId;
@@ -157,7 +160,26 @@ for (const backend of backends()) {
       });
       assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
       const paymentId = initiated.body.paymentId;
-      console.log('INIT', JSON.stringify(initiated.body));
+      const links = (...pairs: [string, string, string][]) => ({
+        authorization: pairs.map(([path, name, type]) => ({ href: `${server!.url}${path}`, name, type })),
+      });
+      assert.deepEqual(initiated.body, {
+        paymentId,
+        scaMethods: [
+          {
+            scaMethodType: 'REDIRECT',
+            _links: links(
+              ['/oauth2/authorize/1.0', 'authorize', 'application/json'],
+              ['/oauth2/token/1.0', 'token', 'application/x-www-form-urlencoded'],
+            ),
+          },
+          {
+            scaMethodType: 'DECOUPLED',
+            _links: links(['/decoupled/eid/initAuthorization/2.0', 'initAuthorization', 'application/json']),
+          },
+        ],
+        transactionStatus: 'ACTC',
+      });
       return paymentId;
     }
 
@@ -214,18 +236,36 @@ for (const backend of backends()) {
     test('a basket, authorized with the e-ID, executed as one order at the bank', async () => {
       const token = await app.clientCredentialsToken('PIS');
       const initiated = await app.baskets.initiate(token, [
-        { paymentProduct: 'sek-credit-transfer', tppPaymentReference: 'rent', ...swedishPayment(WITHIN, salary.bban, '300.00') },
-        { paymentProduct: 'sek-credit-transfer', tppPaymentReference: 'power', ...swedishPayment(OTHER_BANK, salary.bban, '45.00') },
+        {
+          paymentProduct: 'sek-credit-transfer',
+          tppPaymentReference: 'rent',
+          ...swedishPayment(WITHIN, salary.bban, '300.00'),
+        },
+        {
+          paymentProduct: 'sek-credit-transfer',
+          tppPaymentReference: 'power',
+          ...swedishPayment(OTHER_BANK, salary.bban, '45.00'),
+        },
       ]);
-      console.log('BASKET', initiated.status, JSON.stringify(initiated.body));
       assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
       const basketId = initiated.body.signingBaskedId;
+      const [rent, power] = initiated.body.payments.map((payment) => payment.paymentId);
+      assert.deepEqual(initiated.body, {
+        payments: [
+          { paymentId: rent, tppPaymentReference: 'rent' },
+          { paymentId: power, tppPaymentReference: 'power' },
+        ],
+        signingBaskedId: basketId,
+      });
       const signed = await approveByEid(`PIS:${basketId}`);
       const executed = await app.baskets.execute('sek-credit-transfer', basketId, signed.access_token);
-      console.log('BASKETX', executed.status, JSON.stringify(executed.body));
-      for (const { paymentId } of initiated.body.payments) {
+      assert.deepEqual(
+        [executed.status, executed.body],
+        [200, { transactionStatus: 'ACSC', signingBasketId: basketId }],
+      );
+      for (const paymentId of [rent!, power!]) {
         const status = await app.status('sek-credit-transfer', paymentId, token, 'SE');
-        console.log('BSTATUS', status.status, JSON.stringify(status.body));
+        assert.deepEqual([status.status, status.body], [200, { paymentId, transactionStatus: 'ACSC' }]);
         assert.equal(bank.book.bookings.get(paymentId), 1);
       }
     });
@@ -233,75 +273,304 @@ for (const backend of backends()) {
     test('what the account cannot pay: RJCT with the bank’s reason, nothing booked', async () => {
       const paymentId = await initiate(WITHIN, swedishPayment(WITHIN, savings.bban, '100.00'));
       const signed = await approveByEid(`PIS:${paymentId}`);
+      const rejected = {
+        paymentId,
+        transactionStatus: 'RJCT',
+        reasonCode: 'AM04',
+        reason: 'insufficient funds on the debtor account',
+      };
       const executed = await app.execute(WITHIN, paymentId, signed.access_token);
-      console.log('RJCTX', executed.status, JSON.stringify(executed.body));
+      assert.deepEqual([executed.status, executed.body], [200, rejected]);
       const status = await app.status(WITHIN, paymentId, await app.clientCredentialsToken('PIS'), 'SE');
-      console.log('RJCT', status.status, JSON.stringify(status.body));
+      assert.deepEqual([status.status, status.body], [200, rejected]);
       assert.equal(bank.book.bookings.get(paymentId), undefined);
     });
 
-    test('a future-dated payment waits (ACCP), then is cancelled (CANC)', async () => {
+    test('a future-dated payment waits (ACCP), then is cancelled (CANC), never booked', async () => {
       const date = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-      const paymentId = await initiate(WITHIN, swedishPayment(WITHIN, salary.bban, '75.00', { requestedExecutionDate: date }));
+      const paymentId = await initiate(
+        WITHIN,
+        swedishPayment(WITHIN, salary.bban, '75.00', { requestedExecutionDate: date }),
+      );
       const psuToken = await approveByRedirect(`PIS:${paymentId}`);
       const executed = await app.execute(WITHIN, paymentId, psuToken);
       assert.deepEqual([executed.status, executed.body], [200, { paymentId, transactionStatus: 'ACCP' }]);
       const cancelled = await app.request('DELETE', `/psd2/v1/payments/${WITHIN}/${paymentId}`, {
         headers: app.tppHeaders(psuToken, { Country: 'SE' }),
       });
-      console.log('CANC', cancelled.status, JSON.stringify(cancelled.body));
+      assert.deepEqual([cancelled.status, cancelled.body], [200, { paymentId, transactionStatus: 'CANC' }]);
       const status = await app.status(WITHIN, paymentId, await app.clientCredentialsToken('PIS'), 'SE');
       assert.deepEqual([status.status, status.body], [200, { paymentId, transactionStatus: 'CANC' }]);
       assert.equal(bank.book.bookings.get(paymentId), undefined);
     });
 
-    test('account information: a consent the PSU approves at the bank’s login, then accounts, balances, transactions (v1, v2)', async () => {
+    /** The bank-only customer's accounts after the payments above (125.50, 300.00 and 45.00 debited). */
+    const SALARY_LEFT = '24529.50';
+    const amount = (content: string) => ({ content, currency: 'SEK' });
+    const ACCOUNT_FIELDS = [
+      { account: salary, name: 'Lönekonto', left: SALARY_LEFT },
+      { account: savings, name: 'Buffertkonto', left: '50.00' },
+    ] as const;
+    function debit(content: string) {
+      const today = dateIn(new Date(), DEFAULT_TIME_ZONE);
+      return {
+        amount: amount(content),
+        transactionDate: today,
+        valueDate: today,
+        creditDebit: 'DEBITED',
+        status: 'BOOKED',
+        bookingDate: today,
+        ledgerDate: today,
+        creditorName: 'Sven Svensson',
+        debtorName: 'Berit Bankkund',
+        remittanceInformation: 'Faktura 12',
+      };
+    }
+
+    test('account information (v1 and v2) and card accounts, for a consent the PSU approved at the bank’s login', async () => {
       const token = await app.clientCredentialsToken('AIS');
       const created = await app.consents.create(token, { headers: { 'PSU-ID': BERIT } });
-      console.log('CONSENT', created.status, JSON.stringify(created.body));
       assert.equal(created.status, 200, JSON.stringify(created.body));
+      assert.equal(created.body.consentStatus, 'received');
       const psuToken = await approveByRedirect(`AIS:${created.body.consentId}`);
-      const list = await app.accounts.list(psuToken);
-      console.log('LIST', list.status, JSON.stringify(list.body));
+
+      const v1 = await app.accounts.list(psuToken);
+      assert.deepEqual(v1.status, 200);
+      assert.deepEqual(v1.body, {
+        accounts: ACCOUNT_FIELDS.map(({ account, name, left }) => ({
+          accountId: account.accountId,
+          currency: 'SEK',
+          accountType: 'CACC',
+          name,
+          ownerName: 'Berit Bankkund',
+          _links: {
+            transactions: { href: `${server!.url}/psd2/v1/accounts/${account.accountId}/transactions` },
+          },
+          iban: account.iban,
+          bban: account.bban,
+          clearingNumber: '6000',
+          bic: 'HANDSESS',
+          balances: [
+            { amount: amount(left), balanceType: 'booked' },
+            { amount: amount(left), balanceType: 'available' },
+          ],
+        })),
+      });
       const balances = await app.accounts.balances(salary.accountId, psuToken);
-      console.log('BAL', balances.status, JSON.stringify(balances.body));
+      assert.deepEqual(
+        [balances.status, balances.body],
+        [
+          200,
+          {
+            accountId: salary.accountId,
+            balances: [
+              { amount: amount(SALARY_LEFT), balanceType: 'booked' },
+              { amount: amount(SALARY_LEFT), balanceType: 'available' },
+            ],
+          },
+        ],
+      );
+      // Newest first: the basket's two payments (booked together, in no order of the TPP's), then the first.
+      const statement = {
+        accountId: salary.accountId,
+        transactions: [debit('300.00'), debit('45.00'), debit('125.50')],
+      };
+      const basketSorted = (body: unknown) => {
+        const { accountId, transactions } = body as { accountId: string; transactions: { amount: object }[] };
+        const byAmount = (a: { amount: object }, b: { amount: object }) =>
+          JSON.stringify(a.amount) < JSON.stringify(b.amount) ? -1 : 1;
+        return {
+          accountId,
+          transactions: [...transactions.slice(0, 2).sort(byAmount), ...transactions.slice(2)],
+        };
+      };
       const transactions = await app.accounts.transactions(salary.accountId, psuToken);
-      console.log('TX', transactions.status, JSON.stringify(transactions.body));
+      assert.deepEqual([transactions.status, basketSorted(transactions.body)], [200, statement]);
+      const someoneElses = await app.accounts.balances(bankIdOf(TEST_ACCOUNTS[0]!.accountId), psuToken);
+      assert.equal(someoneElses.status, 403, 'an account of another customer of the bank');
+
       const v2 = app.accounts.under('/psd2/v2');
       const list2 = await v2.list(psuToken);
-      console.log('LIST2', list2.status, JSON.stringify(list2.body));
-      const tx2 = await v2.transactions(salary.accountId, psuToken);
-      console.log('TX2', tx2.status, JSON.stringify(tx2.body));
+      assert.deepEqual(
+        [list2.status, list2.body],
+        [
+          200,
+          {
+            accounts: ACCOUNT_FIELDS.map(({ account, name, left }) => ({
+              accountId: account.accountId,
+              currency: 'SEK',
+              accountType: 'CACC',
+              name,
+              ownerName: 'Berit Bankkund',
+              _links: {
+                transactions: { href: `${server!.url}/psd2/v2/accounts/${account.accountId}/transactions` },
+              },
+              iban: account.iban,
+              bban: account.bban.slice(4),
+              clearingNumber: '6000',
+              bic: 'HANDSESS',
+              balances: [
+                { amount: amount(left), balanceType: 'booked' },
+                { amount: amount(left), balanceType: 'AVAILABLE_AMOUNT' },
+              ],
+            })),
+          },
+        ],
+      );
+      const transactions2 = await v2.transactions(salary.accountId, psuToken);
+      assert.deepEqual([transactions2.status, basketSorted(transactions2.body)], [200, statement]);
+
+      const cardBalances = [
+        { balanceType: 'booked', balanceAmount: { currency: 'SEK', amount: '-1250.00' } },
+        { balanceType: 'available', balanceAmount: { currency: 'SEK', amount: '18750.00' } },
+      ];
       const cards = await app.cardAccounts.list(psuToken);
-      console.log('CARDS', cards.status, JSON.stringify(cards.body));
-      const cardBal = await app.cardAccounts.balances(cardAccount.cardAccountId, psuToken);
-      console.log('CARDBAL', cardBal.status, JSON.stringify(cardBal.body));
+      assert.deepEqual(
+        [cards.status, cards.body],
+        [
+          200,
+          {
+            cardAccounts: [
+              {
+                accountId: cardAccount.cardAccountId,
+                cards: [{ maskedPan: '552288******7890', name: 'Mastercard' }],
+                currency: 'SEK',
+                product: 'Handelsbanken Mastercard',
+                creditLimit: { currency: 'SEK', amount: '20000.00' },
+                balances: cardBalances,
+              },
+            ],
+          },
+        ],
+      );
+      const cardBalance = await app.cardAccounts.balances(cardAccount.cardAccountId, psuToken);
+      assert.deepEqual(
+        [cardBalance.status, cardBalance.body],
+        [200, { accountId: cardAccount.cardAccountId, balances: cardBalances }],
+      );
     });
 
     test('funds confirmation by IBAN and by card, against the bank', async () => {
       const token = await app.clientCredentialsToken('PIS');
-      const confirm = (body: unknown) =>
-        app.request('POST', '/psd2/v1/funds-confirmations', { headers: app.tppHeaders(token), json: body });
-      for (const body of [
-        { account: { iban: salary.iban }, instructedAmount: { currency: 'SEK', amount: '100.00' } },
-        { account: { iban: savings.iban }, instructedAmount: { currency: 'SEK', amount: '50.01' } },
-        { cardNumber: BANK_ONLY.creditCard.cardNumber, instructedAmount: { currency: 'SEK', amount: '18750.00' } },
-      ]) {
-        const answer = await confirm(body);
-        console.log('FUNDS', answer.status, JSON.stringify(answer.body));
-      }
+      const confirm = async (body: unknown) => {
+        const answer = await app.request('POST', '/psd2/v1/funds-confirmations', {
+          headers: app.tppHeaders(token),
+          json: body,
+        });
+        return [answer.status, answer.body];
+      };
+      const sek = (value: string) => ({ currency: 'SEK', amount: value });
+      const card = BANK_ONLY.creditCard.cardNumber;
+      assert.deepEqual(
+        await confirm({ account: { iban: salary.iban }, instructedAmount: sek(SALARY_LEFT) }),
+        [200, { fundsAvailable: true }],
+      );
+      assert.deepEqual(await confirm({ account: { iban: savings.iban }, instructedAmount: sek('50.01') }), [
+        200,
+        { fundsAvailable: false },
+      ]);
+      assert.deepEqual(await confirm({ cardNumber: card, instructedAmount: sek('18750.00') }), [
+        200,
+        { fundsAvailable: true },
+      ]);
+      assert.deepEqual(await confirm({ cardNumber: card, instructedAmount: sek('18750.01') }), [
+        200,
+        { fundsAvailable: false },
+      ]);
     });
 
-    test('a short-term consent, approved at the bank’s login: accounts with balances and cards', async () => {
+    test('a short-term consent approved at the bank’s login: the accounts with balances and cards', async () => {
       const token = await app.clientCredentialsToken('PIS');
-      const created = await app.request<{ consentId: string }>('POST', '/psd2/se/v2/payments/private/accounts/shorttermconsents', {
-        headers: app.tppHeaders(token),
-        json: { access: 'ALL_ACCOUNTS' },
-      });
-      console.log('STC', created.status, JSON.stringify(created.body));
+      const created = await app.request<{ consentId: string; consentStatus: string }>(
+        'POST',
+        '/psd2/se/v2/payments/private/accounts/shorttermconsents',
+        { headers: app.tppHeaders(token), json: { access: 'ALL_ACCOUNTS' } },
+      );
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      assert.equal(created.body.consentStatus, 'received');
       const psuToken = await approveByRedirect(`PIS:${created.body.consentId}`);
-      const read = await app.request('GET', '/psd2/se/v2/payments/private/accounts', { headers: app.tppHeaders(psuToken) });
-      console.log('STREAD', read.status, JSON.stringify(read.body));
+      const read = await app.request('GET', '/psd2/se/v2/payments/private/accounts', {
+        headers: app.tppHeaders(psuToken),
+      });
+      const cards: Record<string, unknown[]> = {
+        [salary.accountId]: [{ maskedPan: '457173******3456', name: 'Debit card' }],
+      };
+      assert.deepEqual(
+        [read.status, read.body],
+        [
+          200,
+          {
+            accounts: ACCOUNT_FIELDS.map(({ account, name, left }) => ({
+              accountId: account.accountId,
+              currency: 'SEK',
+              accountType: 'CACC',
+              name,
+              ownerName: 'Berit Bankkund',
+              balances: [
+                { amount: amount(left), balanceType: 'booked' },
+                { amount: amount(left), balanceType: 'available' },
+              ],
+              cards: cards[account.accountId] ?? [],
+              iban: account.iban,
+              bban: account.bban,
+              clearingNumber: '6000',
+              bic: 'HANDSESS',
+            })),
+          },
+        ],
+      );
+    });
+
+    test('the contract was kept both ways, and the gateway holds ids only of the bank’s customers', async () => {
+      assert.deepEqual(bank.violations, []);
+      await server!.close();
+      server = undefined;
+      const store =
+        fresh === undefined
+          ? await openStore({ dataDir: join(dir, 'db') })
+          : await openStore({ databaseUrl: fresh.url });
+      try {
+        const rows = (query: string) => queryRows(store, sql.raw(query));
+        // Berit, whose payments, consents and tokens these are; and Tolvan's account, which the bank
+        // confirmed (with its owner) when the TPP asked for it under Berit's consent (403, not 404).
+        const tolvan = { accountId: bankIdOf(TEST_ACCOUNTS[0]!.accountId), psuId: TEST_ACCOUNTS[0]!.psuId };
+        const idOnly = { name: null, customer_type: null, corporate_id: null, reference: true };
+        assert.deepEqual(
+          await rows('SELECT psu_id, name, customer_type, corporate_id, reference FROM psus ORDER BY psu_id'),
+          [
+            { psu_id: tolvan.psuId, ...idOnly },
+            { psu_id: BERIT, ...idOnly },
+          ],
+        );
+        assert.deepEqual(
+          await rows(
+            `SELECT account_id, psu_id, country, currency, iban, bban, clearing_number, bic, account_type,
+                    name, owner_name, position, reference
+               FROM accounts ORDER BY account_id`,
+          ),
+          [tolvan, { ...salary, psuId: BERIT }, { ...savings, psuId: BERIT }]
+            .map((account) => ({
+              account_id: account.accountId,
+              psu_id: account.psuId,
+              country: null,
+              currency: null,
+              iban: null,
+              bban: null,
+              clearing_number: null,
+              bic: null,
+              account_type: null,
+              name: null,
+              owner_name: null,
+              position: null,
+              reference: true,
+            }))
+            .sort((a, b) => (a.account_id < b.account_id ? -1 : 1)),
+        );
+        assert.deepEqual(await rows('SELECT count(*)::int AS n FROM card_accounts'), [{ n: 0 }]);
+        assert.deepEqual(await rows('SELECT count(*)::int AS n FROM cards'), [{ n: 0 }]);
+      } finally {
+        await store.close();
+      }
     });
   });
 }

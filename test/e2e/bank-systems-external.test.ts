@@ -272,7 +272,7 @@ for (const backend of backends()) {
 
     test('what the account cannot pay: RJCT with the bank’s reason, nothing booked', async () => {
       const paymentId = await initiate(WITHIN, swedishPayment(WITHIN, savings.bban, '100.00'));
-      const signed = await approveByEid(`PIS:${paymentId}`);
+      const signed = await approveByEid(`PIS:${paymentId}`, BERIT);
       const rejected = {
         paymentId,
         transactionStatus: 'RJCT',

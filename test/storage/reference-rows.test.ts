@@ -51,7 +51,10 @@ for (const backend of backends()) {
     test('the built-in systems never read a reference row, and their own rows stay as they are', async () => {
       assert.equal(await findPsu(store.db, BANK_ONLY_PSU), undefined);
       assert.equal(await findAccountById(store.db, 'core-0001'), undefined);
-      assert.ok(!(await listPsus(store.db)).some((psu) => psu.psuId === BANK_ONLY_PSU));
+      assert.ok(
+        !(await listPsus(store.db)).some((psu) => psu.psuId === BANK_ONLY_PSU),
+        'the sandbox listing leaves reference rows out',
+      );
       await referenceAccount(store.db, ACCOUNTS.tolvan.accountId, ACCOUNTS.tolvan.psuId);
       assert.deepEqual(await findPsu(store.db, ACCOUNTS.tolvan.psuId), {
         psuId: ACCOUNTS.tolvan.psuId,

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { referencing } from './adapters/bank-references.ts';
+import { referencing, withCustomers } from './adapters/bank-references.ts';
 import { type BankSystems, builtInSystems } from './adapters/built-in-systems.ts';
 import { accountRoutes } from './api/accounts/account-routes.ts';
 import { cardAccountRoutes } from './api/card-accounts/card-account-routes.ts';
@@ -262,10 +262,8 @@ export function serviceContext(
   });
   const { customers, psuIdentityProvider, ...given } = dependencies.systems ?? {};
   const systems = { ...builtIn, ...given };
-  const directory: ServiceContext['psuDirectory'] =
-    customers === undefined
-      ? systems.psuDirectory
-      : { ...customers, authenticate: systems.psuDirectory.authenticate };
+  const directory =
+    customers === undefined ? systems.psuDirectory : withCustomers(systems.psuDirectory, customers);
   // What the bank's own systems vouch for gets a reference row (adapters/bank-references.ts).
   const bankOwn =
     given.coreBanking !== undefined || given.psuDirectory !== undefined || customers !== undefined;

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { referencing, withCustomers } from './adapters/bank-references.ts';
 import { type BankSystems, builtInSystems } from './adapters/built-in-systems.ts';
 import { accountRoutes } from './api/accounts/account-routes.ts';
 import { cardAccountRoutes } from './api/card-accounts/card-account-routes.ts';
@@ -68,6 +69,11 @@ export interface AppDependencies {
   readonly systems?: Partial<BankSystems> & {
     /** The bank's OpenID Connect provider for PSU logins (adapters/openid-psu-login.ts); none is built in. */
     readonly psuIdentityProvider?: ServiceContext['psuIdentityProvider'];
+    /**
+     * Who the bank's customers are and what they hold, as the bank's own system says (CORE_BANKING_URL);
+     * the PSU directory's passwords (our login page) stay its own.
+     */
+    readonly customers?: Omit<ServiceContext['psuDirectory'], 'authenticate'>;
   };
   /**
    * Serve HTTPS and ask for the TPP's certificate (live mode). The handshake succeeds without one or
@@ -261,14 +267,24 @@ export function serviceContext(
     // The built-in ledger converts with the bank's rates where they are given.
     ...(dependencies.systems?.rates === undefined ? {} : { rates: dependencies.systems.rates }),
   });
+  const { customers, psuIdentityProvider, ...given } = dependencies.systems ?? {};
+  const systems = { ...builtIn, ...given };
+  const directory =
+    customers === undefined ? systems.psuDirectory : withCustomers(systems.psuDirectory, customers);
+  // What the bank's own systems vouch for gets a reference row (adapters/bank-references.ts).
+  const bankOwn =
+    given.coreBanking !== undefined || given.psuDirectory !== undefined || customers !== undefined;
+  const vouched = bankOwn
+    ? referencing(store.db, { coreBanking: systems.coreBanking, psuDirectory: directory })
+    : { coreBanking: systems.coreBanking, psuDirectory: directory };
   const context: ServiceContext = {
     config,
     policy,
     db: store.db,
     clock,
-    ...builtIn,
-    ...dependencies.systems,
-    psuIdentityProvider: dependencies.systems?.psuIdentityProvider,
+    ...systems,
+    ...vouched,
+    psuIdentityProvider,
     caches: newCaches(),
     authorizables: new AuthorizableRegistry(),
     mtls: dependencies.tls?.ca !== undefined,

@@ -11,11 +11,16 @@ import { loadedRates, noRates } from './adapters/fx-rates/fx-rates.ts';
 import { httpCoreBanking } from './adapters/http-core-banking/http-core-banking.ts';
 import { openIdPsuLogin } from './adapters/openid-psu-login.ts';
 import { type ClientTlsFiles, type Config, ConfigError, type TlsFiles } from './config.ts';
+import type { CustomerDirectory } from './ports/psu-directory.ts';
 import type { PsuIdentityProvider } from './ports/psu-identity-provider.ts';
 
 export interface ConnectedSystems {
   /** The systems the settings name; the rest stay built in. */
-  readonly systems: Partial<BankSystems> & { readonly psuIdentityProvider?: PsuIdentityProvider };
+  readonly systems: Partial<BankSystems> & {
+    readonly psuIdentityProvider?: PsuIdentityProvider;
+    /** Who the bank's customers are and what they hold: its core banking system's answer. */
+    readonly customers?: CustomerDirectory;
+  };
   /** What is connected, for the start's log line: system -> where. */
   readonly connected: Readonly<Record<string, string>>;
   /** Stops refreshing and closes kept-alive connections. */
@@ -59,6 +64,7 @@ export async function connectBankSystems(
       });
       closers.push(() => coreBanking.close());
       systems.coreBanking = coreBanking;
+      systems.customers = coreBanking.customers;
       connected.coreBanking = config.coreBanking.url;
     }
     const fx = config.fxRates;

@@ -109,9 +109,9 @@ export class HttpCaller {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(options.form).toString();
     }
-    const response = await send(url, { method, headers, body, redirect: 'manual' });
-    const text = await response.text();
+    const response = await this.send(url, { method, headers, body });
     const type = response.headers.get('content-type') ?? '';
+    const text = response.text;
     return {
       method,
       url,
@@ -119,6 +119,15 @@ export class HttpCaller {
       headers: response.headers,
       body: (type.includes('json') && text !== '' ? JSON.parse(text) : text) as T,
     };
+  }
+
+  /** One request on the wire (fetch, redirects not followed); a subclass may send it otherwise. */
+  protected async send(
+    url: string,
+    init: { method: string; headers: Record<string, string>; body: string | undefined },
+  ): Promise<{ status: number; headers: Headers; text: string }> {
+    const response = await fetchOnce(url, { ...init, redirect: 'manual' });
+    return { status: response.status, headers: response.headers, text: await response.text() };
   }
 
   /** Fresh TPP-Request-ID and TPP-Transaction-ID (the sandbox accepts any values). */
@@ -158,7 +167,7 @@ export class HttpCaller {
 }
 
 /** fetch, with a network failure said in one line that names the request (fetch says only "fetch failed"). */
-async function send(url: string, init: RequestInit): Promise<Response> {
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(url, init);
   } catch (error) {

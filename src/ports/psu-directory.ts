@@ -7,12 +7,12 @@ export type LoginResult =
   | { readonly ok: true }
   | { readonly ok: false; readonly reason: 'invalid' | 'locked' };
 
-export interface PsuDirectory {
-  /**
-   * Checks a PSU's credentials. Answers the same for an unknown PSU as for a wrong password. The gateway
-   * counts failures itself (per PSU id and client address) and answers a directory's 'locked' as wrong.
-   */
-  authenticate(psuId: string, password: string, now: Date): Promise<LoginResult>;
+/**
+ * What the bank says of its customers: who a PSU is, and what the PSU holds. A bank's core banking
+ * system can answer it (CORE_BANKING_URL: src/adapters/http-core-banking/customers.ts) while the
+ * passwords of our own login page stay with the built-in directory.
+ */
+export interface CustomerDirectory {
   findPsu(psuId: string): Promise<Psu | undefined>;
   /** The accounts the PSU holds, in the order the bank shows them. */
   accountsOf(psuId: string): Promise<AccountRecord[]>;
@@ -20,4 +20,12 @@ export interface PsuDirectory {
   cardAccountsOf(psuId: string): Promise<CardAccountRecord[]>;
   /** The cards that draw on these accounts or card accounts. */
   cardsOf(accountIds: readonly string[]): Promise<Card[]>;
+}
+
+export interface PsuDirectory extends CustomerDirectory {
+  /**
+   * Checks a PSU's credentials. Answers the same for an unknown PSU as for a wrong password. The gateway
+   * counts failures itself (per PSU id and client address) and answers a directory's 'locked' as wrong.
+   */
+  authenticate(psuId: string, password: string, now: Date): Promise<LoginResult>;
 }

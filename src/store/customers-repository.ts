@@ -1,5 +1,5 @@
 // PSUs, their accounts and cards: the bank's customer data (seeded sandbox data by default).
-import { asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import {
   type AccountRecord,
   type BankAccount,
@@ -29,20 +29,35 @@ export type SeedCardAccount = CardAccountRecord & {
   readonly balanceMinor: number;
 };
 
+/** A column only a reference row (migration 0025) leaves empty: the built-in reads never see one. */
+function held<T>(value: T | null, what: string): T {
+  if (value === null) throw new Error(`${what} of a reference row read as the built-in systems' data`);
+  return value;
+}
+
 /** An account row as the bank's customer data; position, opening balance, blocks and limits are the ledger's. */
 function toRecord(row: typeof accounts.$inferSelect): AccountRecord {
   return {
     accountId: row.accountId,
     psuId: row.psuId,
-    country: row.country,
-    currency: row.currency,
+    country: held(row.country, 'country'),
+    currency: held(row.currency, 'currency'),
     iban: row.iban,
     bban: row.bban,
     clearingNumber: row.clearingNumber,
     bic: row.bic,
-    accountType: row.accountType,
-    name: row.name,
-    ownerName: row.ownerName,
+    accountType: held(row.accountType, 'account type'),
+    name: held(row.name, 'name'),
+    ownerName: held(row.ownerName, 'owner name'),
+  };
+}
+
+function toPsu(row: typeof psus.$inferSelect): Psu {
+  return {
+    psuId: row.psuId,
+    name: held(row.name, 'name'),
+    customerType: held(row.customerType, 'customer type'),
+    corporateId: row.corporateId,
   };
 }
 
@@ -52,7 +67,7 @@ const accountsOfPsus = batchedRead<string, AccountRecord>(
           a.iban, a.bban, a.clearing_number AS "clearingNumber", a.bic, a.account_type AS "accountType",
           a.name, a.owner_name AS "ownerName"
      FROM unnest($1::text[]) WITH ORDINALITY AS w (psu, item)
-     JOIN accounts a ON a.psu_id = w.psu
+     JOIN accounts a ON a.psu_id = w.psu AND NOT a.reference
     ORDER BY w.item, a.position`,
   (psuIds) => [[...psuIds]],
 );
@@ -74,11 +89,16 @@ export async function listCardsOf(db: Db, accountIds: readonly string[]): Promis
 }
 
 export async function listPsus(db: Db): Promise<Psu[]> {
-  return db.select().from(psus).orderBy(asc(psus.psuId));
+  const rows = await db.select().from(psus).where(eq(psus.reference, false)).orderBy(asc(psus.psuId));
+  return rows.map(toPsu);
 }
 
 export async function listAccounts(db: Db): Promise<AccountRecord[]> {
-  const rows = await db.select().from(accounts).orderBy(asc(accounts.psuId), asc(accounts.position));
+  const rows = await db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.reference, false))
+    .orderBy(asc(accounts.psuId), asc(accounts.position));
   return rows.map(toRecord);
 }
 
@@ -88,7 +108,7 @@ const accountsWithOwner = (unnest: string, names: string, on: string) => `
          a.bban, a.clearing_number AS "clearingNumber", a.bic, a.account_type AS "accountType", a.name,
          a.owner_name AS "ownerName", p.customer_type AS "ownerType", p.corporate_id AS "ownerCorporateId"
     FROM ${unnest} WITH ORDINALITY AS w (${names}, item)
-    JOIN accounts a ON ${on}
+    JOIN accounts a ON ${on} AND NOT a.reference
     JOIN psus p ON p.psu_id = a.psu_id`;
 
 // Every initiation, funds confirmation and account lookup of a payment reads one of these: joined with
@@ -163,8 +183,12 @@ export async function insertCustomers(
 }
 
 export async function findPsu(db: Db, psuId: string): Promise<Psu | undefined> {
-  const rows = await db.select().from(psus).where(eq(psus.psuId, psuId)).limit(1);
-  return rows[0];
+  const rows = await db
+    .select()
+    .from(psus)
+    .where(and(eq(psus.psuId, psuId), eq(psus.reference, false)))
+    .limit(1);
+  return rows[0] === undefined ? undefined : toPsu(rows[0]);
 }
 
 /** The account of a card, by the card number's first six and last four digits (only masked PANs are kept). */
@@ -224,4 +248,26 @@ export async function findCardAccount(db: Db, cardAccountId: string): Promise<Ca
     .where(eq(cardAccounts.cardAccountId, cardAccountId))
     .limit(1);
   return rows[0] === undefined ? undefined : toCardAccount(rows[0]);
+}
+
+/**
+ * A reference row (migration 0025) for a PSU the bank's systems vouched for: its id only. A row already
+ * there (a reference, or a customer of the built-in directory) stays as it is.
+ */
+export async function referencePsu(db: Db, psuId: string): Promise<void> {
+  await db.execute(
+    sql`INSERT INTO psus (psu_id, reference) VALUES (${psuId}, true) ON CONFLICT (psu_id) DO NOTHING`,
+  );
+}
+
+/**
+ * Reference rows for an account the bank's core banking system confirmed as a PSU's, and for that PSU:
+ * their ids only, in one statement. Rows already there stay as they are.
+ */
+export async function referenceAccount(db: Db, accountId: string, psuId: string): Promise<void> {
+  await db.execute(
+    sql`WITH psu AS (INSERT INTO psus (psu_id, reference) VALUES (${psuId}, true) ON CONFLICT (psu_id) DO NOTHING)
+        INSERT INTO accounts (account_id, psu_id, reference) VALUES (${accountId}, ${psuId}, true)
+        ON CONFLICT (account_id) DO NOTHING`,
+  );
 }

@@ -25,26 +25,33 @@ export const apps = pgTable('apps', {
   tppId: text('tpp_id'),
 });
 
+/** A PSU: one of the built-in directory's, or (reference) only its id, for a PSU the bank's systems vouched for. */
 export const psus = pgTable('psus', {
   psuId: text('psu_id').primaryKey(),
-  name: text('name').notNull(),
-  customerType: text('customer_type').$type<'private' | 'corporate'>().notNull(),
+  name: text('name'),
+  customerType: text('customer_type').$type<'private' | 'corporate'>(),
   corporateId: text('corporate_id'),
+  reference: boolean('reference').notNull().default(false),
 });
 
+/**
+ * An account: one of the built-in ledger's, or (reference) only its id and its PSU's, for an account the
+ * bank's core banking system confirmed as that PSU's (migration 0025). Only reference rows lack the rest.
+ */
 export const accounts = pgTable('accounts', {
   accountId: text('account_id').primaryKey(),
   psuId: text('psu_id').notNull(),
-  country: text('country').notNull(),
-  currency: text('currency').notNull(),
+  country: text('country'),
+  currency: text('currency'),
   iban: text('iban'),
   bban: text('bban'),
   clearingNumber: text('clearing_number'),
   bic: text('bic'),
-  accountType: text('account_type').notNull(),
-  name: text('name').notNull(),
-  ownerName: text('owner_name').notNull(),
-  position: integer('position').notNull(),
+  accountType: text('account_type'),
+  name: text('name'),
+  ownerName: text('owner_name'),
+  position: integer('position'),
+  reference: boolean('reference').notNull().default(false),
   balanceMinor: bigint('balance_minor', { mode: 'number' }).notNull().default(0),
   /** The opening balance plus every entry, kept by the database's triggers (migration 0017). */
   bookedMinor: bigint('booked_minor', { mode: 'number' }).notNull().default(0),

@@ -24,6 +24,7 @@ import {
 } from '../helpers/gateway.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 import { type CoreBankingStandIn, startCoreBankingStandIn } from '../stand-ins/core-banking.ts';
+import { bankIdOf } from '../stand-ins/core-banking-book.ts';
 
 const PRODUCT = 'handelsbanken-domestic-credit-transfer';
 const PATH = `/psd2/se/v2/payments/private/single/${PRODUCT}`;
@@ -91,10 +92,10 @@ for (const backend of backends()) {
     });
 
     test('what the account cannot pay ends RJCT with the bank’s reason, nothing booked', async () => {
-      const held = bank.book.accounts.get(ACCOUNTS.tolvan.accountId)!;
+      const held = bank.book.accounts.get(bankIdOf(ACCOUNTS.tolvan.accountId))!;
       const balance = held.balanceMinor;
       try {
-        bank.book.setBalance(ACCOUNTS.tolvan.accountId, 100_00);
+        bank.book.setBalance(bankIdOf(ACCOUNTS.tolvan.accountId), 100_00);
         const poor = await authorized();
         bank.script({ kind: 'drop-after' });
         assert.deepEqual(await execute(gateway, poor.paymentId, poor.psuToken), {
@@ -106,7 +107,7 @@ for (const backend of backends()) {
             reason: 'insufficient funds on the debtor account',
           },
         });
-        bank.book.setBalance(ACCOUNTS.tolvan.accountId, balance);
+        bank.book.setBalance(bankIdOf(ACCOUNTS.tolvan.accountId), balance);
         held.blocked = true;
         const blocked = await authorized();
         assert.deepEqual((await execute(gateway, blocked.paymentId, blocked.psuToken)).body, {
@@ -119,7 +120,7 @@ for (const backend of backends()) {
         assert.equal(bank.book.bookings.get(blocked.paymentId), undefined);
       } finally {
         held.blocked = false;
-        bank.book.setBalance(ACCOUNTS.tolvan.accountId, balance);
+        bank.book.setBalance(bankIdOf(ACCOUNTS.tolvan.accountId), balance);
       }
     });
 

@@ -18,6 +18,7 @@ import { createCa, issueQwac, issueServerCertificate } from '../../src/certifica
 import type { BookingLine, BookingOrder } from '../../src/ports/core-banking.ts';
 import { TEST_ACCOUNTS, TEST_CARD_ACCOUNTS } from '../../src/sandbox/test-data.ts';
 import { CONTRACT, type CoreBankingStandIn, startCoreBankingStandIn } from '../stand-ins/core-banking.ts';
+import { BANK_ONLY, bankIdOf } from '../stand-ins/core-banking-book.ts';
 
 const [TOLVAN, , AGDA] = TEST_ACCOUNTS;
 const CARD_ACCOUNT = TEST_CARD_ACCOUNTS[0]!;
@@ -27,7 +28,7 @@ function order(overrides: Partial<BookingLine> = {}, key = randomUUID()): Bookin
   const line: BookingLine = {
     paymentId: key,
     product: 'handelsbanken-domestic-credit-transfer',
-    debtorAccountId: TOLVAN!.accountId,
+    debtorAccountId: bankIdOf(TOLVAN!.accountId),
     amount: { currency: 'SEK', minor: 125_50 },
     creditorAccount: AGDA!.bban!,
     creditorName: null,
@@ -56,7 +57,7 @@ describe('the core banking port over HTTP, against a stand-in bank', () => {
 
   test('finds an account by IBAN, by country and BBAN and by id; none for an account the bank has not', async () => {
     const expected = {
-      accountId: TOLVAN!.accountId,
+      accountId: bankIdOf(TOLVAN!.accountId),
       psuId: '191212121212',
       country: 'SE',
       currency: 'SEK',
@@ -72,14 +73,74 @@ describe('the core banking port over HTTP, against a stand-in bank', () => {
     };
     assert.deepEqual(await core.findAccount({ kind: 'iban', iban: TOLVAN!.iban! }), expected);
     assert.deepEqual(await core.findAccount({ kind: 'bban', country: 'SE', bban: TOLVAN!.bban! }), expected);
-    assert.deepEqual(await core.findAccount({ kind: 'id', accountId: TOLVAN!.accountId }), expected);
+    assert.deepEqual(
+      await core.findAccount({ kind: 'id', accountId: bankIdOf(TOLVAN!.accountId) }),
+      expected,
+    );
     assert.equal(await core.findAccount({ kind: 'iban', iban: 'SE4550000000058398257466' }), undefined);
     assert.equal(await core.findAccount({ kind: 'id', accountId: 'no/such account?' }), undefined);
   });
 
+  test("a customer, the customer's accounts, card accounts and cards, as the bank has them", async () => {
+    const { psu, salary, savings, cardAccount, debitCard, creditCard } = BANK_ONLY;
+    assert.deepEqual(await core.customers.findPsu(psu.psuId), psu);
+    assert.deepEqual(await core.customers.findPsu('197001011234'), {
+      psuId: '197001011234',
+      name: 'Testbolaget AB',
+      customerType: 'corporate',
+      corporateId: '5566778899',
+    });
+    assert.equal(await core.customers.findPsu('190001010000'), undefined);
+    const account = (accountId: string, iban: string, bban: string, name: string) => ({
+      accountId,
+      psuId: psu.psuId,
+      country: 'SE',
+      currency: 'SEK',
+      iban,
+      bban,
+      clearingNumber: '6000',
+      bic: 'HANDSESS',
+      accountType: 'CACC',
+      name,
+      ownerName: 'Berit Bankkund',
+    });
+    assert.deepEqual(await core.customers.accountsOf(psu.psuId), [
+      account(salary.accountId, salary.iban, salary.bban, 'Lönekonto'),
+      account(savings.accountId, savings.iban, savings.bban, 'Buffertkonto'),
+    ]);
+    assert.deepEqual(await core.customers.accountsOf('190001010000'), []);
+    assert.deepEqual(await core.customers.cardAccountsOf(psu.psuId), [
+      {
+        cardAccountId: cardAccount.cardAccountId,
+        psuId: psu.psuId,
+        currency: 'SEK',
+        product: 'Handelsbanken Mastercard',
+        ownerName: 'Berit Bankkund',
+        creditLimitMinor: 20_000_00,
+      },
+    ]);
+    assert.deepEqual(await core.customers.cardsOf([salary.accountId, cardAccount.cardAccountId, 'nope']), [
+      {
+        cardId: debitCard.cardId,
+        accountId: salary.accountId,
+        cardAccountId: null,
+        maskedPan: '457173******3456',
+        name: 'Debit card',
+      },
+      {
+        cardId: creditCard.cardId,
+        accountId: null,
+        cardAccountId: cardAccount.cardAccountId,
+        maskedPan: '552288******7890',
+        name: 'Mastercard',
+      },
+    ]);
+    assert.deepEqual(await core.customers.cardsOf([]), []);
+  });
+
   test('card accounts, balances, statements and available funds', async () => {
-    assert.deepEqual(await core.findCardAccount(CARD_ACCOUNT.cardAccountId), {
-      cardAccountId: CARD_ACCOUNT.cardAccountId,
+    assert.deepEqual(await core.findCardAccount(bankIdOf(CARD_ACCOUNT.cardAccountId)), {
+      cardAccountId: bankIdOf(CARD_ACCOUNT.cardAccountId),
       psuId: '191212121212',
       currency: 'SEK',
       product: 'Handelsbanken Mastercard',
@@ -88,20 +149,20 @@ describe('the core banking port over HTTP, against a stand-in bank', () => {
     });
     assert.equal(await core.findCardAccount('nope'), undefined);
     assert.deepEqual(
-      await core.balances([AGDA!.accountId, CARD_ACCOUNT.cardAccountId, 'nope']),
+      await core.balances([bankIdOf(AGDA!.accountId), bankIdOf(CARD_ACCOUNT.cardAccountId), 'nope']),
       new Map([
-        [AGDA!.accountId, bank.book.balanceOf(AGDA!.accountId)],
-        [CARD_ACCOUNT.cardAccountId, -8_450_00],
+        [bankIdOf(AGDA!.accountId), bank.book.balanceOf(bankIdOf(AGDA!.accountId))],
+        [bankIdOf(CARD_ACCOUNT.cardAccountId), -8_450_00],
       ]),
     );
     assert.deepEqual(await core.balances([]), new Map());
     const first = order({
-      debtorAccountId: AGDA!.accountId,
+      debtorAccountId: bankIdOf(AGDA!.accountId),
       creditorAccount: TOLVAN!.bban!,
       remittance: 'one',
     });
     const second = order({
-      debtorAccountId: AGDA!.accountId,
+      debtorAccountId: bankIdOf(AGDA!.accountId),
       creditorAccount: TOLVAN!.bban!,
       remittance: 'two',
     });
@@ -117,16 +178,16 @@ describe('the core banking port over HTTP, against a stand-in bank', () => {
       remittance,
     });
     const period = { from: '2026-03-01', to: '2026-03-31', limit: 600 };
-    assert.deepEqual(await core.statement(AGDA!.accountId, period), [line('two'), line('one')]);
-    assert.deepEqual(await core.statement(AGDA!.accountId, { ...period, limit: 1 }), [line('two')]);
+    assert.deepEqual(await core.statement(bankIdOf(AGDA!.accountId), period), [line('two'), line('one')]);
+    assert.deepEqual(await core.statement(bankIdOf(AGDA!.accountId), { ...period, limit: 1 }), [line('two')]);
     assert.deepEqual(
-      await core.statement(AGDA!.accountId, { ...period, from: '2026-04-01', to: '2026-04-30' }),
+      await core.statement(bankIdOf(AGDA!.accountId), { ...period, from: '2026-04-01', to: '2026-04-30' }),
       [],
     );
     assert.deepEqual(await core.statement('nope', period), []);
     assert.deepEqual(await core.availableFunds({ iban: AGDA!.iban! }), {
       currency: 'SEK',
-      availableMinor: bank.book.balanceOf(AGDA!.accountId),
+      availableMinor: bank.book.balanceOf(bankIdOf(AGDA!.accountId)),
     });
     assert.deepEqual(await core.availableFunds({ cardNumber: '5522 3312 3456 4321' }), {
       currency: 'SEK',
@@ -137,11 +198,11 @@ describe('the core banking port over HTTP, against a stand-in bank', () => {
 
   test('books an order once: asked again under its key, the same outcome and nothing more', async () => {
     const booking = order();
-    const before = bank.book.balanceOf(TOLVAN!.accountId)!;
+    const before = bank.book.balanceOf(bankIdOf(TOLVAN!.accountId))!;
     assert.deepEqual(await core.book(booking), { booked: true });
     assert.deepEqual(await core.book(booking), { booked: true });
     assert.equal(bank.book.bookings.get(booking.key), 1);
-    assert.equal(bank.book.balanceOf(TOLVAN!.accountId), before - 125_50);
+    assert.equal(bank.book.balanceOf(bankIdOf(TOLVAN!.accountId)), before - 125_50);
     const sent = bank.requests.filter(
       (request) => request.operation === 'bookOrder' && request.key === booking.key,
     );
@@ -149,21 +210,21 @@ describe('the core banking port over HTTP, against a stand-in bank', () => {
   });
 
   test('rejects with the ISO 20022 reason, and a rejection stays one when asked again', async () => {
-    bank.book.setBalance(AGDA!.accountId, 100_00);
-    const tooMuch = order({ debtorAccountId: AGDA!.accountId, creditorAccount: TOLVAN!.bban! });
+    bank.book.setBalance(bankIdOf(AGDA!.accountId), 100_00);
+    const tooMuch = order({ debtorAccountId: bankIdOf(AGDA!.accountId), creditorAccount: TOLVAN!.bban! });
     const refusal = { booked: false, reasonCode: 'AM04', reason: 'insufficient funds on the debtor account' };
     assert.deepEqual(await core.book(tooMuch), refusal);
-    bank.book.setBalance(AGDA!.accountId, 1_000_00);
+    bank.book.setBalance(bankIdOf(AGDA!.accountId), 1_000_00);
     assert.deepEqual(await core.book(tooMuch), refusal, 'the money arrived since: still the first outcome');
-    bank.book.accounts.get(AGDA!.accountId)!.blocked = true;
+    bank.book.accounts.get(bankIdOf(AGDA!.accountId))!.blocked = true;
     try {
-      assert.deepEqual(await core.book(order({ debtorAccountId: AGDA!.accountId })), {
+      assert.deepEqual(await core.book(order({ debtorAccountId: bankIdOf(AGDA!.accountId) })), {
         booked: false,
         reasonCode: 'AC06',
         reason: 'the debtor account is blocked',
       });
     } finally {
-      bank.book.accounts.get(AGDA!.accountId)!.blocked = false;
+      bank.book.accounts.get(bankIdOf(AGDA!.accountId))!.blocked = false;
     }
     assert.deepEqual(await core.book(order({ debtorAccountId: 'closed-account' })), {
       booked: false,
@@ -196,7 +257,10 @@ describe('the core banking port over HTTP, against a stand-in bank', () => {
     }
     // Reads too.
     bank.script({ kind: 'fail-before', status: 502 }, 2, 'all');
-    assert.equal((await core.findAccount({ kind: 'iban', iban: AGDA!.iban! }))?.accountId, AGDA!.accountId);
+    assert.equal(
+      (await core.findAccount({ kind: 'iban', iban: AGDA!.iban! }))?.accountId,
+      bankIdOf(AGDA!.accountId),
+    );
   });
 
   test('the bank failing on every attempt: the outcome is unknown (CoreBankingUnavailable); asked later, booked once', async () => {
@@ -249,7 +313,7 @@ describe('the core banking port over HTTP, against a stand-in bank', () => {
     const lost = httpCoreBanking({ url: `${bank.url}/elsewhere`, timeoutMs: 300, retry: FAST_RETRY });
     try {
       await assert.rejects(
-        lost.findAccount({ kind: 'id', accountId: TOLVAN!.accountId }),
+        lost.findAccount({ kind: 'id', accountId: bankIdOf(TOLVAN!.accountId) }),
         CoreBankingContractError,
       );
     } finally {
@@ -292,7 +356,7 @@ describe('the core banking port over mutual TLS', () => {
     try {
       assert.equal(
         (await withCertificate.findAccount({ kind: 'iban', iban: TOLVAN!.iban! }))?.accountId,
-        TOLVAN!.accountId,
+        bankIdOf(TOLVAN!.accountId),
       );
       assert.deepEqual(await withCertificate.book(order()), { booked: true });
       await assert.rejects(

@@ -1,6 +1,7 @@
 // The bank's OpenID Connect provider in tests: the stand-in's accounts, the adapter's settings for it,
 // and a browser without the browser for what Chromium cannot be made to do (foreign callbacks, replays).
 import type { StandInProvider } from '../stand-ins/oidc-provider.ts';
+import { tlsFetch } from './tls.ts';
 
 /** The claim that names the PSU (PSU_OIDC_ID_CLAIM). */
 export const CLAIM = 'personal_number';
@@ -37,22 +38,35 @@ export interface Fetched {
 export class Agent {
   private readonly jar = new Map<string, { host: string; name: string; value: string; path: string }>();
 
+  /** `ca`: the issuer of a gateway's HTTPS certificate that this browser trusts (a live gateway). */
+  constructor(private readonly ca?: string) {}
+
   async fetch(url: URL, form?: Record<string, string>): Promise<Fetched> {
     const cookie = [...this.jar.values()]
       .filter((c) => c.host === url.hostname && url.pathname.startsWith(c.path))
       .map((c) => `${c.name}=${c.value}`)
       .join('; ');
-    const response = await fetch(url, {
-      method: form === undefined ? 'GET' : 'POST',
-      redirect: 'manual',
-      headers: {
-        ...(cookie === '' ? {} : { cookie }),
-        ...(form === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
-      },
-      ...(form === undefined ? {} : { body: new URLSearchParams(form).toString() }),
-    });
-    for (const line of response.headers.getSetCookie()) this.keep(url, line);
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    const method = form === undefined ? 'GET' : 'POST';
+    const headers = {
+      ...(cookie === '' ? {} : { cookie }),
+      ...(form === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+    };
+    const body = form === undefined ? undefined : new URLSearchParams(form).toString();
+    const answer =
+      url.protocol === 'https:' && this.ca !== undefined
+        ? await tlsFetch(url, { method, ca: this.ca, headers, ...(body === undefined ? {} : { body }) })
+        : await fetch(url, {
+            method,
+            redirect: 'manual',
+            headers,
+            ...(body === undefined ? {} : { body }),
+          }).then(async (response) => ({
+            status: response.status,
+            headers: response.headers,
+            text: await response.text(),
+          }));
+    for (const line of answer.headers.getSetCookie()) this.keep(url, line);
+    return answer;
   }
 
   /**

@@ -1,8 +1,16 @@
-// The stand-in core banking system's book, in memory: the sandbox's customers with balances, a
-// statement per account, and booking orders decided once per key (the whole order or nothing; AC02,
-// AC06, AM04 rejections), as docs/core-banking-api.yaml asks of a bank.
+// The stand-in core banking system's book, in memory: the bank's customers with balances, a
+// statement per account, their cards, and booking orders decided once per key (the whole order or
+// nothing; AC02, AC06, AM04 rejections), as docs/core-banking-api.yaml asks of a bank. Its customers are
+// the sandbox's (same people and account numbers) under ids of the bank's own, which the gateway's
+// seeded data never has, and one customer the sandbox does not know at all (BANK_ONLY).
 import { sandboxRates } from '../../src/adapters/sandbox-rates.ts';
-import { type BankAccount, type CardAccountRecord, maskPan } from '../../src/domain/accounts.ts';
+import {
+  type BankAccount,
+  type Card,
+  type CardAccountRecord,
+  maskPan,
+  type Psu,
+} from '../../src/domain/accounts.ts';
 import { convert, type Money } from '../../src/domain/money.ts';
 import type { StatementLine } from '../../src/ports/core-banking.ts';
 import { TEST_ACCOUNTS, TEST_CARD_ACCOUNTS, TEST_CARDS, TEST_PSUS } from '../../src/sandbox/test-data.ts';
@@ -33,6 +41,50 @@ export type Outcome =
       readonly reason: string;
     };
 
+/** The bank's own id of an account, card account or card the sandbox's data names by its id. */
+export const bankIdOf = (sandboxId: string) => `core-${sandboxId}`;
+
+/** A customer only the bank knows: the gateway's database never had them, their accounts or cards. */
+export const BANK_ONLY = {
+  psu: { psuId: '199004302384', name: 'Berit Bankkund', customerType: 'private', corporateId: null } as Psu,
+  salary: {
+    accountId: 'core-7d41c0e2-0001',
+    iban: 'SE0860000000000456789014',
+    bban: '6000456789014',
+    balanceMinor: 25_000_00,
+  },
+  savings: {
+    accountId: 'core-7d41c0e2-0002',
+    iban: 'SE8360000000000456789022',
+    bban: '6000456789022',
+    balanceMinor: 50_00,
+  },
+  cardAccount: { cardAccountId: 'core-7d41c0e2-0101', creditLimitMinor: 20_000_00, balanceMinor: -1_250_00 },
+  debitCard: { cardId: 'core-7d41c0e2-0201', cardNumber: '4571731234563456' },
+  creditCard: { cardId: 'core-7d41c0e2-0202', cardNumber: '5522881234567890' },
+} as const;
+
+function bankOnlyAccount(
+  account: typeof BANK_ONLY.salary | typeof BANK_ONLY.savings,
+  name: string,
+): BankAccount {
+  return {
+    accountId: account.accountId,
+    psuId: BANK_ONLY.psu.psuId,
+    country: 'SE',
+    currency: 'SEK',
+    iban: account.iban,
+    bban: account.bban,
+    clearingNumber: '6000',
+    bic: 'HANDSESS',
+    accountType: 'CACC',
+    name,
+    ownerName: BANK_ONLY.psu.name,
+    ownerType: 'private',
+    ownerCorporateId: null,
+  };
+}
+
 interface Held {
   readonly account: BankAccount;
   balanceMinor: number;
@@ -41,24 +93,91 @@ interface Held {
 }
 
 export class InMemoryBook {
+  readonly customers = new Map<string, Psu>();
+  /** In the order the bank shows them. */
   readonly accounts = new Map<string, Held>();
   readonly cardAccounts = new Map<string, CardAccountRecord & { balanceMinor: number }>();
+  readonly cards: Card[] = [];
   /** How often each payment was booked: the one number every exactly-once test checks. */
   readonly bookings = new Map<string, number>();
 
   constructor() {
-    for (const seed of TEST_ACCOUNTS) {
+    for (const psu of [...TEST_PSUS, BANK_ONLY.psu]) this.customers.set(psu.psuId, psu);
+    const seeds = [...TEST_ACCOUNTS].sort((a, b) => a.position - b.position);
+    for (const seed of seeds) {
       const owner = TEST_PSUS.find((psu) => psu.psuId === seed.psuId)!;
       const { position: _, balanceMinor, blocked, dailyLimitMinor: __, enforceRules: ___, ...record } = seed;
-      this.accounts.set(seed.accountId, {
-        account: { ...record, ownerType: owner.customerType, ownerCorporateId: owner.corporateId },
+      const accountId = bankIdOf(seed.accountId);
+      this.accounts.set(accountId, {
+        account: { ...record, accountId, ownerType: owner.customerType, ownerCorporateId: owner.corporateId },
         balanceMinor,
         blocked: blocked ?? false,
         lines: [],
       });
     }
-    for (const { position: _, ...cardAccount } of TEST_CARD_ACCOUNTS)
-      this.cardAccounts.set(cardAccount.cardAccountId, cardAccount);
+    for (const { position: _, ...cardAccount } of TEST_CARD_ACCOUNTS) {
+      const cardAccountId = bankIdOf(cardAccount.cardAccountId);
+      this.cardAccounts.set(cardAccountId, { ...cardAccount, cardAccountId });
+    }
+    for (const card of TEST_CARDS)
+      this.cards.push({
+        ...card,
+        cardId: bankIdOf(card.cardId),
+        accountId: card.accountId && bankIdOf(card.accountId),
+        cardAccountId: card.cardAccountId && bankIdOf(card.cardAccountId),
+      });
+    for (const [account, name] of [
+      [BANK_ONLY.salary, 'Lönekonto'],
+      [BANK_ONLY.savings, 'Buffertkonto'],
+    ] as const)
+      this.accounts.set(account.accountId, {
+        account: bankOnlyAccount(account, name),
+        balanceMinor: account.balanceMinor,
+        blocked: false,
+        lines: [],
+      });
+    const { cardAccount, debitCard, creditCard } = BANK_ONLY;
+    this.cardAccounts.set(cardAccount.cardAccountId, {
+      cardAccountId: cardAccount.cardAccountId,
+      psuId: BANK_ONLY.psu.psuId,
+      currency: 'SEK',
+      product: 'Handelsbanken Mastercard',
+      ownerName: BANK_ONLY.psu.name,
+      creditLimitMinor: cardAccount.creditLimitMinor,
+      balanceMinor: cardAccount.balanceMinor,
+    });
+    this.cards.push(
+      {
+        cardId: debitCard.cardId,
+        accountId: BANK_ONLY.salary.accountId,
+        cardAccountId: null,
+        maskedPan: maskPan(debitCard.cardNumber)!,
+        name: 'Debit card',
+      },
+      {
+        cardId: creditCard.cardId,
+        accountId: null,
+        cardAccountId: cardAccount.cardAccountId,
+        maskedPan: maskPan(creditCard.cardNumber)!,
+        name: 'Mastercard',
+      },
+    );
+  }
+
+  accountsOf(psuId: string): BankAccount[] {
+    return [...this.accounts.values()]
+      .map((held) => held.account)
+      .filter((account) => account.psuId === psuId);
+  }
+
+  cardAccountsOf(psuId: string): CardAccountRecord[] {
+    return [...this.cardAccounts.values()]
+      .filter((cardAccount) => cardAccount.psuId === psuId)
+      .map(({ balanceMinor: _, ...record }) => record);
+  }
+
+  cardsOf(ids: readonly string[]): Card[] {
+    return this.cards.filter((card) => ids.includes(card.accountId ?? card.cardAccountId!));
   }
 
   setBalance(accountId: string, minor: number): void {
@@ -94,7 +213,7 @@ export class InMemoryBook {
   }
 
   fundsOfCard(cardNumber: string): { currency: string; availableMinor: number } | undefined {
-    const card = TEST_CARDS.find((candidate) => candidate.maskedPan === maskPan(cardNumber));
+    const card = this.cards.find((candidate) => candidate.maskedPan === maskPan(cardNumber));
     if (card?.accountId) return this.fundsOfIban(this.accounts.get(card.accountId)!.account.iban!);
     const cardAccount = card?.cardAccountId ? this.cardAccounts.get(card.cardAccountId) : undefined;
     return (

@@ -164,6 +164,18 @@ export async function startCoreBankingStandIn(options: StandInOptions = {}): Pro
         body.iban !== undefined ? book.findByIban(body.iban) : book.findByBban(body.country!, body.bban!);
       return found(reply, operation, account);
     },
+    lookUpCustomer: (request, operation, reply) =>
+      found(reply, operation, book.customers.get((request.body as { psuId: string }).psuId)),
+    listCustomerAccounts: (request, operation, reply) =>
+      answer(reply, operation, 200, { accounts: book.accountsOf((request.body as { psuId: string }).psuId) }),
+    listCustomerCardAccounts: (request, operation, reply) =>
+      answer(reply, operation, 200, {
+        cardAccounts: book.cardAccountsOf((request.body as { psuId: string }).psuId),
+      }),
+    listCards: (request, operation, reply) => {
+      const ids = [(request.query as { accountId: string | string[] }).accountId].flat();
+      return answer(reply, operation, 200, { cards: book.cardsOf(ids) });
+    },
     getCardAccount: (request, operation, reply) => {
       const cardAccount = book.cardAccounts.get((request.params as { cardAccountId: string }).cardAccountId);
       if (cardAccount === undefined) return found(reply, operation, undefined);

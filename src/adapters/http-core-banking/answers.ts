@@ -3,7 +3,7 @@
 // mapped to the domain's objects, field by field.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { BankAccount, CardAccountRecord } from '../../domain/accounts.ts';
+import type { AccountRecord, BankAccount, Card, CardAccountRecord, Psu } from '../../domain/accounts.ts';
 import type { BookingOutcome, StatementLine } from '../../ports/core-banking.ts';
 import { CoreBankingContractError } from './client.ts';
 
@@ -35,6 +35,29 @@ export const CardAccountAnswer = Type.Object({
   product: Type.String(),
   ownerName: Type.String(),
   creditLimitMinor: Type.Integer({ minimum: 0 }),
+});
+
+export const CustomerAnswer = Type.Object({
+  psuId: Text,
+  name: Type.String(),
+  customerType: Type.Union([Type.Literal('private'), Type.Literal('corporate')]),
+  corporateId: Nullable(Text),
+});
+
+export const CustomerAccountsAnswer = Type.Object({ accounts: Type.Array(AccountAnswer) });
+
+export const CustomerCardAccountsAnswer = Type.Object({ cardAccounts: Type.Array(CardAccountAnswer) });
+
+export const CardsAnswer = Type.Object({
+  cards: Type.Array(
+    Type.Object({
+      cardId: Text,
+      accountId: Nullable(Text),
+      cardAccountId: Nullable(Text),
+      maskedPan: Type.String({ pattern: '^[0-9]{6}\\*{6}[0-9]{4}$' }),
+      name: Type.String(),
+    }),
+  ),
 });
 
 export const BalancesAnswer = Type.Object({
@@ -92,6 +115,31 @@ export function toBankAccount(answer: Static<typeof AccountAnswer>): BankAccount
     ownerName: answer.ownerName,
     ownerType: answer.ownerType,
     ownerCorporateId: answer.ownerCorporateId,
+  };
+}
+
+export function toPsu(answer: Static<typeof CustomerAnswer>): Psu {
+  return {
+    psuId: answer.psuId,
+    name: answer.name,
+    customerType: answer.customerType,
+    corporateId: answer.corporateId,
+  };
+}
+
+/** An account as a PSU's list shows it (what the payment rules need of its owner stays out). */
+export function toAccountRecord(answer: Static<typeof AccountAnswer>): AccountRecord {
+  const { ownerType: _, ownerCorporateId: __, ...record } = toBankAccount(answer);
+  return record;
+}
+
+export function toCard(answer: Static<typeof CardsAnswer>['cards'][number]): Card {
+  return {
+    cardId: answer.cardId,
+    accountId: answer.accountId,
+    cardAccountId: answer.cardAccountId,
+    maskedPan: answer.maskedPan,
+    name: answer.name,
   };
 }
 

@@ -6,6 +6,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Static, TSchema } from '@sinclair/typebox';
 
 export interface RetryPolicy {
   /** Attempts in all, the first one included. */
@@ -39,6 +40,13 @@ export interface Call {
   /** What the call is for, in errors: "booking order 1b2c…". */
   readonly what: string;
 }
+
+/** A read of the contract: the answer's body when the system has the thing asked for, else undefined. */
+export type Read = <T extends TSchema>(
+  what: string,
+  schema: T,
+  call: Omit<Call, 'what'>,
+) => Promise<Static<T> | undefined>;
 
 export interface Answer {
   readonly status: number;

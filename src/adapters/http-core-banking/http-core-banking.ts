@@ -5,9 +5,9 @@
 // often it is asked. Retries go under the same key (client.ts); when they run out the outcome is
 // unknown and `book` throws, so the booking protocol (services/payments/booking.ts) keeps the payments
 // marked and asks again later, under the same key, never booking twice.
-import type { TSchema } from '@sinclair/typebox';
 import type { BankAccount, CardAccountRecord } from '../../domain/accounts.ts';
 import type { AccountLookup, BookingOrder, BookingOutcome, CoreBanking } from '../../ports/core-banking.ts';
+import type { CustomerDirectory } from '../../ports/psu-directory.ts';
 import {
   AccountAnswer,
   BalancesAnswer,
@@ -21,7 +21,15 @@ import {
   toOutcome,
   toStatementLine,
 } from './answers.ts';
-import { type Answer, type ClientOptions, CoreBankingContractError, coreBankingClient } from './client.ts';
+import {
+  type Answer,
+  type ClientOptions,
+  type CoreBankingClient,
+  CoreBankingContractError,
+  coreBankingClient,
+  type Read,
+} from './client.ts';
+import { httpCustomers } from './customers.ts';
 
 export type { RetryPolicy } from './client.ts';
 export { CoreBankingContractError, CoreBankingUnavailable, DEFAULT_RETRY } from './client.ts';
@@ -29,28 +37,30 @@ export { CoreBankingContractError, CoreBankingUnavailable, DEFAULT_RETRY } from 
 export type HttpCoreBankingOptions = ClientOptions;
 
 export interface HttpCoreBanking extends CoreBanking {
+  /** What the system says of the bank's customers: who a PSU is, and the PSU's accounts and cards. */
+  readonly customers: CustomerDirectory;
   /** Closes the kept-alive connections. */
   close(): void;
 }
 
 const segment = encodeURIComponent;
 
-export function httpCoreBanking(options: HttpCoreBankingOptions): HttpCoreBanking {
-  const client = coreBankingClient(options);
-
-  /** The answer's body when the system has the thing asked for; undefined when it says it has not. */
-  async function read<T extends TSchema>(
-    what: string,
-    schema: T,
-    call: Omit<Parameters<typeof client.call>[0], 'what'>,
-  ) {
+function reader(client: CoreBankingClient): Read {
+  return async (what, schema, call) => {
     const answer = await client.call({ ...call, what });
     if (answer.status === 200) return checked(schema, answer.body, what);
     if (answer.status === 404 && problemCode(answer) === 'RESOURCE_UNKNOWN') return undefined;
     throw unexpected(what, answer);
-  }
+  };
+}
+
+export function httpCoreBanking(options: HttpCoreBankingOptions): HttpCoreBanking {
+  const client = coreBankingClient(options);
+  const read = reader(client);
 
   return {
+    customers: httpCustomers(read),
+
     async findAccount(lookup: AccountLookup): Promise<BankAccount | undefined> {
       const found =
         lookup.kind === 'id'

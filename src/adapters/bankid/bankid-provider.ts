@@ -4,7 +4,7 @@
 import { animatedQrCode, type FailedHint, type OrderState, type PendingHint } from '../../domain/eid.ts';
 import type { EidOrderRequest, EidProvider } from '../../ports/eid-provider.ts';
 import { decodeHandle, encodeHandle, type OrderHandle } from './order-handle.ts';
-import { EidFailure, type RetryPolicy, RpRefusal, rpClient } from './rp-client.ts';
+import { EidFailure, EidUnavailable, type RetryPolicy, RpRefusal, rpClient } from './rp-client.ts';
 
 export interface BankIdOptions {
   /** The API's base URL, e.g. https://appapi2.bankid.com/rp/v6.0 (BANKID_URL). */
@@ -87,7 +87,7 @@ function markdownLine(text: string): string {
 function refusedStart(error: unknown): never {
   if (error instanceof RpRefusal && error.errorCode === 'alreadyInProgress') {
     throw error.uncertain
-      ? new EidFailure('unavailable', 'the e-ID order may have been started twice; both have ended')
+      ? new EidUnavailable('the e-ID order may have been started twice; both have ended')
       : new EidFailure('alreadyInProgress', 'the PSU already has an e-ID order in progress');
   }
   throw error;

@@ -12,12 +12,19 @@ import { httpCoreBanking } from './adapters/http-core-banking/http-core-banking.
 import { openIdPsuLogin } from './adapters/openid-psu-login.ts';
 import { type ClientTlsFiles, type Config, ConfigError, type TlsFiles } from './config.ts';
 import type { PsuIdentityProvider } from './ports/psu-identity-provider.ts';
+import type { SystemProbe } from './ports/system-probe.ts';
 
 export interface ConnectedSystems {
   /** The systems the settings name; the rest stay built in. */
   readonly systems: Partial<BankSystems> & { readonly psuIdentityProvider?: PsuIdentityProvider };
   /** What is connected, for the start's log line: system -> where. */
   readonly connected: Readonly<Record<string, string>>;
+  /**
+   * How each system connected is asked whether it answers (health, readiness, the start's log). Core
+   * banking is required (no payment or account read works without it); the e-ID, the login and the rates
+   * are not: a gateway without them still serves most calls.
+   */
+  readonly probes: readonly SystemProbe[];
   /** Stops refreshing and closes kept-alive connections. */
   close(): void;
 }
@@ -34,6 +41,7 @@ export async function connectBankSystems(
 ): Promise<ConnectedSystems> {
   const closers: (() => void)[] = [];
   const connected: Record<string, string> = {};
+  const probes: SystemProbe[] = [];
   const systems: {
     -readonly [K in keyof ConnectedSystems['systems']]: ConnectedSystems['systems'][K];
   } = {};
@@ -41,14 +49,16 @@ export async function connectBankSystems(
     const eid = config.eidProvider;
     if (eid.kind === 'bankid') {
       const tls = await readClientTls('BANKID', eid.tls);
-      systems.eid = bankIdProvider({
+      const bankId = bankIdProvider({
         url: eid.url,
         cert: tls.cert!,
         key: tls.key!,
         ...(tls.ca === undefined ? {} : { ca: tls.ca }),
         ...(options.clock === undefined ? {} : { clock: options.clock }),
       });
+      systems.eid = bankId;
       connected.eid = eid.url;
+      probes.push({ system: 'eid', where: eid.url, required: false, probe: () => bankId.probe() });
     }
     if (config.coreBanking !== undefined) {
       const tls = await readClientTls('CORE_BANKING', config.coreBanking.tls);
@@ -60,6 +70,12 @@ export async function connectBankSystems(
       closers.push(() => coreBanking.close());
       systems.coreBanking = coreBanking;
       connected.coreBanking = config.coreBanking.url;
+      probes.push({
+        system: 'coreBanking',
+        where: config.coreBanking.url,
+        required: true,
+        probe: () => coreBanking.probe(),
+      });
     }
     const fx = config.fxRates;
     if (fx.kind === 'none') {
@@ -68,21 +84,37 @@ export async function connectBankSystems(
     } else if (fx.kind === 'file' || fx.kind === 'url') {
       const source =
         fx.kind === 'file' ? { kind: 'file' as const, path: fx.path } : { kind: 'url' as const, url: fx.url };
+      // The source is read on its schedule, not by the probe: its state is whether the last read worked.
+      let refreshFailure: Error | undefined;
       const rates = await loadedRates({
         source,
         refreshMs: fx.refreshMs,
         ...(options.clock === undefined ? {} : { clock: options.clock }),
-        ...(options.onRatesRefreshError === undefined ? {} : { onRefreshError: options.onRatesRefreshError }),
+        onRefresh: () => {
+          refreshFailure = undefined;
+        },
+        onRefreshError: (error) => {
+          refreshFailure = error;
+          options.onRatesRefreshError?.(error);
+        },
       }).catch(asConfigError('FX_RATES'));
       closers.push(() => rates.close());
       systems.rates = rates;
       connected.rates = fx.kind === 'file' ? fx.path : fx.url;
+      probes.push({
+        system: 'rates',
+        where: connected.rates,
+        required: false,
+        probe: async () => {
+          if (refreshFailure !== undefined) throw refreshFailure;
+        },
+      });
     }
     if (config.psuOidc !== undefined) {
-      systems.psuIdentityProvider = await openIdPsuLogin(config.psuOidc).catch(
-        asConfigError('PSU_OIDC_ISSUER'),
-      );
+      const login = await openIdPsuLogin(config.psuOidc).catch(asConfigError('PSU_OIDC_ISSUER'));
+      systems.psuIdentityProvider = login;
       connected.psuLogin = config.psuOidc.issuer;
+      probes.push({ system: 'psuLogin', where: config.psuOidc.issuer, required: false, probe: login.probe });
     }
   } catch (error) {
     for (const close of closers) close();
@@ -91,6 +123,7 @@ export async function connectBankSystems(
   return {
     systems,
     connected,
+    probes,
     close: () => {
       for (const close of closers) close();
     },

@@ -31,3 +31,14 @@ export class SystemUnavailable extends Error {
 export function isSystemUnavailable(error: unknown): error is SystemUnavailable {
   return error instanceof SystemUnavailable;
 }
+
+/** How a system is asked whether it answers (health, readiness, the start's log). */
+export interface SystemProbe {
+  readonly system: SystemName;
+  /** Where it is, for the operator (a URL or a file; never a secret). */
+  readonly where: string;
+  /** Readiness depends on it: without it the gateway cannot serve its main calls. */
+  readonly required: boolean;
+  /** Resolves when the system answers; rejects (SystemUnavailable, or any error) when it does not. */
+  probe(): Promise<void>;
+}

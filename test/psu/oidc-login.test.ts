@@ -358,7 +358,7 @@ for (const backend of backends()) {
           try {
             const sent = await agent.fetch(new URL(`${start.pathname}${start.search}`, again.url));
             assert.equal(sent.status, 302);
-            assert.ok(sent.headers.get('location')!.startsWith(`${back.issuer}/auth?`));
+            assert.ok(sent.headers.get('location')!.startsWith(`${back.issuer}/auth?`), 'to the provider');
           } finally {
             await again.close();
           }

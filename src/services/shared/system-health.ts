@@ -68,8 +68,13 @@ export class SystemMonitor {
     return this.states();
   }
 
+  /** Each system's state: the probed ones in the order of their probes, then those only called. */
   states(): ReadonlyMap<SystemName, SystemState> {
-    return new Map(this.#states);
+    const rank = (system: SystemName) => {
+      const index = this.#probes.findIndex((probe) => probe.system === system);
+      return index === -1 ? this.#probes.length : index;
+    };
+    return new Map([...this.#states].sort(([a], [b]) => rank(a) - rank(b)));
   }
 
   /** No system that readiness depends on is down. */

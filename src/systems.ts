@@ -3,7 +3,8 @@
 // exchange-rate source (FX_RATES). Each one not set is the built-in one (src/adapters/built-in-systems.ts),
 // which buildApp fills in. Everything a system needs is read and checked here, at start: a certificate
 // file that cannot be read, a provider that cannot be discovered or a rate file that is not one stops
-// the start with a ConfigError naming the setting, not the first PSU's request.
+// the start with a ConfigError naming the setting, not the first PSU's request. Each system connected
+// comes with a probe (health, readiness, the start's log: services/shared/system-health.ts).
 import { readFile } from 'node:fs/promises';
 import { bankIdProvider } from './adapters/bankid/bankid-provider.ts';
 import type { BankSystems } from './adapters/built-in-systems.ts';

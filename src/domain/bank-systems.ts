@@ -28,10 +28,6 @@ export class SystemUnavailable extends Error {
   }
 }
 
-export function isSystemUnavailable(error: unknown): error is SystemUnavailable {
-  return error instanceof SystemUnavailable;
-}
-
 /** How a system is asked whether it answers (health, readiness, the start's log). */
 export interface SystemProbe {
   readonly system: SystemName;

@@ -65,10 +65,7 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
         context,
         typeof login === 'string' ? login : undefined,
         baseUrlOf(config, request) + PROVIDER_LOGIN_PATHS.callback,
-      ).catch((error: unknown) => {
-        if (error instanceof SystemUnavailable) return error;
-        throw error;
-      });
+      ).catch(unavailableAsValue);
       if (step instanceof SystemUnavailable) return sendUnavailablePage(config, request, reply, step);
       if (step.browser !== undefined) setBrowserCookie(request, reply, step.browser, config.basePath);
       return sendPsuAnswer(config, request, reply, step.answer);
@@ -98,6 +95,12 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
       return sendPsuAnswer(config, request, reply, step.answer);
     },
   );
+}
+
+/** A system that does not answer, as a value for the handler to answer with a page; any other error thrown on. */
+function unavailableAsValue(error: unknown): SystemUnavailable {
+  if (error instanceof SystemUnavailable) return error;
+  throw error;
 }
 
 function setBrowserCookie(request: FastifyRequest, reply: FastifyReply, secret: string, basePath: string) {

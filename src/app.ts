@@ -13,7 +13,7 @@ import { shortTermConsentRoutes } from './api/consents/short-term-consent-routes
 import { decoupledRoutes } from './api/decoupled/decoupled-routes.ts';
 import { docsRoutes } from './api/docs/docs-routes.ts';
 import { fundsRoutes } from './api/funds/funds-routes.ts';
-import { healthRoutes } from './api/health/health-routes.ts';
+import { healthRoutes, READY_TIMEOUT_MS } from './api/health/health-routes.ts';
 import { metricsRoutes } from './api/health/metrics-routes.ts';
 import { authorizeRoutes } from './api/oauth/authorize-routes.ts';
 import { tokenRoutes } from './api/oauth/token-routes.ts';
@@ -42,7 +42,7 @@ import { registerFormBody } from './http/form-body.ts';
 import { registerJsonBody } from './http/json-body.ts';
 import { lazyCompilers } from './http/lazy-compilers.ts';
 import { createLogger, RequestLog } from './http/logging.ts';
-import { attachMetrics, createMetrics } from './http/metrics.ts';
+import { attachMetrics, createMetrics, observeSystems } from './http/metrics.ts';
 import { checkRevocations } from './http/mtls.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerTolerantBodies, setIgnoredFieldsHeader } from './http/tolerant-body.ts';
@@ -58,8 +58,15 @@ import { newCaches } from './services/shared/caches.ts';
 import type { Clock, ServiceContext } from './services/shared/context.ts';
 import type { ServiceMetrics } from './services/shared/metrics.ts';
 import { policyFor } from './services/shared/policy.ts';
+import {
+  observedPort,
+  SystemMonitor,
+  type SystemName,
+  type SystemProbe,
+} from './services/shared/system-health.ts';
 import { observeBatches } from './store/coalescer.ts';
 import { isConnectionLost, isDatabaseUnavailable, type Store } from './store/database.ts';
+import { storeProbes } from './store/probes.ts';
 
 export interface AppDependencies {
   readonly config: Config;
@@ -84,6 +91,11 @@ export interface AppDependencies {
   readonly logger?: FastifyBaseLogger;
   /** The rate limits' counters shared between processes (REDIS_URL, opened by start()); else in memory. */
   readonly redis?: Redis;
+  /**
+   * The state of the systems the gateway depends on (start() makes it with every system's probe); else
+   * one that probes the database and Redis. The bank's systems given are observed through it.
+   */
+  readonly monitor?: SystemMonitor;
   /** Tests: every answer must be one its route documents, else it becomes a 500 naming the mismatch. */
   readonly checkAnswers?: boolean;
   /** Tests: told of every route as it is registered (to hold the OpenAPI document to them). */
@@ -97,7 +109,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const { config } = dependencies;
   // This app's own registry (http/metrics.ts); the use cases count through context.metrics.
   const metrics = createMetrics({ poolStats: dependencies.store.poolStats });
-  const context = serviceContext(dependencies, metrics.services);
+  const monitor = dependencies.monitor ?? systemMonitor(dependencies);
+  observeSystems(metrics, monitor);
+  const context = serviceContext(dependencies, metrics.services, monitor);
   const { tls } = dependencies;
   // Under TLS every connection's certificate is read (http/mtls.ts).
   if (tls !== undefined) await loadQwacReader();
@@ -205,7 +219,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
         context,
         context.policy.sandboxTools ? () => findSandboxApp(context.db, config) : undefined,
       );
-      healthRoutes(api, context);
+      healthRoutes(api, context, monitor);
       tokenRoutes(api, context, config.basePath);
       authorizeRoutes(api, context);
       decoupledRoutes(api, context, config.basePath);
@@ -255,6 +269,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
 export function serviceContext(
   dependencies: AppDependencies,
   metrics: ServiceMetrics = SILENT_METRICS,
+  monitor?: SystemMonitor,
 ): ServiceContext {
   const { config, store } = dependencies;
   const policy = policyFor(config.mode, scenarioOf);
@@ -267,7 +282,9 @@ export function serviceContext(
     // The built-in ledger converts with the bank's rates where they are given.
     ...(dependencies.systems?.rates === undefined ? {} : { rates: dependencies.systems.rates }),
   });
-  const { customers, psuIdentityProvider, ...given } = dependencies.systems ?? {};
+  const observed =
+    monitor === undefined ? dependencies.systems : observedSystems(dependencies.systems, monitor);
+  const { customers, psuIdentityProvider, ...given } = observed ?? {};
   const systems = { ...builtIn, ...given };
   const directory =
     customers === undefined ? systems.psuDirectory : withCustomers(systems.psuDirectory, customers);
@@ -293,6 +310,51 @@ export function serviceContext(
   // Payments first: a PIS scope names a payment or basket far more often than a short-term consent.
   context.authorizables.register(...paymentAuthorizables(context), ...consentAuthorizables(context));
   return context;
+}
+
+/**
+ * The state of the systems the gateway depends on: its database and Redis, and the bank's systems whose
+ * probes are given (systems.ts); each probe bounded by the readiness timeout.
+ */
+export function systemMonitor(
+  dependencies: Pick<AppDependencies, 'store' | 'redis' | 'clock'>,
+  bankProbes: readonly SystemProbe[] = [],
+): SystemMonitor {
+  const { store, redis } = dependencies;
+  return new SystemMonitor([...storeProbes(store.db, { database: store.kind, redis }), ...bankProbes], {
+    timeoutMs: READY_TIMEOUT_MS,
+    ...(dependencies.clock === undefined ? {} : { clock: dependencies.clock }),
+  });
+}
+
+/** The bank's systems given and probed, each call of theirs told to the monitor (latency, errors, up or down). */
+function observedSystems(
+  systems: AppDependencies['systems'],
+  monitor: SystemMonitor,
+): AppDependencies['systems'] {
+  if (systems === undefined) return undefined;
+  // Those the monitor probes: the bank's systems the settings connect (systems.ts), not a test's fakes.
+  const probed = (system: SystemName) => monitor.probes.some((probe) => probe.system === system);
+  const { coreBanking, customers, eid, psuIdentityProvider } = systems;
+  return {
+    ...systems,
+    ...(coreBanking === undefined || !probed('coreBanking')
+      ? {}
+      : { coreBanking: observedPort(coreBanking, 'coreBanking', monitor) }),
+    // The bank's customers are its core banking system's answer (systems.ts).
+    ...(customers === undefined || !probed('coreBanking')
+      ? {}
+      : { customers: observedPort(customers, 'coreBanking', monitor) }),
+    ...(eid === undefined || !probed('eid') ? {} : { eid: observedPort(eid, 'eid', monitor) }),
+    ...(psuIdentityProvider === undefined || !probed('psuLogin')
+      ? {}
+      : {
+          psuIdentityProvider: observedPort(psuIdentityProvider, 'psuLogin', monitor, (result) => {
+            const login = result as { ok?: boolean; reason?: string; detail?: string } | undefined;
+            return login?.ok === false && login.reason === 'unavailable' ? login.detail : undefined;
+          }),
+        }),
+  };
 }
 
 /** A context's metrics where nobody reads them (a context built for a test or a tool). */

@@ -3,7 +3,7 @@
 import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import type { Logger } from 'pino';
-import { buildApp } from './app.ts';
+import { buildApp, systemMonitor } from './app.ts';
 import { type Config, ConfigError, loadConfig, StartError } from './config.ts';
 import { dateIn } from './domain/dates.ts';
 import { createLogger } from './http/logging.ts';
@@ -18,6 +18,7 @@ import {
 import { ensureSandboxApp, seedTestCustomers } from './sandbox/seed.ts';
 import { SNAPSHOT_DIR } from './sandbox/snapshot.ts';
 import { policyFor } from './services/shared/policy.ts';
+import type { SystemMonitor } from './services/shared/system-health.ts';
 import { openStore, type Store } from './store/database.ts';
 import { explainOpenFailure } from './store/open-failures.ts';
 import { openRedis, RedisOpenError } from './store/redis.ts';
@@ -212,15 +213,18 @@ export async function start(
       await seedTestCustomers(store.db, dateIn(new Date(), config.timeZone));
       phase('seed', 'test customers seeded');
     }
+    const monitor = systemMonitor({ store, ...(redis === undefined ? {} : { redis }) }, bank.probes);
     app = await buildApp({
       config,
       store,
       logger,
       systems: bank.systems,
+      monitor,
       ...(tls === undefined ? {} : { tls }),
       ...(redis === undefined ? {} : { redis }),
     });
     phase('routes', 'routes ready');
+    await logSystems(monitor, logger);
     const listening = localOrigin(
       await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
         throw listenFailure(error, config);
@@ -263,6 +267,29 @@ export async function start(
   } catch (error) {
     await close();
     throw error;
+  }
+}
+
+/**
+ * One line per system the gateway depends on: whether it answered at start, where, in how long. One
+ * that did not is a warning, not a stop: readiness says so (/readyz) until it answers.
+ */
+async function logSystems(monitor: SystemMonitor, logger: Logger): Promise<void> {
+  for (const [system, state] of await monitor.check()) {
+    const fields = {
+      system,
+      state: state.state,
+      where: state.where,
+      latencyMs: state.latencyMs,
+      required: state.required,
+    };
+    if (state.state === 'up')
+      logger.info(fields, `${system} answered in ${Math.round(state.latencyMs)} ms (${state.where})`);
+    else
+      logger.warn(
+        { ...fields, problem: state.problem },
+        `${system} did not answer (${state.where})${state.required ? ': not ready until it does' : ''}`,
+      );
   }
 }
 

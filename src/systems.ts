@@ -3,7 +3,8 @@
 // exchange-rate source (FX_RATES). Each one not set is the built-in one (src/adapters/built-in-systems.ts),
 // which buildApp fills in. Everything a system needs is read and checked here, at start: a certificate
 // file that cannot be read, a provider that cannot be discovered or a rate file that is not one stops
-// the start with a ConfigError naming the setting, not the first PSU's request.
+// the start with a ConfigError naming the setting, not the first PSU's request. Each system connected
+// comes with a probe (health, readiness, the start's log: services/shared/system-health.ts).
 import { readFile } from 'node:fs/promises';
 import { bankIdProvider } from './adapters/bankid/bankid-provider.ts';
 import type { BankSystems } from './adapters/built-in-systems.ts';
@@ -13,6 +14,7 @@ import { openIdPsuLogin } from './adapters/openid-psu-login.ts';
 import { type ClientTlsFiles, type Config, ConfigError, type TlsFiles } from './config.ts';
 import type { CustomerDirectory } from './ports/psu-directory.ts';
 import type { PsuIdentityProvider } from './ports/psu-identity-provider.ts';
+import type { SystemProbe } from './ports/system-probe.ts';
 
 export interface ConnectedSystems {
   /** The systems the settings name; the rest stay built in. */
@@ -23,6 +25,12 @@ export interface ConnectedSystems {
   };
   /** What is connected, for the start's log line: system -> where. */
   readonly connected: Readonly<Record<string, string>>;
+  /**
+   * How each system connected is asked whether it answers (health, readiness, the start's log). Core
+   * banking is required (no payment or account read works without it); the e-ID, the login and the rates
+   * are not: a gateway without them still serves most calls.
+   */
+  readonly probes: readonly SystemProbe[];
   /** Stops refreshing and closes kept-alive connections. */
   close(): void;
 }
@@ -39,6 +47,7 @@ export async function connectBankSystems(
 ): Promise<ConnectedSystems> {
   const closers: (() => void)[] = [];
   const connected: Record<string, string> = {};
+  const probes: SystemProbe[] = [];
   const systems: {
     -readonly [K in keyof ConnectedSystems['systems']]: ConnectedSystems['systems'][K];
   } = {};
@@ -46,14 +55,16 @@ export async function connectBankSystems(
     const eid = config.eidProvider;
     if (eid.kind === 'bankid') {
       const tls = await readClientTls('BANKID', eid.tls);
-      systems.eid = bankIdProvider({
+      const bankId = bankIdProvider({
         url: eid.url,
         cert: tls.cert!,
         key: tls.key!,
         ...(tls.ca === undefined ? {} : { ca: tls.ca }),
         ...(options.clock === undefined ? {} : { clock: options.clock }),
       });
+      systems.eid = bankId;
       connected.eid = eid.url;
+      probes.push({ system: 'eid', where: eid.url, required: false, probe: () => bankId.probe() });
     }
     if (config.coreBanking !== undefined) {
       const tls = await readClientTls('CORE_BANKING', config.coreBanking.tls);
@@ -66,6 +77,12 @@ export async function connectBankSystems(
       systems.coreBanking = coreBanking;
       systems.customers = coreBanking.customers;
       connected.coreBanking = config.coreBanking.url;
+      probes.push({
+        system: 'coreBanking',
+        where: config.coreBanking.url,
+        required: true,
+        probe: () => coreBanking.probe(),
+      });
     }
     const fx = config.fxRates;
     if (fx.kind === 'none') {
@@ -74,21 +91,37 @@ export async function connectBankSystems(
     } else if (fx.kind === 'file' || fx.kind === 'url') {
       const source =
         fx.kind === 'file' ? { kind: 'file' as const, path: fx.path } : { kind: 'url' as const, url: fx.url };
+      // The source is read on its schedule, not by the probe: its state is whether the last read worked.
+      let refreshFailure: Error | undefined;
       const rates = await loadedRates({
         source,
         refreshMs: fx.refreshMs,
         ...(options.clock === undefined ? {} : { clock: options.clock }),
-        ...(options.onRatesRefreshError === undefined ? {} : { onRefreshError: options.onRatesRefreshError }),
+        onRefresh: () => {
+          refreshFailure = undefined;
+        },
+        onRefreshError: (error) => {
+          refreshFailure = error;
+          options.onRatesRefreshError?.(error);
+        },
       }).catch(asConfigError('FX_RATES'));
       closers.push(() => rates.close());
       systems.rates = rates;
       connected.rates = fx.kind === 'file' ? fx.path : fx.url;
+      probes.push({
+        system: 'rates',
+        where: connected.rates,
+        required: false,
+        probe: async () => {
+          if (refreshFailure !== undefined) throw refreshFailure;
+        },
+      });
     }
     if (config.psuOidc !== undefined) {
-      systems.psuIdentityProvider = await openIdPsuLogin(config.psuOidc).catch(
-        asConfigError('PSU_OIDC_ISSUER'),
-      );
+      const login = await openIdPsuLogin(config.psuOidc).catch(asConfigError('PSU_OIDC_ISSUER'));
+      systems.psuIdentityProvider = login;
       connected.psuLogin = config.psuOidc.issuer;
+      probes.push({ system: 'psuLogin', where: config.psuOidc.issuer, required: false, probe: login.probe });
     }
   } catch (error) {
     for (const close of closers) close();
@@ -97,6 +130,7 @@ export async function connectBankSystems(
   return {
     systems,
     connected,
+    probes,
     close: () => {
       for (const close of closers) close();
     },

@@ -1,5 +1,5 @@
 // The bank's own systems vouch for PSUs and accounts the gateway has never seen; the gateway keeps a
-// reference row for each on first sight (ids only, migration 0025), so that every data rule its
+// reference row for each on first sight (ids only, migration 0026), so that every data rule its
 // database keeps (a payment belongs to its debtor account and that account's PSU; a code, token,
 // consent or session to its PSU) holds without a copy of the bank's customer base. Wraps the bank's
 // core banking system (an account it finds, with its owner) and its customer directory (a PSU it

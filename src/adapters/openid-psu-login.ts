@@ -6,6 +6,7 @@
 // The ID token comes from the token endpoint over the provider's TLS: its signature is not checked
 // again (OpenID Connect Core 3.1.3.7).
 import * as openid from 'openid-client';
+import { SystemUnavailable } from '../domain/bank-systems.ts';
 import type { ProviderLoginResult, PsuIdentityProvider } from '../ports/psu-identity-provider.ts';
 
 export interface OpenIdPsuLoginSettings {
@@ -22,6 +23,17 @@ export interface OpenIdPsuLoginOptions {
   readonly timeoutSeconds?: number;
 }
 
+/** A provider that answered is not asked again before a login for this long, ms. */
+const ANSWERED_FOR_MS = 10_000;
+
+export interface OpenIdPsuLogin extends PsuIdentityProvider {
+  /**
+   * Whether the provider answers (health, readiness, and before a PSU is sent there): its discovery
+   * document. Rejects with SystemUnavailable when it does not answer or answers 5xx.
+   */
+  probe(): Promise<void>;
+}
+
 /** What a login keeps between begin() and complete(). */
 interface Checks {
   readonly nonce: string;
@@ -36,10 +48,33 @@ interface Checks {
 export async function openIdPsuLogin(
   settings: OpenIdPsuLoginSettings,
   options: OpenIdPsuLoginOptions = {},
-): Promise<PsuIdentityProvider> {
-  const configuration = await discover(settings, options.timeoutSeconds ?? 10);
+): Promise<OpenIdPsuLogin> {
+  const timeoutSeconds = options.timeoutSeconds ?? 10;
+  const configuration = await discover(settings, timeoutSeconds);
+  const discoveryUrl = `${settings.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+  let answeredAt = Number.NEGATIVE_INFINITY;
+  async function probe(): Promise<void> {
+    let response: Response;
+    try {
+      response = await fetch(discoveryUrl, {
+        signal: AbortSignal.timeout(timeoutSeconds * 1000),
+        redirect: 'manual',
+      });
+    } catch (error) {
+      throw new SystemUnavailable('psuLogin', `the provider did not answer: ${reason(error)}`, {
+        cause: error,
+      });
+    }
+    await response.body?.cancel();
+    if (response.status >= 500)
+      throw new SystemUnavailable('psuLogin', `the provider answered ${response.status}`);
+    answeredAt = performance.now();
+  }
   return {
+    probe,
     async begin(returnUrl) {
+      // The PSU is not sent to a provider that does not answer: the gateway tells the PSU itself.
+      if (performance.now() - answeredAt > ANSWERED_FOR_MS) await probe();
       const state = openid.randomState();
       const nonce = openid.randomNonce();
       const verifier = openid.randomPKCECodeVerifier();

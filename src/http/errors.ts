@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SYSTEM_TITLES, SystemUnavailable } from '../domain/bank-systems.ts';
 import { ApiError, type ApiErrorCode, OAuthError, type TppMessage } from '../domain/errors.ts';
 import { FORM_MEDIA_TYPE, takesForms } from './form-body.ts';
 import { isShowableName } from './tolerant-body.ts';
@@ -191,9 +192,9 @@ export class ServiceClosing extends Error {
 export const RETRY_AFTER_SECONDS = 5;
 
 /**
- * `unavailable` tells an error that a system the gateway needs (the database) cannot answer now: such
- * an error is a 503 with Retry-After (SERVICE_UNAVAILABLE; temporarily_unavailable on OAuth routes),
- * not a 500.
+ * A system the gateway needs cannot answer now: a bank system (the domain's SystemUnavailable, which the
+ * adapters throw) or the database (`unavailable` tells its errors). Such an error is a 503 with
+ * Retry-After (SERVICE_UNAVAILABLE; temporarily_unavailable on OAuth routes), not a 500.
  */
 export function registerErrorHandling(
   app: FastifyInstance,
@@ -202,6 +203,8 @@ export function registerErrorHandling(
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof OAuthError) {
       if (error.status >= 500) request.log.error({ err: error }, 'oauth server error');
+      // A service's own temporarily_unavailable (the e-ID service away): when to try again, as any 503.
+      if (error.status === 503) reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
       return sendOAuthError(reply, error.status, error.error, error.description);
     }
     if (error instanceof ApiError) return sendApiError(reply, error.status, error.messages);
@@ -230,18 +233,26 @@ export function registerErrorHandling(
         messages,
       );
     }
-    // The gateway closing, or the database away: 503 with Retry-After, in the route's error shape.
+    // The gateway closing, a bank system or the database away: 503 with Retry-After, in the route's shape.
     const away =
       error instanceof ServiceClosing
         ? { seconds: 1, text: 'The service is restarting; try again' }
-        : unavailable(error)
+        : error instanceof SystemUnavailable
           ? {
               seconds: RETRY_AFTER_SECONDS,
-              text: `The service cannot answer now; try again in ${RETRY_AFTER_SECONDS} seconds (correlation id ${request.id})`,
+              text: `${SYSTEM_TITLES[error.system]} cannot answer now; try again in ${RETRY_AFTER_SECONDS} seconds (correlation id ${request.id})`,
             }
-          : undefined;
+          : unavailable(error)
+            ? {
+                seconds: RETRY_AFTER_SECONDS,
+                text: `The service cannot answer now; try again in ${RETRY_AFTER_SECONDS} seconds (correlation id ${request.id})`,
+              }
+            : undefined;
     if (away !== undefined) {
-      if (!(error instanceof ServiceClosing)) request.log.error({ err: error }, 'the database cannot answer');
+      if (error instanceof SystemUnavailable)
+        request.log.error({ err: error, system: error.system }, `${error.system} cannot answer`);
+      else if (!(error instanceof ServiceClosing))
+        request.log.error({ err: error }, 'the database cannot answer');
       reply.header('Retry-After', String(away.seconds));
       if (isOAuthRoute(request)) return sendOAuthError(reply, 503, 'temporarily_unavailable', away.text);
       return sendApiError(reply, 503, [{ code: 'SERVICE_UNAVAILABLE', text: away.text }]);

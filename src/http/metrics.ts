@@ -9,6 +9,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ServiceMetrics } from '../services/shared/metrics.ts';
+import type { SystemMonitor } from '../services/shared/system-health.ts';
 import { apiErrorBody } from './errors.ts';
 
 /** The route label of a request no route matched (the not-found answer, an error before routing). */
@@ -160,6 +161,48 @@ export function createMetrics(sources: MetricsSources = {}): GatewayMetrics {
     exposition: async () => ({ contentType: registry.contentType, text: await registry.metrics() }),
     stop: () => delay.disable(),
   };
+}
+
+/** Call latency buckets of the systems, in seconds: a local database to a bank system at its timeout. */
+const SYSTEM_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The systems the gateway depends on, labelled by system (database, redis, coreBanking, eid, psuLogin,
+ * rates): whether each answers now (1 up, 0 down, as last learnt), the time of each call or probe, and
+ * the calls or probes that failed.
+ */
+export function observeSystems(metrics: GatewayMetrics, monitor: SystemMonitor): void {
+  const registers = [metrics.registry];
+  new Gauge({
+    name: 'psd2_system_up',
+    help: 'Whether a system the gateway depends on answered its last call or probe (1) or not (0), by system',
+    labelNames: ['system'] as const,
+    registers,
+    aggregator: 'min',
+    collect() {
+      this.reset();
+      for (const [system, state] of monitor.states()) this.set({ system }, state.state === 'up' ? 1 : 0);
+    },
+  });
+  const latency = new Histogram({
+    name: 'psd2_system_call_duration_seconds',
+    help: 'Time of a call or probe of a system the gateway depends on, by system',
+    labelNames: ['system'] as const,
+    buckets: SYSTEM_BUCKETS,
+    registers,
+  });
+  const errors = new Counter({
+    name: 'psd2_system_errors_total',
+    help: 'Calls or probes of a system the gateway depends on that failed (no answer, 5xx, or an answer the gateway could not use), by system',
+    labelNames: ['system'] as const,
+    registers,
+  });
+  monitor.listen({
+    call(system, seconds, failed) {
+      latency.observe({ system }, seconds);
+      if (failed) errors.inc({ system });
+    },
+  });
 }
 
 /**

@@ -29,7 +29,7 @@ export type SeedCardAccount = CardAccountRecord & {
   readonly balanceMinor: number;
 };
 
-/** A column only a reference row (migration 0025) leaves empty: the built-in reads never see one. */
+/** A column only a reference row (migration 0026) leaves empty: the built-in reads never see one. */
 function held<T>(value: T | null, what: string): T {
   if (value === null) throw new Error(`${what} of a reference row read as the built-in systems' data`);
   return value;
@@ -251,7 +251,7 @@ export async function findCardAccount(db: Db, cardAccountId: string): Promise<Ca
 }
 
 /**
- * A reference row (migration 0025) for a PSU the bank's systems vouched for: its id only. A row already
+ * A reference row (migration 0026) for a PSU the bank's systems vouched for: its id only. A row already
  * there (a reference, or a customer of the built-in directory) stays as it is.
  */
 export async function referencePsu(db: Db, psuId: string): Promise<void> {

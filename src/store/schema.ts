@@ -36,7 +36,7 @@ export const psus = pgTable('psus', {
 
 /**
  * An account: one of the built-in ledger's, or (reference) only its id and its PSU's, for an account the
- * bank's core banking system confirmed as that PSU's (migration 0025). Only reference rows lack the rest.
+ * bank's core banking system confirmed as that PSU's (migration 0026). Only reference rows lack the rest.
  */
 export const accounts = pgTable('accounts', {
   accountId: text('account_id').primaryKey(),

@@ -124,13 +124,13 @@ for (const backend of backends()) {
       }
     });
 
-    test('the bank down beyond the retries, before and after booking: 500, then the recovery settles each, booked once', async () => {
+    test('the bank down beyond the retries, before and after booking: 503, then the recovery settles each, booked once', async () => {
       const before = await authorized();
       bank.script({ kind: 'fail-before' }, ADAPTER.retry.attempts);
-      assert.equal((await execute(gateway, before.paymentId, before.psuToken)).status, 500);
+      assert.equal((await execute(gateway, before.paymentId, before.psuToken)).status, 503);
       const afterBooking = await authorized();
       bank.script({ kind: 'fail-after' }, ADAPTER.retry.attempts);
-      assert.equal((await execute(gateway, afterBooking.paymentId, afterBooking.psuToken)).status, 500);
+      assert.equal((await execute(gateway, afterBooking.paymentId, afterBooking.psuToken)).status, 503);
       assert.equal(bank.book.bookings.get(before.paymentId), undefined);
       assert.equal(bank.book.bookings.get(afterBooking.paymentId), 1, 'booked, though no answer said so');
       for (const { paymentId } of [before, afterBooking]) {

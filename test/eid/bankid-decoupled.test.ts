@@ -197,28 +197,43 @@ test('the TPP cancels: the order is cancelled at the e-ID service; later polls a
   });
 });
 
-test('the e-ID service is away: temporarily_unavailable; a poll meanwhile leaves the session going', async () => {
+test('the e-ID service is away: temporarily_unavailable with Retry-After; a poll meanwhile leaves the session going', async () => {
   rp.script(TOLVAN, { pendingCollects: 0, outcome: { signedBy: TOLVAN } });
   rp.failNext('/sign', 3, 'maintenance');
   const paymentId = await initiate();
-  assert.deepEqual(statusAndBody(await initDecoupled(gateway, initRequest(paymentId, true))), {
-    status: 503,
-    body: {
-      error: 'temporarily_unavailable',
-      error_description: 'the e-ID service is unavailable: try again later',
-    },
-  });
+  const refused = await initDecoupled(gateway, initRequest(paymentId, true));
+  assert.deepEqual(
+    [statusAndBody(refused), refused.headers['retry-after']],
+    [
+      {
+        status: 503,
+        body: {
+          error: 'temporarily_unavailable',
+          error_description: 'the e-ID service is unavailable: try again later',
+        },
+      },
+      '5',
+    ],
+  );
   assert.equal(rp.orderOf(TOLVAN)?.status, 'failed', 'no new order was made');
 
   const { init } = await startSession();
   rp.failNext('/collect', 3, 'maintenance');
-  assert.deepEqual(statusAndBody(await poll(init)), {
-    status: 503,
-    body: {
-      error: 'temporarily_unavailable',
-      error_description: 'the e-ID service is unavailable: the session goes on, poll again after sleep_time',
-    },
-  });
+  const away = await poll(init);
+  assert.deepEqual(
+    [statusAndBody(away), away.headers['retry-after']],
+    [
+      {
+        status: 503,
+        body: {
+          error: 'temporarily_unavailable',
+          error_description:
+            'the e-ID service is unavailable: the session goes on, poll again after sleep_time',
+        },
+      },
+      '5',
+    ],
+  );
   const complete = await poll(init);
   assert.equal((complete.body as { result: string }).result, 'COMPLETE');
 });

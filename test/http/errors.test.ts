@@ -262,9 +262,27 @@ test('a failure inside answers 500 with a correlation id and nothing internal', 
   assert.deepEqual(status.body, { paymentId: initiated.body.paymentId, transactionStatus: 'ACTC' });
 });
 
-test('the health check', async () => {
+test('the health check names the database and its state', async () => {
   const answer = await call(gateway.app, 'GET', '/healthz');
-  assert.deepEqual(statusAndBody(answer), { status: 200, body: { status: 'ok', mode: 'sandbox' } });
+  const database = (answer.body as { systems: { database: { checkedAt: string; latencyMs: number } } })
+    .systems.database;
+  assert.deepEqual(statusAndBody(answer), {
+    status: 200,
+    body: {
+      status: 'ok',
+      mode: 'sandbox',
+      systems: {
+        database: {
+          state: 'up',
+          checkedAt: database.checkedAt,
+          latencyMs: database.latencyMs,
+          required: true,
+        },
+      },
+    },
+  });
+  assert.ok(Math.abs(Date.parse(database.checkedAt) - Date.now()) < 5_000, database.checkedAt);
+  assert.ok(database.latencyMs >= 0 && database.latencyMs < 2_000, String(database.latencyMs));
 });
 
 test('the sandbox test data', async () => {

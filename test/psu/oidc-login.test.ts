@@ -312,6 +312,65 @@ for (const backend of backends()) {
       }
     });
 
+    test('the provider down when the PSU is sent there: a page that says so (503, Retry-After); the same link works once it is back', async () => {
+      const gone = await startOidcProvider(PROVIDER_ACCOUNTS);
+      const other = await sibling(gateway, {
+        clock: time.clock,
+        psuIdentityProvider: await openIdPsuLogin(settingsOf(gone), { timeoutSeconds: 2 }),
+        config: { mode: 'live' },
+      });
+      try {
+        const agent = new Agent();
+        const id = await payment(other.client);
+        const authorize = await agent.fetch(
+          new URL(other.client.authorizationUrl(`PIS:${id}`, 'oidc-state')),
+        );
+        const start = new URL(authorize.headers.get('location')!, other.url);
+        await gone.close();
+        const away = await agent.fetch(start);
+        assert.deepEqual(
+          {
+            status: away.status,
+            type: away.headers.get('content-type'),
+            retryAfter: away.headers.get('retry-after'),
+            cookie: away.headers.get('set-cookie'),
+            title: /<h1>([^<]*)<\/h1><p>([^<]*)<\/p>/.exec(away.text)?.slice(1),
+          },
+          {
+            status: 503,
+            type: 'text/html; charset=utf-8',
+            retryAfter: '5',
+            cookie: null,
+            title: [
+              'Temporarily unavailable',
+              'The bank&#39;s login cannot answer right now. Please try again in a few minutes.',
+            ],
+          },
+        );
+        // The provider back (on another port, as a restarted one may be): the same start link goes on.
+        const back = await startOidcProvider(PROVIDER_ACCOUNTS);
+        try {
+          const again = await sibling(gateway, {
+            clock: time.clock,
+            psuIdentityProvider: await openIdPsuLogin(settingsOf(back), { timeoutSeconds: 2 }),
+            config: { mode: 'live' },
+          });
+          try {
+            const sent = await agent.fetch(new URL(`${start.pathname}${start.search}`, again.url));
+            assert.equal(sent.status, 302);
+            assert.ok(sent.headers.get('location')!.startsWith(`${back.issuer}/auth?`), 'to the provider');
+          } finally {
+            await again.close();
+          }
+        } finally {
+          await back.close();
+        }
+      } finally {
+        await other.close();
+        await gone.close().catch(() => undefined);
+      }
+    });
+
     test('the OpenAPI document describes the two routes, and every served route is documented', async () => {
       const document = (await (await fetch(`${gateway.url}/openapi.json`)).json()) as {
         paths: Record<string, Record<string, Operation>>;
@@ -336,7 +395,7 @@ for (const backend of backends()) {
         operationId: 'psuOidcStart',
         tags: ['PSU pages'],
         summary: 'string',
-        responses: { 302: ['Location'], 400: html },
+        responses: { 302: ['Location'], 400: html, 503: html },
       });
       assert.deepEqual(described('/psu/oidc/callback'), {
         operationId: 'psuOidcCallback',

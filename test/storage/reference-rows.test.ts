@@ -1,4 +1,4 @@
-// Reference rows (migration 0025): what the bank's own systems vouch for is kept as ids only, next to
+// Reference rows (migration 0026): what the bank's own systems vouch for is kept as ids only, next to
 // the built-in systems' customers, and the data rules hold for both: a payment belongs to its debtor
 // account and that account's PSU. On PGlite and on PostgreSQL.
 import assert from 'node:assert/strict';

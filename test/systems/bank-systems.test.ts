@@ -14,6 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { createCa, issueQwac, issueServerCertificate } from '../../src/certificates/issue.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { connectBankSystems } from '../../src/systems.ts';
+import { bankSystemSettings } from '../helpers/bank-settings.ts';
 import { startCapturing } from '../helpers/start.ts';
 import { tlsRequest } from '../helpers/tls.ts';
 import { type BankIdRp, startBankIdRp } from '../stand-ins/bankid-rp.ts';
@@ -21,14 +22,6 @@ import { type CoreBankingStandIn, startCoreBankingStandIn } from '../stand-ins/c
 import { type StandInProvider, startOidcProvider } from '../stand-ins/oidc-provider.ts';
 
 const TOLVAN = '191212121212';
-const ECB_DAILY = `<?xml version="1.0" encoding="UTF-8"?>
-<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
-  <gesmes:subject>Reference rates</gesmes:subject>
-  <gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender>
-  <Cube><Cube time="2026-11-20"><Cube currency="USD" rate="1.0512"/><Cube currency="SEK" rate="11.4375"/></Cube></Cube>
-</gesmes:Envelope>
-`;
-
 describe("live with the bank's own systems", () => {
   let dir: string;
   let rp: BankIdRp;
@@ -56,10 +49,6 @@ describe("live with the bank's own systems", () => {
       'ca.pem': ca.certificatePem,
       'server.pem': server.certificatePem,
       'server.key': server.keyPem,
-      'bankid.pem': rp.client.cert,
-      'bankid.key': rp.client.key,
-      'bankid-ca.pem': rp.serverCa,
-      'eurofxref-daily.xml': ECB_DAILY,
     };
     for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
     env = {
@@ -73,17 +62,7 @@ describe("live with the bank's own systems", () => {
       TLS_CERT: join(dir, 'server.pem'),
       TLS_KEY: join(dir, 'server.key'),
       TLS_CLIENT_CA: join(dir, 'ca.pem'),
-      EID_PROVIDER: 'bankid',
-      BANKID_URL: rp.url,
-      BANKID_CERT: join(dir, 'bankid.pem'),
-      BANKID_KEY: join(dir, 'bankid.key'),
-      BANKID_CA: join(dir, 'bankid-ca.pem'),
-      PSU_OIDC_ISSUER: provider.issuer,
-      PSU_OIDC_CLIENT_ID: provider.clientId,
-      PSU_OIDC_CLIENT_SECRET: provider.clientSecret,
-      PSU_OIDC_ID_CLAIM: 'personal_number',
-      CORE_BANKING_URL: bank.url,
-      FX_RATES: join(dir, 'eurofxref-daily.xml'),
+      ...(await bankSystemSettings(dir, { rp, bank, provider })),
     };
   });
   after(async () => {

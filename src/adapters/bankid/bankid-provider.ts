@@ -1,10 +1,11 @@
 // The national e-ID through its relying-party API (BankID RP API v6.0): a sign order bound to the PSU's
 // personal number that shows what the PSU approves; collect mapped to the domain's order states; the
 // animated QR code computed here, as the qrStartSecret never leaves the server.
+import { randomUUID } from 'node:crypto';
 import { animatedQrCode, type FailedHint, type OrderState, type PendingHint } from '../../domain/eid.ts';
 import type { EidOrderRequest, EidProvider } from '../../ports/eid-provider.ts';
 import { decodeHandle, encodeHandle, type OrderHandle } from './order-handle.ts';
-import { EidFailure, type RetryPolicy, RpRefusal, rpClient } from './rp-client.ts';
+import { EidFailure, EidUnavailable, type RetryPolicy, RpRefusal, rpClient } from './rp-client.ts';
 
 export interface BankIdOptions {
   /** The API's base URL, e.g. https://appapi2.bankid.com/rp/v6.0 (BANKID_URL). */
@@ -22,7 +23,15 @@ export interface BankIdOptions {
 const PENDING_HINTS: readonly string[] = ['outstandingTransaction', 'noClient', 'started', 'userSign'];
 const FAILED_HINTS: readonly string[] = ['expiredTransaction', 'userCancel', 'certificateErr', 'startFailed'];
 
-export function bankIdProvider(options: BankIdOptions): EidProvider {
+export interface BankIdProvider extends EidProvider {
+  /**
+   * Whether the service answers (health, readiness): a collect of an order nobody made, which the
+   * service refuses (invalidParameters) when it is up. Rejects with EidUnavailable when it is not.
+   */
+  probe(): Promise<void>;
+}
+
+export function bankIdProvider(options: BankIdOptions): BankIdProvider {
   const clock = options.clock ?? (() => new Date());
   const rp = rpClient(options);
   const qrCodeAt = (handle: OrderHandle) =>
@@ -42,6 +51,15 @@ export function bankIdProvider(options: BankIdOptions): EidProvider {
       );
       const handle = { orderRef, qrStartToken, qrStartSecret, startedAt: clock().getTime() };
       return { orderRef: encodeHandle(handle), autoStartToken, qrStartToken, qrCode: qrCodeAt(handle) };
+    },
+
+    async probe() {
+      try {
+        await rp.call('/collect', { orderRef: randomUUID() });
+      } catch (error) {
+        if (error instanceof RpRefusal) return;
+        throw error;
+      }
     },
 
     async collect(reference) {
@@ -87,7 +105,7 @@ function markdownLine(text: string): string {
 function refusedStart(error: unknown): never {
   if (error instanceof RpRefusal && error.errorCode === 'alreadyInProgress') {
     throw error.uncertain
-      ? new EidFailure('unavailable', 'the e-ID order may have been started twice; both have ended')
+      ? new EidUnavailable('the e-ID order may have been started twice; both have ended')
       : new EidFailure('alreadyInProgress', 'the PSU already has an e-ID order in progress');
   }
   throw error;

@@ -6,6 +6,7 @@
 // requestTimeout, 429) fails as `unavailable` at once. Other refusals are RpRefusal, for the caller to
 // judge; a broken answer or a TLS failure is an error of ours, thrown as it is.
 import { Agent, request } from 'node:https';
+import { SystemUnavailable } from '../../domain/bank-systems.ts';
 
 export interface RetryPolicy {
   /** Attempts in all, the first one included. */
@@ -20,14 +21,23 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, timeoutMs: 5_000, backoffMs: 250, totalMs: 10_000 };
 
-/** A failure the decoupled service tells the TPP of; it reads `eidFailure`, a string, as services may not import adapters. */
+/** The PSU already had an order in progress; the decoupled service reads `eidFailure`, as services may not import adapters. */
 export class EidFailure extends Error {
   constructor(
-    readonly eidFailure: 'unavailable' | 'alreadyInProgress',
+    readonly eidFailure: 'alreadyInProgress',
     message: string,
   ) {
     super(message);
     this.name = 'EidFailure';
+  }
+}
+
+/** The e-ID service cannot answer now: the domain's SystemUnavailable (503 with Retry-After). */
+export class EidUnavailable extends SystemUnavailable {
+  readonly eidFailure = 'unavailable';
+  constructor(message: string) {
+    super('eid', message);
+    this.name = 'EidUnavailable';
   }
 }
 
@@ -106,8 +116,7 @@ export function rpClient(options: {
         if (outcome.kind === 'broken') throw outcome.error;
         if (outcome.kind === 'refused') {
           if (TRY_LATER_STATUSES.has(outcome.status)) {
-            throw new EidFailure(
-              'unavailable',
+            throw new EidUnavailable(
               `the e-ID service answered ${path} ${outcome.status} ${outcome.errorCode}`,
             );
           }
@@ -116,8 +125,7 @@ export function rpClient(options: {
         uncertain ||= outcome.processed;
         const wait = backoff(retry.backoffMs, attempt);
         if (attempt >= retry.attempts || elapsed() + wait >= retry.totalMs) {
-          throw new EidFailure(
-            'unavailable',
+          throw new EidUnavailable(
             `the e-ID service did not answer ${path} after ${attempt} attempts: ${outcome.reason}`,
           );
         }

@@ -7,6 +7,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Static, TSchema } from '@sinclair/typebox';
+import { SystemUnavailable } from '../../domain/bank-systems.ts';
 
 export interface RetryPolicy {
   /** Attempts in all, the first one included. */
@@ -55,9 +56,15 @@ export interface Answer {
   readonly body: unknown;
 }
 
-/** No usable answer came within the attempts: whether the system did what it was asked is unknown. */
-export class CoreBankingUnavailable extends Error {
-  override readonly name = 'CoreBankingUnavailable';
+/**
+ * No usable answer came within the attempts (no connection, no answer in time, 5xx, 429): whether the
+ * system did what it was asked is unknown. The domain's SystemUnavailable: the caller answers 503.
+ */
+export class CoreBankingUnavailable extends SystemUnavailable {
+  constructor(message: string) {
+    super('coreBanking', message);
+    this.name = 'CoreBankingUnavailable';
+  }
 }
 
 /** The system answered what the contract does not allow (a fault on one side): not tried again. */

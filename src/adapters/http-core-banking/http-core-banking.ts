@@ -39,9 +39,17 @@ export type HttpCoreBankingOptions = ClientOptions;
 export interface HttpCoreBanking extends CoreBanking {
   /** What the system says of the bank's customers: who a PSU is, and the PSU's accounts and cards. */
   readonly customers: CustomerDirectory;
+  /**
+   * Whether the system answers (health, readiness): the balances of an account id no bank has, a read
+   * of the contract that changes nothing. Rejects with CoreBankingUnavailable when it does not answer.
+   */
+  probe(): Promise<void>;
   /** Closes the kept-alive connections. */
   close(): void;
 }
+
+/** The account id the probe asks the balances of: none, and known as the gateway's probe in the bank's log. */
+const PROBE_ACCOUNT = 'psd2-gateway-probe';
 
 const segment = encodeURIComponent;
 
@@ -135,6 +143,10 @@ export function httpCoreBanking(options: HttpCoreBankingOptions): HttpCoreBankin
       if (outcome.key !== order.key)
         throw new CoreBankingContractError(`core banking system, ${what}: answered for order ${outcome.key}`);
       return toOutcome(outcome);
+    },
+
+    async probe() {
+      await read('a probe', BalancesAnswer, { method: 'GET', path: `/balances?accountId=${PROBE_ACCOUNT}` });
     },
 
     close: client.close,

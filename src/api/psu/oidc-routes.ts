@@ -4,6 +4,7 @@
 // followed by BASE_PATH and /psu/oidc/callback.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SystemUnavailable } from '../../domain/bank-systems.ts';
 import {
   PROVIDER_LOGIN_PATHS,
   returnFromProvider,
@@ -13,7 +14,7 @@ import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
-import { cookieOf, sendPsuAnswer } from './reply.ts';
+import { cookieOf, sendPsuAnswer, sendUnavailablePage } from './reply.ts';
 
 /**
  * Ties a login to the browser that left for the provider. SameSite=Lax, not Strict: it must come
@@ -52,6 +53,9 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
             "To the provider's login; or back to the TPP's redirect URI when the request expired",
           ),
           400: INVALID,
+          503: HTML_PAGE(
+            "The bank's login does not answer now: a page that says so, with Retry-After (the link stays valid)",
+          ),
         },
       },
     },
@@ -61,7 +65,8 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
         context,
         typeof login === 'string' ? login : undefined,
         baseUrlOf(config, request) + PROVIDER_LOGIN_PATHS.callback,
-      );
+      ).catch(unavailableAsValue);
+      if (step instanceof SystemUnavailable) return sendUnavailablePage(config, request, reply, step);
       if (step.browser !== undefined) setBrowserCookie(request, reply, step.browser, config.basePath);
       return sendPsuAnswer(config, request, reply, step.answer);
     },
@@ -90,6 +95,12 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
       return sendPsuAnswer(config, request, reply, step.answer);
     },
   );
+}
+
+/** A system that does not answer, as a value for the handler to answer with a page; any other error thrown on. */
+function unavailableAsValue(error: unknown): SystemUnavailable {
+  if (error instanceof SystemUnavailable) return error;
+  throw error;
 }
 
 function setBrowserCookie(request: FastifyRequest, reply: FastifyReply, secret: string, basePath: string) {

@@ -4,6 +4,8 @@
 // do it, with the CSP above, if one is ever adopted).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
+import { SYSTEM_TITLES, type SystemUnavailable } from '../../domain/bank-systems.ts';
+import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
 import type { PsuAnswer } from '../../services/authorization/psu-answer.ts';
 import { policyFor } from '../../services/shared/policy.ts';
 import { renderPage } from './pages.ts';
@@ -38,6 +40,26 @@ export function sendPsuAnswer(
     .header('Referrer-Policy', 'no-referrer')
     .type('text/html; charset=utf-8')
     .send(renderPage(answer.page, answer.form, config.basePath));
+}
+
+/** A system the PSU's step needs cannot answer now: a page that says so (503, Retry-After), not the API's JSON. */
+export function sendUnavailablePage(
+  config: Config,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: SystemUnavailable,
+) {
+  request.log.error({ err: error, system: error.system }, `${error.system} cannot answer`);
+  reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  return sendPsuAnswer(config, request, reply, {
+    kind: 'page',
+    status: 503,
+    page: {
+      view: 'message',
+      title: 'Temporarily unavailable',
+      text: `${SYSTEM_TITLES[error.system]} cannot answer right now. Please try again in a few minutes.`,
+    },
+  });
 }
 
 export function cookieOf(request: FastifyRequest, name: string): string | undefined {

@@ -76,7 +76,7 @@ const API_ERROR_MEANINGS: Record<number, string> = {
   415: 'The body is not application/json (UNSUPPORTED_MEDIA_TYPE)',
   429: "Too many requests (ACCESS_EXCEEDED): the app's rate limit is reached, try again after Retry-After seconds; on account reads also: the consent's daily reads without the PSU are used up",
   500: 'An internal error; the text carries a correlation id, also in X-Correlation-ID (INTERNAL_ERROR)',
-  503: 'The service cannot answer now, e.g. its database is away (SERVICE_UNAVAILABLE): try again after Retry-After seconds',
+  503: "A system the call needs cannot answer now: the bank's core banking system, its e-ID service or login, or the gateway's database (SERVICE_UNAVAILABLE): try again after Retry-After seconds",
 };
 
 const OAUTH_ERROR_MEANINGS: Record<number, string> = {
@@ -86,7 +86,7 @@ const OAUTH_ERROR_MEANINGS: Record<number, string> = {
   415: 'The body is not of the media type the endpoint takes (invalid_request)',
   429: 'Too many requests from this app or this address (temporarily_unavailable): try again after Retry-After seconds',
   500: 'An internal error; the description carries a correlation id (server_error)',
-  503: "A system the call needs cannot answer now, e.g. the database or the bank's e-ID service (temporarily_unavailable): try again later (Retry-After where the database is away); a decoupled session goes on",
+  503: "A system the call needs cannot answer now: the database, the bank's core banking system or its e-ID service (temporarily_unavailable): try again after Retry-After seconds; a decoupled session goes on",
 };
 
 /** The API error body as the answer of each status, with what the status means. */

@@ -1,7 +1,9 @@
 // The e-ID provider's calls as the decoupled flow makes them. A provider reports the failures a TPP can
-// act on with a string `eidFailure` on its error (src/adapters/bankid/rp-client.ts): the e-ID service
-// is unavailable for now, or the PSU already had an order in progress. They become OAuth errors;
-// anything else stays an internal error (logged, answered server_error).
+// act on: the e-ID service is unavailable for now (the domain's SystemUnavailable), or the PSU already
+// had an order in progress (a string `eidFailure` on its error, src/adapters/bankid/rp-client.ts). They
+// become OAuth errors (503 temporarily_unavailable with Retry-After, mbid_error); anything else stays an
+// internal error (logged, answered server_error).
+import { SystemUnavailable } from '../../domain/bank-systems.ts';
 import { OAuthError } from '../../domain/errors.ts';
 import type { EidCollect, EidOrder, EidOrderRequest } from '../../ports/eid-provider.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -9,8 +11,9 @@ import type { ServiceContext } from '../shared/context.ts';
 type EidFailure = 'unavailable' | 'alreadyInProgress';
 
 function failureOf(error: unknown): EidFailure | undefined {
+  if (error instanceof SystemUnavailable) return 'unavailable';
   const failure = (error as { eidFailure?: unknown } | null | undefined)?.eidFailure;
-  return failure === 'unavailable' || failure === 'alreadyInProgress' ? failure : undefined;
+  return failure === 'alreadyInProgress' ? failure : undefined;
 }
 
 /** The OAuth error, with the provider's error as its cause: the log of a 503 says what failed. */

@@ -1,6 +1,7 @@
 // Rate limits shared through Redis (REDIS_URL): two gateways started as main starts them count one
-// app's requests together; a Redis that goes away lets requests through (no 500, no 429) and is
-// counted again once it is back; a REDIS_URL that does not answer stops the start, naming it.
+// app's requests together, in keys named by their limit that end with its window (one left without
+// expiry gets it); a Redis that goes away lets requests through (no 500, no 429) and is counted again
+// once it is back; a REDIS_URL that does not answer stops the start, naming it.
 // A real Redis: Debian's redis-server, started here on a free loopback port (skipped without it).
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -118,6 +119,9 @@ test('two gateways on one Redis count an app together', { skip: !present }, asyn
       const keys = (await redisClient.keys(`*${clientId}*`)).sort();
       assert.deepEqual(keys, [`psd2-gateway:rate-limit:auth-app:${clientId}|127.0.0.1`]);
       assert.equal(await redisClient.get(keys[0]!), '4');
+      // The counter ends with its window: set when the count started, not renewed by later calls.
+      const ttl = await redisClient.pttl(keys[0]!);
+      assert.ok(ttl > 0 && ttl <= LIMITS.windowMs, `PTTL ${ttl} within the window`);
       assert.deepEqual(await redisClient.keys('*undefined*'), []);
       assert.ok(
         (await redisClient.keys('psd2-gateway:rate-limit:auth-address:*')).includes(
@@ -131,6 +135,31 @@ test('two gateways on one Redis count an app together', { skip: !present }, asyn
   } finally {
     await first.server.close();
     await second.server.close();
+  }
+});
+
+test('a counter that has no expiry gets the window, rather than refusing for ever', {
+  skip: !present,
+}, async () => {
+  const clientId = randomBytes(16).toString('hex');
+  const key = `psd2-gateway:rate-limit:auth-app:${clientId}|127.0.0.1`;
+  const redisClient = await openRedis(`redis://127.0.0.1:${redisPort}`);
+  const { server } = await startCapturing(gatewayConfig(`redis://127.0.0.1:${redisPort}`, clientId));
+  try {
+    // The app's 3 spent, in a key without expiry (written by hand, or left by an older counter).
+    await redisClient.set(key, '3');
+    const over = await token(server.url, clientId);
+    assert.equal(over.status, 429);
+    assert.deepEqual(over.body, {
+      error: 'temporarily_unavailable',
+      error_description: 'Too many requests from this app: at most 3 in 60 seconds; try again in 60 seconds',
+    });
+    assert.equal(await redisClient.get(key), '4');
+    const ttl = await redisClient.pttl(key);
+    assert.ok(ttl > 0 && ttl <= LIMITS.windowMs, `PTTL ${ttl} within the window`);
+  } finally {
+    await server.close();
+    redisClient.disconnect();
   }
 });
 

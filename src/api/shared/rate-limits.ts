@@ -11,12 +11,10 @@
 // its 429 here, so that what is limited and what is documented cannot drift apart. The counters live in
 // this process, or in Redis (REDIS_URL) shared by every process; a Redis that is away lets requests
 // through (skipOnError) rather than fail them.
-import { createRequire } from 'node:module';
 import fastifyRateLimit, {
   type FastifyRateLimitStore,
   type FastifyRateLimitStoreCtor,
   normalizeIP,
-  type RateLimitOptions as PluginLimitOptions,
 } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -38,28 +36,53 @@ declare module 'fastify' {
 /** Where the counters of every limit live in Redis: then the limit's name and its key. */
 const REDIS_NAMESPACE = 'psd2-gateway:rate-limit:';
 
-type RedisStoreCtor = new (
-  continueExceeding: boolean,
-  exponentialBackoff: boolean,
-  redis: Redis,
-  key: string,
-) => FastifyRateLimitStore;
+/**
+ * Counts one key's requests in its window, atomically: INCR, and PEXPIRE when the count starts (or the
+ * key has no expiry, which would otherwise count for ever). Answers the count and the window's time
+ * left in ms, as the plugin's stores do.
+ */
+const COUNT_SCRIPT = `
+local current = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if current == 1 or ttl < 0 then
+  ttl = tonumber(ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+return {current, ttl}
+`;
+
+/** The Redis client once COUNT_SCRIPT is defined on it (ioredis' defineCommand). */
+interface CountingRedis extends Redis {
+  psd2GatewayRateLimit(key: string, windowMs: number): Promise<[number, number]>;
+}
+
+function counting(redis: Redis): CountingRedis {
+  if (!('psd2GatewayRateLimit' in redis))
+    redis.defineCommand('psd2GatewayRateLimit', { numberOfKeys: 1, lua: COUNT_SCRIPT });
+  return redis as CountingRedis;
+}
 
 /**
- * The plugin's own Redis store (its Lua counter), every limit's keys directly under REDIS_NAMESPACE.
- * Its child() would append the route's method and URL, which a limit made by createRateLimit() has
- * not: the keys read "undefinedundefined-". Our keys name their limit themselves (keyGenerator), so a
- * child is the store itself. The store is not among the package's exports, hence the path.
+ * The counters in Redis, through the plugin's public store interface: every limit's keys directly
+ * under REDIS_NAMESPACE, as the keyGenerator names them (the limit's name, then its key). The plugin
+ * makes a child for each limit and would add the route's method and URL in its own store; our keys
+ * name their limit themselves, so a child is the store itself. The limits here use neither
+ * continueExceeding nor exponentialBackoff, so the plugin's options change nothing in the counting.
  */
 function redisStore(redis: Redis): FastifyRateLimitStoreCtor {
-  const PluginRedisStore = createRequire(import.meta.url)(
-    '@fastify/rate-limit/store/RedisStore.js',
-  ) as RedisStoreCtor;
-  return class PrefixedRedisStore extends PluginRedisStore {
-    constructor(params: PluginLimitOptions) {
-      super(params.continueExceeding ?? false, params.exponentialBackoff ?? false, redis, REDIS_NAMESPACE);
+  const counters = counting(redis);
+  return class RedisCounters implements FastifyRateLimitStore {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
+      counters.psd2GatewayRateLimit(`${REDIS_NAMESPACE}${key}`, timeWindow).then(
+        ([current, ttl]) => callback(null, { current, ttl }),
+        (error: Error) => callback(error),
+      );
     }
-    override child(): FastifyRateLimitStore {
+    child(): FastifyRateLimitStore {
       return this;
     }
   };

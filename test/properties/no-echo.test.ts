@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
-import { type Answer, call, FORBIDDEN, UNAUTHORIZED } from '../helpers/http.ts';
+import { type Answer, call, NOT_FOUND, UNAUTHORIZED } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
 const MARKER = 'ECHO<script>x';
@@ -276,23 +276,32 @@ test('every route: the marker in each path parameter and in the query is never e
   assertNoEcho(await call(gateway.app, 'POST', `/psd2/se/v1/payments/${ENCODED}`), 'Sweden v1');
 });
 
-test("issue 37's report: executing /x';DELETE FROM payments;-- answers 401 without the path", async () => {
+test("issue 37's report: executing /x';DELETE FROM payments;-- answers without the path", async () => {
   const headers = gateway.client.tppHeaders(pisPsu);
-  for (const path of [
-    `/psd2/v1/payments/sepa-credit-transfer/${encodeURIComponent(SQL)}`,
-    `/psd2/v1/payments/handelsbanken-domestic-credit-transfer/${encodeURIComponent(SQL)}/status`,
-  ]) {
-    const answer = await call(gateway.app, path.endsWith('/status') ? 'GET' : 'PUT', path, {
-      headers: { ...headers, Country: 'SE' },
-    });
-    assert.deepEqual(
-      { status: answer.status, body: answer.body },
-      UNAUTHORIZED({
+  // Execution checks the token's scope first; a status read first whose payment it is, and answers an
+  // unknown id as someone else's (no existence oracle): neither repeats the path.
+  const expected = [
+    {
+      path: `/psd2/v1/payments/sepa-credit-transfer/${encodeURIComponent(SQL)}`,
+      answer: UNAUTHORIZED({
         code: 'TOKEN_INVALID',
         text: 'The access token is not valid for the resource of this path',
       }),
-      path,
-    );
+    },
+    {
+      path: `/psd2/v1/payments/handelsbanken-domestic-credit-transfer/${encodeURIComponent(SQL)}/status`,
+      answer: NOT_FOUND({
+        code: 'RESOURCE_UNKNOWN',
+        path: 'paymentId',
+        text: 'There is no payment with this paymentId',
+      }),
+    },
+  ];
+  for (const { path, answer: wanted } of expected) {
+    const answer = await call(gateway.app, path.endsWith('/status') ? 'GET' : 'PUT', path, {
+      headers: { ...headers, Country: 'SE' },
+    });
+    assert.deepEqual({ status: answer.status, body: answer.body }, wanted, path);
   }
   // The consent of the path, read with the PSU token of another consent.
   const read = await call(gateway.app, 'GET', `/psd2/v1/consents/${encodeURIComponent(SQL)}`, {
@@ -333,7 +342,7 @@ test('subscriptions: a clientId that names no app of the TPP is not repeated', a
     });
     assert.deepEqual(
       { status: answer.status, body: answer.body },
-      FORBIDDEN({ code: 'RESOURCE_UNKNOWN', text: `clientId names no app of ${tppId}` }),
+      NOT_FOUND({ code: 'RESOURCE_UNKNOWN', path: 'clientId', text: 'clientId names no app of this TPP' }),
     );
   }
 });

@@ -306,18 +306,28 @@ function assertDocumented(route: BodyRoute, answer: { status: number; body: unkn
   } else assert.ok(isDocumentedError(answer.body), JSON.stringify(answer.body).slice(0, 300));
 }
 
+let addresses = 0;
+/** A documentation address (198.18.0.0/15, RFC 2544) not used before in this run. */
+function nextAddress(): string {
+  addresses++;
+  return `198.18.${addresses >> 8}.${addresses & 255}`;
+}
+
 test('JSON bodies of any depth, width and name length never give a 5xx; too deep is one FORMAT_ERROR', async () => {
   aisToken = await gateway.client.clientCredentialsToken('AIS');
   const routes = bodyRoutes();
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...routes), shapedBody, async (route, body) => {
+      // Each run from an address of its own: the password pages' rate limit (per address) answers
+      // before the body is read, and would hide what this property is about.
       const answer = await call(gateway.app, 'POST', route.path, {
         headers: { ...route.headers(), 'content-type': 'application/json' },
         payload: body.text,
+        remoteAddress: nextAddress(),
       });
       assertDocumented(route, answer);
       // Over 40 levels of wrapping alone, whatever the leaf: refused, before anything else is said.
-      if (body.depth > 40 && body.text.length <= gateway.config.bodyLimit) {
+      if (body.depth > 40 && Buffer.byteLength(body.text) <= gateway.config.bodyLimit) {
         assert.deepEqual(
           { status: answer.status, body: answer.body },
           route.shape === 'oauth'

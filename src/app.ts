@@ -1,6 +1,7 @@
 // buildApp: a Fastify instance with every plugin and route; it never listens (tests use inject() or
 // listen on port 0; main.ts listens).
 import { randomUUID } from 'node:crypto';
+import { setTimeout as wait } from 'node:timers/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -55,7 +56,7 @@ import { paymentAuthorizables } from './services/payments/authorizables.ts';
 import { startScheduler } from './services/payments/due-payments.ts';
 import { AuthorizableRegistry } from './services/shared/authorizables.ts';
 import { newCaches } from './services/shared/caches.ts';
-import type { Clock, ServiceContext } from './services/shared/context.ts';
+import type { Clock, ServiceContext, Sleep } from './services/shared/context.ts';
 import type { ServiceMetrics } from './services/shared/metrics.ts';
 import { policyFor } from './services/shared/policy.ts';
 import {
@@ -72,6 +73,8 @@ export interface AppDependencies {
   readonly config: Config;
   readonly store: Store;
   readonly clock?: Clock;
+  /** Waits so long (the login throttle's delay); by default a timer. */
+  readonly sleep?: Sleep;
   /** The bank's systems (ports); each one not given is the built-in one (src/adapters/built-in-systems.ts). */
   readonly systems?: Partial<BankSystems> & {
     /** The bank's OpenID Connect provider for PSU logins (adapters/openid-psu-login.ts); none is built in. */
@@ -111,7 +114,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const metrics = createMetrics({ poolStats: dependencies.store.poolStats });
   const monitor = dependencies.monitor ?? systemMonitor(dependencies);
   observeSystems(metrics, monitor);
-  const context = serviceContext(dependencies, metrics.services, monitor);
+  const logger = dependencies.logger ?? createLogger(config);
+  const context = serviceContext({ ...dependencies, logger }, metrics.services, monitor);
   const { tls } = dependencies;
   // Under TLS every connection's certificate is read (http/mtls.ts).
   if (tls !== undefined) await loadQwacReader();
@@ -132,7 +136,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
         };
   const app = Fastify({
     ...https,
-    loggerInstance: dependencies.logger ?? createLogger(config),
+    loggerInstance: logger,
     // One line per request instead of Fastify's two (http/logging.ts).
     logController: new RequestLog(),
     bodyLimit: config.bodyLimit,
@@ -292,13 +296,19 @@ export function serviceContext(
   const bankOwn =
     given.coreBanking !== undefined || given.psuDirectory !== undefined || customers !== undefined;
   const vouched = bankOwn
-    ? referencing(store.db, { coreBanking: systems.coreBanking, psuDirectory: directory })
+    ? referencing(store.db, { coreBanking: systems.coreBanking, psuDirectory: directory }, (accountId) =>
+        dependencies.logger?.warn(
+          { accountId },
+          "the bank names another PSU as this account's owner, but payments of its earlier owner hold it in the gateway: initiations from it are refused",
+        ),
+      )
     : { coreBanking: systems.coreBanking, psuDirectory: directory };
   const context: ServiceContext = {
     config,
     policy,
     db: store.db,
     clock,
+    sleep: dependencies.sleep ?? ((ms) => wait(ms)),
     ...systems,
     ...vouched,
     psuIdentityProvider,

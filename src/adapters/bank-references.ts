@@ -18,13 +18,18 @@ export interface Referencing {
   readonly psuDirectory: PsuDirectory;
 }
 
-export function referencing(db: StoreDb, systems: Referencing): Referencing {
-  const seen = new Set<string>();
-  async function once(key: string, write: () => Promise<void>): Promise<void> {
-    if (seen.has(key)) return;
-    await write();
+/** Told of an account the bank names another PSU's while the gateway's rows hold it for an earlier one. */
+export type HeldAccount = (accountId: string) => void;
+
+export function referencing(db: StoreDb, systems: Referencing, held: HeldAccount = () => {}): Referencing {
+  // Each id with the owner last referenced: an owner the bank changed is written again.
+  const seen = new Map<string, string>();
+  async function once(key: string, owner: string, write: () => Promise<boolean>): Promise<boolean> {
+    if (seen.get(key) === owner) return true;
+    if (!(await write())) return false;
     if (seen.size >= REMEMBERED) seen.clear();
-    seen.add(key);
+    seen.set(key, owner);
+    return true;
   }
   const { coreBanking: core, psuDirectory } = systems;
   const bookRecorded = core.bookRecorded;
@@ -32,11 +37,14 @@ export function referencing(db: StoreDb, systems: Referencing): Referencing {
     coreBanking: {
       async findAccount(lookup) {
         const account = await core.findAccount(lookup);
-        if (account !== undefined)
-          await once(`account ${account.accountId} ${account.psuId}`, () =>
-            referenceAccount(db, account.accountId, account.psuId),
-          );
-        return account;
+        if (account === undefined) return undefined;
+        const { accountId, psuId } = account;
+        if (await once(`account ${accountId}`, psuId, () => referenceAccount(db, accountId, psuId)))
+          return account;
+        // The earlier owner's payments hold the account's row: no payment of the new owner can be
+        // stored from it; it is answered as an account the bank does not have.
+        held(accountId);
+        return undefined;
       },
       findCardAccount: (cardAccountId) => core.findCardAccount(cardAccountId),
       balances: (accountIds) => core.balances(accountIds),
@@ -50,7 +58,11 @@ export function referencing(db: StoreDb, systems: Referencing): Referencing {
     psuDirectory: withCustomers(psuDirectory, {
       async findPsu(psuId) {
         const psu = await psuDirectory.findPsu(psuId);
-        if (psu !== undefined) await once(`psu ${psuId}`, () => referencePsu(db, psuId));
+        if (psu !== undefined)
+          await once(`psu ${psuId}`, psuId, async () => {
+            await referencePsu(db, psuId);
+            return true;
+          });
         return psu;
       },
       accountsOf: (psuId) => psuDirectory.accountsOf(psuId),

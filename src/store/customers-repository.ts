@@ -262,12 +262,25 @@ export async function referencePsu(db: Db, psuId: string): Promise<void> {
 
 /**
  * Reference rows for an account the bank's core banking system confirmed as a PSU's, and for that PSU:
- * their ids only, in one statement. Rows already there stay as they are.
+ * their ids only. Rows already there stay as they are, but for a reference row of an account the bank
+ * has moved to another PSU: it follows the bank while no payment holds it for its earlier PSU. Answers
+ * whether the account's row is now the PSU's (false: the earlier PSU's payments hold it, or a row of
+ * the built-in systems names another PSU).
  */
-export async function referenceAccount(db: Db, accountId: string, psuId: string): Promise<void> {
+export async function referenceAccount(db: Db, accountId: string, psuId: string): Promise<boolean> {
   await db.execute(
-    sql`WITH psu AS (INSERT INTO psus (psu_id, reference) VALUES (${psuId}, true) ON CONFLICT (psu_id) DO NOTHING)
+    sql`WITH psu AS (INSERT INTO psus (psu_id, reference) VALUES (${psuId}, true) ON CONFLICT (psu_id) DO NOTHING),
+        moved AS (
+          UPDATE accounts SET psu_id = ${psuId}
+          WHERE account_id = ${accountId} AND reference AND psu_id <> ${psuId}
+            AND NOT EXISTS (SELECT 1 FROM payments WHERE debtor_account_id = ${accountId}))
         INSERT INTO accounts (account_id, psu_id, reference) VALUES (${accountId}, ${psuId}, true)
         ON CONFLICT (account_id) DO NOTHING`,
   );
+  const rows = await db
+    .select({ psuId: accounts.psuId })
+    .from(accounts)
+    .where(eq(accounts.accountId, accountId))
+    .limit(1);
+  return rows[0]?.psuId === psuId;
 }

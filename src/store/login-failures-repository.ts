@@ -1,37 +1,52 @@
 // Failed PSU logins, per PSU id (its SHA-256) and client address, and per PSU id over every address
 // (address ''): the counts behind services/authorization/login-throttle.ts.
-import { and, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from './database.ts';
 import { loginFailures } from './schema.ts';
 
 /** The row that counts a PSU id's failures from every address. */
 export const EVERY_ADDRESS = '';
 
-/** Whether the PSU id is locked now, from this address or from every address. */
-export async function loginLocked(db: Db, psuKey: string, address: string, now: Date): Promise<boolean> {
+/**
+ * Whether the PSU id is locked now from this address, and its failures from every address that are
+ * still remembered (none after `forgetMs` without one), in one query.
+ */
+export async function loginState(
+  db: Db,
+  psuKey: string,
+  address: string,
+  forgetMs: number,
+  now: Date,
+): Promise<{ locked: boolean; failuresEverywhere: number }> {
   const rows = await db
-    .select({ address: loginFailures.address })
+    .select({
+      address: loginFailures.address,
+      failures: loginFailures.failures,
+      lockedUntil: loginFailures.lockedUntil,
+      lastFailureAt: loginFailures.lastFailureAt,
+    })
     .from(loginFailures)
-    .where(
-      and(
-        eq(loginFailures.psuKey, psuKey),
-        inArray(loginFailures.address, [address, EVERY_ADDRESS]),
-        gt(loginFailures.lockedUntil, now),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
+    .where(and(eq(loginFailures.psuKey, psuKey), inArray(loginFailures.address, [address, EVERY_ADDRESS])));
+  const here = rows.find((row) => row.address === address && address !== EVERY_ADDRESS);
+  const everywhere = rows.find((row) => row.address === EVERY_ADDRESS);
+  const remembered =
+    everywhere !== undefined && everywhere.lastFailureAt.getTime() > now.getTime() - forgetMs;
+  const lockedUntil = here?.lockedUntil;
+  return {
+    locked: lockedUntil !== undefined && lockedUntil !== null && lockedUntil > now,
+    failuresEverywhere: remembered ? everywhere.failures : 0,
+  };
 }
 
 /**
  * Counts one failure in a row (one statement, so concurrent failures all count). Failures older than
- * `forgetMs`, or before a lock that has ended, are forgotten; the `max`th locks the row for `lockMs`.
- * Answers whether the row is locked now.
+ * `forgetMs`, or before a lock that has ended, are forgotten; the `max`th locks the row for `lockMs`
+ * (without `max`, the row is never locked). Answers whether the row is locked now.
  */
 export async function countLoginFailure(
   db: Db,
   row: { psuKey: string; address: string },
-  rule: { max: number; lockMs: number; forgetMs: number },
+  rule: { max?: number; lockMs: number; forgetMs: number },
   now: Date,
 ): Promise<boolean> {
   const at = (time: Date) => sql`${time.toISOString()}::timestamptz`;
@@ -46,14 +61,17 @@ export async function countLoginFailure(
       psuKey: row.psuKey,
       address: row.address,
       failures: 1,
-      lockedUntil: rule.max <= 1 ? lockEnd : null,
+      lockedUntil: rule.max !== undefined && rule.max <= 1 ? lockEnd : null,
       lastFailureAt: now,
     })
     .onConflictDoUpdate({
       target: [loginFailures.psuKey, loginFailures.address],
       set: {
         failures: next,
-        lockedUntil: sql`CASE WHEN ${running} THEN ${loginFailures.lockedUntil} WHEN ${next} >= ${rule.max} THEN ${at(lockEnd)} END`,
+        lockedUntil:
+          rule.max === undefined
+            ? sql`CASE WHEN ${running} THEN ${loginFailures.lockedUntil} END`
+            : sql`CASE WHEN ${running} THEN ${loginFailures.lockedUntil} WHEN ${next} >= ${rule.max} THEN ${at(lockEnd)} END`,
         lastFailureAt: now,
       },
     })

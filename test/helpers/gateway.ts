@@ -17,7 +17,7 @@ import type { CoreBanking } from '../../src/ports/core-banking.ts';
 import type { PsuIdentityProvider } from '../../src/ports/psu-identity-provider.ts';
 import { scenarioOf } from '../../src/sandbox/scenarios.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
-import type { Clock, ServiceContext } from '../../src/services/shared/context.ts';
+import type { Clock, ServiceContext, Sleep } from '../../src/services/shared/context.ts';
 import { policyFor } from '../../src/services/shared/policy.ts';
 import { insertApp } from '../../src/store/apps-repository.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
@@ -76,6 +76,8 @@ export interface GatewayOptions {
   readonly backend?: Backend;
   readonly store?: TestStore;
   readonly clock?: Clock;
+  /** Waits (the login throttle's delay); by default a timer. */
+  readonly sleep?: Sleep;
   /** The core banking system: a fake through the port, given the built-in one to wrap or replace. */
   readonly coreBanking?: (builtIn: CoreBanking) => CoreBanking;
   /** Other bank systems to use instead of the built-in ones (an e-ID provider, …). */
@@ -116,6 +118,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
     },
     ...(options.clock === undefined ? {} : { clock: options.clock }),
+    ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
     systems: {
       ...options.systems,
       ...(options.psuIdentityProvider === undefined

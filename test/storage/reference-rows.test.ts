@@ -16,6 +16,7 @@ import { backends, openTestStore, queryRows, type TestStore } from '../helpers/g
 import { ACCOUNTS } from '../helpers/payments.ts';
 
 const BANK_ONLY_PSU = '199004302384';
+const MOVED_TO_PSU = '198508152393';
 
 /** The database refused the statement by this constraint (the driver's error is the cause). */
 const violates = (constraint: string) => (error: unknown) =>
@@ -95,6 +96,23 @@ for (const backend of backends()) {
                   'core-0001', 100, 'SEK', 'SEK', '50001234501', 'ACTC', '{}'::jsonb)`);
       await assert.rejects(payment(ACCOUNTS.tolvan.psuId), violates('payments_debtor_account_of_psu'));
       await payment(BANK_ONLY_PSU);
+    });
+
+    test('an account the bank moved to another PSU follows it, unless the earlier PSU’s payments hold it', async () => {
+      const owner = async (accountId: string) =>
+        (await rows(`SELECT psu_id FROM accounts WHERE account_id = '${accountId}'`))[0]?.psu_id;
+      // No payment from core-0002: its reference row follows the bank to the new owner.
+      assert.equal(await referenceAccount(store.db, 'core-0002', BANK_ONLY_PSU), true);
+      assert.equal(await referenceAccount(store.db, 'core-0002', MOVED_TO_PSU), true);
+      assert.equal(await owner('core-0002'), MOVED_TO_PSU);
+      assert.equal(await referenceAccount(store.db, 'core-0002', MOVED_TO_PSU), true);
+      // core-0001 holds a payment of BANK_ONLY_PSU (the test before): its row stays, the move is refused.
+      assert.equal(await referenceAccount(store.db, 'core-0001', MOVED_TO_PSU), false);
+      assert.equal(await owner('core-0001'), BANK_ONLY_PSU);
+      assert.equal(await referenceAccount(store.db, 'core-0001', BANK_ONLY_PSU), true);
+      // A built-in system's row is never moved.
+      assert.equal(await referenceAccount(store.db, ACCOUNTS.tolvan.accountId, MOVED_TO_PSU), false);
+      assert.equal(await owner(ACCOUNTS.tolvan.accountId), ACCOUNTS.tolvan.psuId);
     });
   });
 }

@@ -1,24 +1,31 @@
 // The PSU's password, checked on the login page and in the simulator's e-ID app, with failures counted
 // by the gateway for any PSU id typed, known to the bank or not, so that the answers never tell a
 // customer from a stranger (issue 37). A PSU id is locked per client address after MAX_FAILURES_PER_ADDRESS
-// failures (a stranger locks out only the stranger's own address), and for every address after
-// MAX_FAILURES_PER_PSU (a bound on guessing one PSU's password from many addresses), each for LOCK_MS.
+// failures, for LOCK_MS: a stranger locks out only the stranger's own address. Over every address a PSU
+// id is never locked (a stranger with many addresses would lock the customer out): from
+// MAX_FAILURES_PER_PSU failures on, every answer for that id waits a delay that grows with the failures,
+// up to MAX_DELAY_MS (a bound on guessing one PSU's password from many addresses). The right password
+// from an address that is not locked itself always logs in, only later.
 import { hashSecret } from '../../domain/secrets.ts';
 import {
   countLoginFailure,
   EVERY_ADDRESS,
   forgetLoginFailures,
-  loginLocked,
+  loginState,
   purgeLoginFailures,
 } from '../../store/login-failures-repository.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
 /** Failed logins of one PSU id from one client address before that address is locked out for it. */
 export const MAX_FAILURES_PER_ADDRESS = 5;
-/** Failed logins of one PSU id from every address before the PSU id is locked for all. */
+/** Failed logins of one PSU id from every address before each answer for it is slowed down. */
 export const MAX_FAILURES_PER_PSU = 100;
 /** How long a lock lasts, and how long a failure is remembered after the last one. */
 export const LOCK_MS = 15 * 60_000;
+/** The delay's step: one more for each failure over MAX_FAILURES_PER_PSU. */
+export const DELAY_STEP_MS = 250;
+/** The longest an answer waits. */
+export const MAX_DELAY_MS = 5_000;
 
 export type LoginOutcome = 'ok' | 'wrong' | 'locked';
 
@@ -29,10 +36,20 @@ export interface LoginAttempt {
   readonly address: string;
 }
 
+/** How long an answer for a PSU id with so many failures from every address waits (0: none). */
+export function loginDelayMs(failuresEverywhere: number): number {
+  if (failuresEverywhere < MAX_FAILURES_PER_PSU) return 0;
+  return Math.min(MAX_DELAY_MS, (failuresEverywhere - MAX_FAILURES_PER_PSU + 1) * DELAY_STEP_MS);
+}
+
 export async function checkLogin(context: ServiceContext, attempt: LoginAttempt): Promise<LoginOutcome> {
-  const now = context.clock();
   const psuKey = hashSecret(attempt.psuId);
-  if (await loginLocked(context.db, psuKey, attempt.address, now)) return 'locked';
+  const state = await loginState(context.db, psuKey, attempt.address, LOCK_MS, context.clock());
+  if (state.locked) return 'locked';
+  const delay = loginDelayMs(state.failuresEverywhere);
+  if (delay > 0) await context.sleep(delay);
+  // After the delay: the time the answer is given.
+  const now = context.clock();
   // A directory's own "locked" is answered as a wrong password: it would be for known PSUs only.
   const result = await context.psuDirectory.authenticate(attempt.psuId, attempt.password, now);
   if (result.ok) {
@@ -46,12 +63,7 @@ export async function checkLogin(context: ServiceContext, attempt: LoginAttempt)
     { ...rule, max: MAX_FAILURES_PER_ADDRESS },
     now,
   );
-  const fromAll = await countLoginFailure(
-    context.db,
-    { psuKey, address: EVERY_ADDRESS },
-    { ...rule, max: MAX_FAILURES_PER_PSU },
-    now,
-  );
+  await countLoginFailure(context.db, { psuKey, address: EVERY_ADDRESS }, rule, now);
   await purgeLoginFailures(context.db, LOCK_MS, now);
-  return fromHere || fromAll ? 'locked' : 'wrong';
+  return fromHere ? 'locked' : 'wrong';
 }

@@ -2,7 +2,7 @@
 // bank's systems (ports), the caches and the registry of what a PSU can authorize. Built once, in
 // app.ts; tests build their own with fakes of the ports.
 import type { Config } from '../../config.ts';
-import type { Clock } from '../../domain/clock.ts';
+import type { Clock, Sleep } from '../../domain/clock.ts';
 import { dateIn } from '../../domain/dates.ts';
 import type { CoreBanking } from '../../ports/core-banking.ts';
 import type { EidProvider } from '../../ports/eid-provider.ts';
@@ -15,7 +15,7 @@ import type { Caches } from './caches.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import type { ModePolicy } from './policy.ts';
 
-export type { Clock } from '../../domain/clock.ts';
+export type { Clock, Sleep } from '../../domain/clock.ts';
 
 export interface ServiceContext {
   readonly config: Config;
@@ -23,6 +23,8 @@ export interface ServiceContext {
   readonly policy: ModePolicy;
   readonly db: StoreDb;
   readonly clock: Clock;
+  /** Waits (the login throttle's delay): a timer, or the test's own. */
+  readonly sleep: Sleep;
   readonly coreBanking: CoreBanking;
   readonly psuDirectory: PsuDirectory;
   /** The bank's OpenID Connect provider, where PSUs log in (PSU_OIDC_*); unset: our login page. */

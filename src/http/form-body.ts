@@ -3,7 +3,7 @@
 // 415 like any other media type. Parameters given more than once are refused, as RFC 6749 section
 // 3.2 requires.
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { apiError, OAuthError } from '../domain/errors.ts';
+import { ApiError, OAuthError } from '../domain/errors.ts';
 import { isShowableName } from './tolerant-body.ts';
 
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
@@ -35,6 +35,17 @@ export function registerFormBody(app: FastifyInstance): void {
 }
 
 /**
+ * A form parameter given more than once: the API's FORMAT_ERROR, serialised as any ApiError; the PSU
+ * pages, which a browser shows, answer it as a page (api/psu/reply.ts).
+ */
+export class RepeatedFormParameter extends ApiError {
+  constructor(text: string) {
+    super({ code: 'FORMAT_ERROR', text });
+    this.name = 'RepeatedFormParameter';
+  }
+}
+
+/**
  * In the shape of the route: the token endpoint's RFC 6749 error; the PSU pages' API error body (an
  * OAuth body there failed their answer's serialiser and made a 500, issue 37). The route's
  * `errorShape` read here as errors.ts's isOAuthRoute does (which imports this file).
@@ -42,5 +53,5 @@ export function registerFormBody(app: FastifyInstance): void {
 function onceOnly(request: FastifyRequest, text: string): Error {
   return request.routeOptions.config?.errorShape === 'oauth'
     ? new OAuthError('invalid_request', text)
-    : apiError('FORMAT_ERROR', text);
+    : new RepeatedFormParameter(text);
 }

@@ -401,7 +401,7 @@ for (const backend of backends()) {
         operationId: 'psuOidcCallback',
         tags: ['PSU pages'],
         summary: 'string',
-        responses: { 200: html, 302: ['Location'], 400: html },
+        responses: { 200: html, 302: ['Location'], 400: html, 503: html },
       });
       const documented = Object.entries(document.paths).flatMap(([path, item]) =>
         Object.keys(item)

@@ -4,7 +4,6 @@
 // followed by BASE_PATH and /psu/oidc/callback.
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { SystemUnavailable } from '../../domain/bank-systems.ts';
 import {
   PROVIDER_LOGIN_PATHS,
   returnFromProvider,
@@ -14,7 +13,7 @@ import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
-import { cookieOf, sendPsuAnswer, sendUnavailablePage } from './reply.ts';
+import { cookieOf, psuPageErrors, sendPsuAnswer } from './reply.ts';
 
 /**
  * Ties a login to the browser that left for the provider. SameSite=Lax, not Strict: it must come
@@ -58,6 +57,7 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
           ),
         },
       },
+      errorHandler: psuPageErrors(config),
     },
     async (request, reply) => {
       const { login } = request.query;
@@ -65,8 +65,7 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
         context,
         typeof login === 'string' ? login : undefined,
         baseUrlOf(config, request) + PROVIDER_LOGIN_PATHS.callback,
-      ).catch(unavailableAsValue);
-      if (step instanceof SystemUnavailable) return sendUnavailablePage(config, request, reply, step);
+      );
       if (step.browser !== undefined) setBrowserCookie(request, reply, step.browser, config.basePath);
       return sendPsuAnswer(config, request, reply, step.answer);
     },
@@ -77,7 +76,7 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
       schema: {
         summary: "Live redirect flow with the bank's OpenID Connect provider: the PSU comes back",
         description:
-          "The redirect URI registered at the provider. With the psu_oidc cookie of the browser that left, the state is taken once; the code is exchanged and the ID token checked, and the PSU it names (PSU_OIDC_ID_CLAIM) sees the consent page. A provider's error, a failed check, or a PSU who may not approve ends at the TPP's redirect URI with error=access_denied (temporarily_unavailable when the provider did not answer).",
+          "The redirect URI registered at the provider. With the psu_oidc cookie of the browser that left, the state is taken once; the code is exchanged and the ID token checked, and the PSU it names (PSU_OIDC_ID_CLAIM) sees the consent page. A provider's error, a failed check, or a PSU who may not approve ends at the TPP's redirect URI with error=access_denied (temporarily_unavailable when the provider or the bank's core banking system did not answer: the provider's code is spent, the TPP starts again).",
         operationId: 'psuOidcCallback',
         tags: ['PSU pages'],
         querystring: CallbackQuery,
@@ -85,8 +84,12 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
           200: HTML_PAGE('What the PSU is asked to approve'),
           302: REDIRECT("Back to the TPP's redirect URI: error and error_description, and state"),
           400: INVALID,
+          503: HTML_PAGE(
+            'A bank system does not answer before the state is taken: a page that says so, with Retry-After (the link stays valid)',
+          ),
         },
       },
+      errorHandler: psuPageErrors(config),
     },
     async (request, reply) => {
       const step = await returnFromProvider(context, request.query, cookieOf(request, BROWSER_COOKIE));
@@ -95,12 +98,6 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
       return sendPsuAnswer(config, request, reply, step.answer);
     },
   );
-}
-
-/** A system that does not answer, as a value for the handler to answer with a page; any other error thrown on. */
-function unavailableAsValue(error: unknown): SystemUnavailable {
-  if (error instanceof SystemUnavailable) return error;
-  throw error;
 }
 
 function setBrowserCookie(request: FastifyRequest, reply: FastifyReply, secret: string, basePath: string) {

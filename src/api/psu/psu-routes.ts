@@ -7,7 +7,7 @@ import type { ServiceContext } from '../../services/shared/context.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
 import { apiErrors } from '../shared/schemas.ts';
-import { CSRF_COOKIE, cookieOf, sendPsuAnswer } from './reply.ts';
+import { CSRF_COOKIE, cookieOf, psuPageErrors, sendPsuAnswer } from './reply.ts';
 
 const field = (description: string) => Type.Optional(Type.String({ description }));
 /** What every PSU form posts back: the request it belongs to and its CSRF token (also in a cookie). */
@@ -23,18 +23,22 @@ const LoginForm = Type.Object({
 const ConsentForm = Type.Object({ ...FORM_FIELDS, decision: field('approve or deny') });
 const FORM = ['application/x-www-form-urlencoded'];
 /**
- * A page's 400: its HTML page; or, for a body that is no form at all (none, or not an object: no
- * browser posts that), the API's error body. 413 and 415: a body too large or not a form.
+ * A page's 400: its HTML page (a form with a field given twice too); or, for a body that is no form at
+ * all (none, or not an object: no browser posts that), the API's error body. 413 and 415: a body too
+ * large or not a form. 503: a bank system the step needs does not answer (api/psu/reply.ts).
  */
 const pageErrors = (description: string) => ({
   400: {
-    description: `${description}; or a body that is no form (the API's error body)`,
+    description: `${description}, or a form with a field given twice; or a body that is no form (the API's error body)`,
     content: {
       'text/html': { schema: Type.String() },
       'application/json': { schema: Type.Ref('ApiError') },
     },
   },
   ...apiErrors(413, 415),
+  503: HTML_PAGE(
+    'A bank system the step needs does not answer now: a page that says so, with Retry-After (the page stays valid: send it again later)',
+  ),
 });
 const INVALID = 'The page is no longer valid (expired, used, or a bad CSRF token)';
 
@@ -57,6 +61,7 @@ export function psuRoutes(app: Api, context: ServiceContext): void {
           401: HTML_PAGE('Wrong personal number or password, or locked after too many attempts'),
         },
       },
+      errorHandler: psuPageErrors(context.config),
     },
     async (request, reply) => {
       const answer = await submitLogin(
@@ -82,6 +87,7 @@ export function psuRoutes(app: Api, context: ServiceContext): void {
           ...pageErrors(INVALID),
         },
       },
+      errorHandler: psuPageErrors(context.config),
     },
     async (request, reply) => {
       const answer = await submitConsent(context, request.body, cookieOf(request, CSRF_COOKIE));
@@ -125,6 +131,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
           404: HTML_PAGE('No open order matches'),
         },
       },
+      errorHandler: psuPageErrors(context.config),
     },
     async (request, reply) =>
       sendPsuAnswer(
@@ -159,6 +166,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
           403: HTML_PAGE('The order is for another PSU'),
         },
       },
+      errorHandler: psuPageErrors(context.config),
     },
     async (request, reply) =>
       sendPsuAnswer(
@@ -187,6 +195,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
           ...pageErrors('The order cannot be signed now, or the page is no longer valid'),
         },
       },
+      errorHandler: psuPageErrors(context.config),
     },
     async (request, reply) =>
       sendPsuAnswer(

@@ -2,10 +2,11 @@
 // redirect back to the TPP; live over HTTPS, with Strict-Transport-Security. Set here, in the one place
 // every PSU answer passes, by hand: the project has no security-headers library (@fastify/helmet would
 // do it, with the CSP above, if one is ever adopted).
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import { SYSTEM_TITLES, type SystemUnavailable } from '../../domain/bank-systems.ts';
+import { SYSTEM_TITLES, SystemUnavailable } from '../../domain/bank-systems.ts';
 import { RETRY_AFTER_SECONDS } from '../../http/errors.ts';
+import { RepeatedFormParameter } from '../../http/form-body.ts';
 import type { PsuAnswer } from '../../services/authorization/psu-answer.ts';
 import { policyFor } from '../../services/shared/policy.ts';
 import { renderPage } from './pages.ts';
@@ -42,8 +43,33 @@ export function sendPsuAnswer(
     .send(renderPage(answer.page, answer.form, config.basePath));
 }
 
+/**
+ * The errors of the PSU's pages, as pages, in this one place (a route's `errorHandler`): a bank system
+ * the step needs cannot answer now (503 with Retry-After; the steps leave the page usable, so that the
+ * PSU sends it again once the system is back), or a form with a parameter given twice (400). Any other
+ * error goes on to the app's error handler (http/errors.ts): the API's body, as for a body that is no
+ * form at all.
+ */
+export function psuPageErrors(config: Config) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof SystemUnavailable) return sendUnavailablePage(config, request, reply, error);
+    if (error instanceof RepeatedFormParameter) {
+      return sendPsuAnswer(config, request, reply, {
+        kind: 'page',
+        status: 400,
+        page: {
+          view: 'message',
+          title: 'This form cannot be read',
+          text: 'It was sent with a field given twice. Go back to the app you came from and start again.',
+        },
+      });
+    }
+    throw error;
+  };
+}
+
 /** A system the PSU's step needs cannot answer now: a page that says so (503, Retry-After), not the API's JSON. */
-export function sendUnavailablePage(
+function sendUnavailablePage(
   config: Config,
   request: FastifyRequest,
   reply: FastifyReply,

@@ -6,6 +6,7 @@
 // goes on to the consent page as after our own login. Whatever fails before the request is known
 // (a state we do not know, another browser, a replay) is the invalid page; afterwards the request
 // ends at the TPP with an error, as the built-in login's do.
+import { SYSTEM_TITLES, SystemUnavailable } from '../../domain/bank-systems.ts';
 import { constantEquals, hashSecret, newSecret } from '../../domain/secrets.ts';
 import {
   findProviderLogin,
@@ -13,7 +14,12 @@ import {
   markProviderLoginReturned,
   markProviderLoginSent,
 } from '../../store/provider-logins-repository.ts';
-import { findAuthRequest, insertAuthRequest, updateAuthRequest } from '../../store/psu-login-repository.ts';
+import {
+  type AuthRequestRow,
+  findAuthRequest,
+  insertAuthRequest,
+  updateAuthRequest,
+} from '../../store/psu-login-repository.ts';
 import { appOf } from '../access/apps.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { AuthorizationRequest } from './codes.ts';
@@ -115,7 +121,26 @@ export async function returnFromProvider(
     await finish(context, row);
     return { answer: back(row, FAILURES[result.reason]), problem: result.detail };
   }
-  if ((await context.psuDirectory.findPsu(result.psuId)) === undefined) {
+  try {
+    return await consentOf(context, row, result.psuId);
+  } catch (error) {
+    // The provider's code is spent and the state taken: the login cannot be retried from here, and a
+    // page telling the PSU to try again would lead nowhere. The TPP hears it and starts again.
+    if (!(error instanceof SystemUnavailable)) throw error;
+    await finish(context, row);
+    return {
+      answer: back(row, {
+        error: 'temporarily_unavailable',
+        error_description: `${SYSTEM_TITLES[error.system]} did not answer`,
+      }),
+      problem: `${error.system} cannot answer: ${error.message}`,
+    };
+  }
+}
+
+/** The PSU the provider named, known to the bank: the consent page (the bank's systems asked). */
+async function consentOf(context: ServiceContext, row: AuthRequestRow, psuId: string): Promise<ProviderStep> {
+  if ((await context.psuDirectory.findPsu(psuId)) === undefined) {
     await finish(context, row);
     return {
       // Said without saying whether the PSU is the bank's customer (issue 37).
@@ -125,5 +150,5 @@ export async function returnFromProvider(
   }
   const appName = (await appOf(context, row.clientId))?.name ?? row.clientId;
   const form = { request: newSecret(), csrf: newSecret() };
-  return { answer: await consentStep(context, row, { psuId: result.psuId, appName }, form, true) };
+  return { answer: await consentStep(context, row, { psuId, appName }, form, true) };
 }

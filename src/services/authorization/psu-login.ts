@@ -113,16 +113,19 @@ export async function submitConsent(
   const opened = await openRequest(context, form, cookie, 'consent');
   if ('answer' in opened) return opened.answer;
   const { row } = opened;
-  if (!(await finish(context, row))) return INVALID_PAGE;
   if (form.decision !== 'approve') {
+    if (!(await finish(context, row))) return INVALID_PAGE;
     return back(row, { error: 'access_denied', error_description: 'the PSU denied the authorization' });
   }
+  // The bank's systems first: while one cannot answer (SystemUnavailable, a 503 page) the request stays
+  // open, for the PSU to approve again once it is back. Then ended, once, by whichever submit is first.
   const resource = await context.authorizables.find(parseResourceScope(row.scope)!);
   const unchanged =
     resource !== undefined &&
     resource.refusal === undefined &&
     row.shownPayment !== null &&
     fingerprint((await resource.describe()).payments) === row.shownPayment;
+  if (!(await finish(context, row))) return INVALID_PAGE;
   if (!unchanged || resource === undefined) {
     return back(row, {
       error: 'access_denied',

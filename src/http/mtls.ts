@@ -36,7 +36,7 @@ const UNTRUSTED: PeerIdentity = {
 };
 
 function identify(socket: TLSSocket): PeerIdentity {
-  const peer = socket.getPeerCertificate(true);
+  const peer = socket.getPeerCertificate();
   if (peer === null || Object.keys(peer).length === 0 || peer.raw === undefined) return { kind: 'none' };
   if (!socket.authorized) {
     const reason = String(socket.authorizationError ?? 'unknown');
@@ -48,9 +48,9 @@ function identify(socket: TLSSocket): PeerIdentity {
   }
   const revocations = revocationsOf.get(socket);
   if (revocations !== undefined) {
-    // Authorized: TLS found the issuer among the trusted CAs, and says which one.
-    const issuer = peer.issuerCertificate?.fingerprint256 ?? '';
-    const status = revocations.status(peer.serialNumber, issuer, new Date());
+    // Authorized: TLS found an issuer among the trusted CAs. Which one is found again here, by its
+    // signature: Node's issuerCertificate comes from the chain the client sent (revocation.ts).
+    const status = revocations.status(socket.getPeerX509Certificate()!, new Date());
     if (status === 'revoked')
       return { kind: 'refused', code: 'CERTIFICATE_INVALID', text: 'The certificate has been revoked' };
     if (status === 'unknown')

@@ -1,9 +1,14 @@
 // TLS_CRL over real TLS connections: the gateway checks revocation itself, so that every refused
 // certificate is a 401 in the API's shape. Before, OpenSSL looked CRLs up by the issuer's name: a
-// certificate from an untrusted CA bearing the trusted CA's name failed the handshake (a reset).
+// certificate from an untrusted CA bearing the trusted CA's name failed the handshake (a reset). The
+// CRL is the one of the trusted CA whose key signed the certificate, not of whatever CA certificate the
+// client sent along with its own bearing the same name and key identifier.
+import 'reflect-metadata';
 import assert from 'node:assert/strict';
+import { webcrypto } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { connect } from 'node:tls';
+import { SubjectKeyIdentifierExtension, X509CertificateGenerator } from '@peculiar/x509';
 import {
   createCa,
   createCrl,
@@ -27,6 +32,8 @@ function enroll(
   url: string,
   ca: string,
   client: Issued,
+  /** Certificates the client sends after its own (PEM). */
+  chain = '',
 ): Promise<{ status: number; body: unknown } | string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
@@ -36,7 +43,7 @@ function enroll(
         port: Number(port),
         servername: hostname,
         ca,
-        cert: client.certificatePem,
+        cert: `${client.certificatePem}${chain}`,
         key: client.keyPem,
       },
       () =>
@@ -130,6 +137,55 @@ describe('TLS_CRL', () => {
       await enroll(gateway.url, ca.certificatePem, certs.ofSecondCa),
       UNAUTHORIZED('The revocation status of the certificate is unknown'),
     );
+  });
+
+  test("an impostor CA with the trusted CA's name and key identifier: its certificates refused, and sent along it changes no status", async () => {
+    // A CA of its own key that claims the trusted CA's name and subject key identifier, trusted by nobody.
+    const keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+      'sign',
+      'verify',
+    ])) as CryptoKeyPair;
+    const keyId = ca.certificate.getExtension(SubjectKeyIdentifierExtension)!.keyId;
+    const impostorCa = await X509CertificateGenerator.createSelfSigned({
+      serialNumber: '02',
+      name: ca.certificate.subject,
+      notBefore: ca.certificate.notBefore,
+      notAfter: ca.certificate.notAfter,
+      keys,
+      signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' },
+      extensions: [
+        ...ca.certificate.extensions.filter(
+          (extension) => !(extension instanceof SubjectKeyIdentifierExtension),
+        ),
+        new SubjectKeyIdentifierExtension(keyId),
+      ],
+    });
+    const impostorPem = `\n${impostorCa.toString('pem')}\n`;
+    // Its certificate names the trusted CA as issuer, by name and key identifier, signed by its own key.
+    const impostor = await qwacOf({
+      ...ca,
+      certificate: impostorCa,
+      keys: { publicKey: ca.keys.publicKey, privateKey: keys.privateKey },
+    });
+    assert.deepEqual(
+      await enroll(gateway.url, ca.certificatePem, impostor, impostorPem),
+      UNAUTHORIZED('The certificate is not issued by a trusted authority'),
+    );
+    // The trusted CA's certificates, sent with the impostor CA's: the trusted CA's CRL still decides.
+    assert.deepEqual(
+      await enroll(gateway.url, ca.certificatePem, certs.revoked, impostorPem),
+      UNAUTHORIZED('The certificate has been revoked'),
+    );
+    // A TPP of its own: enrolled here, not before.
+    const good = await issueQwac(ca, {
+      organizationIdentifier: 'PSDSE-FINA-44060',
+      organizationName: 'Spargris AB',
+      roles: ['PSP_AI'],
+    });
+    assert.deepEqual(await enroll(gateway.url, ca.certificatePem, good, impostorPem), {
+      status: 201,
+      body: { clientId: 'SE-FINA-44060' },
+    });
   });
 
   test('a CRL that no trusted CA signed stops the start, naming TLS_CRL', async () => {

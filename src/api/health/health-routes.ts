@@ -4,7 +4,9 @@
 // and its state (up or down, when last checked, how long it took); a system that is not required (the
 // e-ID service, the bank's login, the exchange-rate source, Redis) is reported but keeps the gateway
 // ready: most calls still work without it. GET /livez: the process runs (an orchestrator restarts it
-// only when this fails, not when a system is away).
+// only when this fails, not when a system is away). The answers are public and not rate-limited: a
+// system's state younger than STATE_MAX_AGE_MS (2 s, from a probe or a call) is answered without asking it
+// again, so asking in a loop costs the bank's systems at most one probe each per 2 s.
 import { type Static, Type } from '@sinclair/typebox';
 import { SYSTEM_NAMES } from '../../domain/bank-systems.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';

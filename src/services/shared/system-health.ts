@@ -1,7 +1,10 @@
 // The state of each system the gateway depends on (the database, Redis, the bank's systems): up or
 // down, when it was last checked and how long it took. Two sources keep it: probes (asked by the health
 // answer and at start, each bounded in time, concurrent askers sharing one probe) and the calls the use cases make through the ports (observedPort): a call that answers says
-// up, one that fails with SystemUnavailable says down. Listeners (the metrics) hear every call and check.
+// up, one that fails with SystemUnavailable says down. A state younger than STATE_MAX_AGE_MS (from a
+// probe or a call) is answered as it is, without a probe: the health answer is public and unthrottled,
+// so a stranger asking it in a loop costs each bank system at most one probe per bound, and a call's
+// failure is seen at once. Listeners (the metrics) hear every call and check.
 import { type SystemName, type SystemProbe, SystemUnavailable } from '../../domain/bank-systems.ts';
 import type { Clock } from '../../domain/clock.ts';
 
@@ -20,6 +23,13 @@ export interface SystemState {
   readonly problem?: string;
 }
 
+/**
+ * How long a system's state is answered without asking the system again, ms: short enough that readiness
+ * follows a system going down or coming back within a load balancer's probe interval (typically 5-10 s),
+ * long enough that health answers asked in a loop cost each system at most one probe in that time.
+ */
+export const STATE_MAX_AGE_MS = 2_000;
+
 export interface SystemListener {
   /** A call or probe of a system ended: its time, and whether it failed (any error). */
   call(system: SystemName, seconds: number, failed: boolean): void;
@@ -29,20 +39,26 @@ export interface SystemMonitorOptions {
   readonly clock?: Clock;
   /** The longest a probe may take before the system counts as down, ms. */
   readonly timeoutMs?: number;
+  /** How long a state is answered without a new probe, ms (STATE_MAX_AGE_MS). */
+  readonly maxAgeMs?: number;
 }
 
 export class SystemMonitor {
   readonly #probes: readonly SystemProbe[];
   readonly #states = new Map<SystemName, SystemState>();
+  /** When each state was learnt, performance.now(): the clock may be a test's, fixed or far ahead. */
+  readonly #learntAt = new Map<SystemName, number>();
   readonly #inFlight = new Map<SystemName, Promise<void>>();
   readonly #listeners: SystemListener[] = [];
   readonly #clock: Clock;
   readonly #timeoutMs: number;
+  readonly #maxAgeMs: number;
 
   constructor(probes: readonly SystemProbe[], options: SystemMonitorOptions = {}) {
     this.#probes = probes;
     this.#clock = options.clock ?? (() => new Date());
     this.#timeoutMs = options.timeoutMs ?? 2_000;
+    this.#maxAgeMs = options.maxAgeMs ?? STATE_MAX_AGE_MS;
   }
 
   listen(listener: SystemListener): void {
@@ -62,9 +78,11 @@ export class SystemMonitor {
     this.#set(system, down ? 'down' : 'up', ms, down ? error.message : undefined);
   }
 
-  /** Asks every probe and answers the state of every system known. */
+  /** Asks every probe whose system's state is older than the bound, and answers the state of every system known. */
   async check(): Promise<ReadonlyMap<SystemName, SystemState>> {
-    await Promise.all(this.#probes.map((probe) => this.#probe(probe)));
+    await Promise.all(
+      this.#probes.filter((probe) => !this.#fresh(probe.system)).map((probe) => this.#probe(probe)),
+    );
     return this.states();
   }
 
@@ -80,6 +98,11 @@ export class SystemMonitor {
   /** No system that readiness depends on is down. */
   ready(): boolean {
     return [...this.#states.values()].every((state) => !state.required || state.state === 'up');
+  }
+
+  #fresh(system: SystemName): boolean {
+    const learntAt = this.#learntAt.get(system);
+    return learntAt !== undefined && performance.now() - learntAt < this.#maxAgeMs;
   }
 
   #probe(probe: SystemProbe): Promise<void> {
@@ -112,6 +135,7 @@ export class SystemMonitor {
 
   #set(system: SystemName, state: 'up' | 'down', ms: number, problem: string | undefined): void {
     const probe = this.#probes.find((candidate) => candidate.system === system);
+    this.#learntAt.set(system, performance.now());
     this.#states.set(system, {
       state,
       checkedAt: this.#clock().toISOString(),

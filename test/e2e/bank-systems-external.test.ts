@@ -19,6 +19,7 @@ import { DEFAULT_TIME_ZONE, loadConfig } from '../../src/config.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import { TEST_ACCOUNTS } from '../../src/sandbox/test-data.ts';
 import { openStore } from '../../src/store/database.ts';
+import { bankSystemSettings } from '../helpers/bank-settings.ts';
 import { formField } from '../helpers/decoupled.ts';
 import { createFreshDatabase, type FreshDatabase } from '../helpers/fresh-database.ts';
 import { backends, queryRows, TEST_DATABASE_URL } from '../helpers/gateway.ts';
@@ -71,9 +72,6 @@ for (const backend of backends()) {
         'ca.pem': ca.certificatePem,
         'server.pem': serverCertificate.certificatePem,
         'server.key': serverCertificate.keyPem,
-        'bankid.pem': rp.client.cert,
-        'bankid.key': rp.client.key,
-        'bankid-ca.pem': rp.serverCa,
       };
       for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
       fresh = backend === 'postgres' ? await createFreshDatabase(TEST_DATABASE_URL!) : undefined;
@@ -88,17 +86,7 @@ for (const backend of backends()) {
         TLS_CERT: join(dir, 'server.pem'),
         TLS_KEY: join(dir, 'server.key'),
         TLS_CLIENT_CA: join(dir, 'ca.pem'),
-        EID_PROVIDER: 'bankid',
-        BANKID_URL: rp.url,
-        BANKID_CERT: join(dir, 'bankid.pem'),
-        BANKID_KEY: join(dir, 'bankid.key'),
-        BANKID_CA: join(dir, 'bankid-ca.pem'),
-        PSU_OIDC_ISSUER: provider.issuer,
-        PSU_OIDC_CLIENT_ID: provider.clientId,
-        PSU_OIDC_CLIENT_SECRET: provider.clientSecret,
-        PSU_OIDC_ID_CLAIM: 'personal_number',
-        CORE_BANKING_URL: bank.url,
-        FX_RATES: FX_FILE,
+        ...(await bankSystemSettings(dir, { rp, bank, provider }, FX_FILE)),
       });
       server = (await startCapturing(config)).server;
       await provider.registerClient(`${server.url}/psu/oidc/callback`);

@@ -19,6 +19,8 @@ const ECB_DAILY = `<?xml version="1.0" encoding="UTF-8"?>
 export async function bankSystemSettings(
   dir: string,
   systems: { rp: BankIdRp; bank: CoreBankingStandIn; provider: StandInProvider },
+  /** An ECB file of the test's own, instead of the daily file written here. */
+  fxRates?: string,
 ): Promise<Record<string, string>> {
   const { rp, bank, provider } = systems;
   const files: Record<string, string> = {
@@ -39,6 +41,6 @@ export async function bankSystemSettings(
     PSU_OIDC_CLIENT_SECRET: provider.clientSecret,
     PSU_OIDC_ID_CLAIM: 'personal_number',
     CORE_BANKING_URL: bank.url,
-    FX_RATES: join(dir, 'eurofxref-daily.xml'),
+    FX_RATES: fxRates ?? join(dir, 'eurofxref-daily.xml'),
   };
 }

@@ -11,7 +11,8 @@ export interface ClientCertificate {
   readonly keyPem: string;
 }
 
-export function tlsRequest(
+/** A request over TLS, its body parsed when the answer is JSON (built on tlsFetch below). */
+export async function tlsRequest(
   url: string,
   options: {
     method: string;
@@ -21,31 +22,9 @@ export function tlsRequest(
     body?: string;
   },
 ): Promise<TlsAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: options.method,
-        ca: options.ca,
-        ...(options.client === undefined
-          ? {}
-          : { cert: options.client.certificatePem, key: options.client.keyPem }),
-        headers: options.headers,
-        agent: false,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          const json = String(response.headers['content-type'] ?? '').includes('json') && text !== '';
-          resolve({ status: response.statusCode ?? 0, body: json ? JSON.parse(text) : text });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
+  const answer = await tlsFetch(url, options);
+  const json = (answer.headers.get('content-type') ?? '').includes('json') && answer.text !== '';
+  return { status: answer.status, body: json ? JSON.parse(answer.text) : answer.text };
 }
 
 /** An answer as fetch gives it (status, Headers, text), of a request over TLS with the test CA trusted. */

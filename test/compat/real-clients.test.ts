@@ -380,6 +380,74 @@ describe('clients of the real service, unchanged', () => {
     );
   });
 
+  test('decoupled v1, a consent anyone may approve: a known and an unknown psu_id start alike; the unknown signer gets no token', async () => {
+    const aisToken = await client.clientToken('AIS');
+    const init = async (psuId: string) => {
+      const scope = `AIS:${await client.consent(aisToken)}`;
+      const answer = await client.send<{ auto_start_token: string; _links: { token: { href: string } } }>(
+        'POST',
+        '/bb/gls5/decoupled/mbid/initAuthorization/1.0',
+        {
+          json: {
+            psu_id: psuId,
+            psu_id_type: '1',
+            psu_client_ip: '192.0.2.7',
+            scope,
+            client_id: client.clientId,
+          },
+        },
+      );
+      // What differs per session (its start token and session id) normalised; all else compared.
+      const sessionId = /sessionId=[\w-]+/g;
+      const shape = JSON.parse(
+        JSON.stringify(answer.body)
+          .replace(/"auto_start_token":"[0-9a-f-]{36}"/, '"auto_start_token":"<token>"')
+          .replaceAll(sessionId, 'sessionId=<id>'),
+      );
+      return { answer, shape };
+    };
+    const known = await init(AGDA);
+    const unknown = await init('190001019999');
+    assert.deepEqual([unknown.answer.status, unknown.shape], [known.answer.status, known.shape]);
+    assert.deepEqual(
+      [known.answer.status, known.shape],
+      [
+        200,
+        {
+          auto_start_token: '<token>',
+          sleep_time: 2000,
+          _links: {
+            token: {
+              href: `${client.origin}/bb/gls5/decoupled/mbid/token/1.0?sessionId=<id>`,
+              hints: { allow: ['POST'] },
+            },
+            cancel: {
+              href: `${client.origin}/bb/gls5/decoupled/mbid/cancel/1.0?sessionId=<id>`,
+              hints: { allow: ['POST'] },
+            },
+          },
+        },
+      ],
+    );
+    // The sandbox's e-ID completes at once for the personal number named: the bank does not know them.
+    const poll = (href: string) =>
+      client.send('POST', href.slice(client.origin.length), {
+        headers: { 'Content-Type': 'application/json' },
+      });
+    const refused = await poll(unknown.answer.body._links.token.href);
+    assert.deepEqual(
+      [refused.status, refused.body],
+      [400, { error: 'mbid_error', error_description: 'the PSU cannot sign this with the e-ID' }],
+    );
+    const again = await poll(unknown.answer.body._links.token.href);
+    assert.deepEqual(
+      [again.status, again.body],
+      [400, { error: 'invalid_request', error_description: 'the session has ended' }],
+    );
+    const signed = await poll(known.answer.body._links.token.href);
+    assert.deepEqual([signed.status, (signed.body as { result?: string }).result], [200, 'COMPLETE']);
+  });
+
   test('decoupled: a psu_id who may not sign is refused; version 2 polls with an empty body too', async () => {
     const token = await client.clientToken('PIS');
     const initiated = await client.send<{ paymentId: string }>(

@@ -8,11 +8,14 @@ import { after, before, test } from 'node:test';
 import { bankIdProvider } from '../../src/adapters/bankid/bankid-provider.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
 import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
-import { statusAndBody } from '../helpers/http.ts';
+import { call, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 import { type BankIdRp, startBankIdRp } from '../stand-ins/bankid-rp.ts';
 
 const TOLVAN = '191212121212';
+const AGDA = '198112289874';
+/** A personal number the bank does not know. */
+const STRANGER = '190001019999';
 const time = manualClock();
 let rp: BankIdRp;
 let gateway: Gateway;
@@ -236,4 +239,67 @@ test('the e-ID service is away: temporarily_unavailable with Retry-After; a poll
   );
   const complete = await poll(init);
   assert.equal((complete.body as { result: string }).result, 'COMPLETE');
+});
+
+test('a consent anyone may approve: psu_id of a stranger and of a customer start alike; the stranger who signed gets no token', async () => {
+  const ais = await gateway.client.clientCredentialsToken('AIS');
+  async function start(psuId: string) {
+    const consent = await call(gateway.app, 'POST', '/psd2/v1/consents', {
+      headers: gateway.client.tppHeaders(ais),
+      json: { access: 'ALL_ACCOUNTS' },
+    });
+    assert.equal(consent.status, 200, JSON.stringify(consent.body));
+    rp.script(psuId, { pendingCollects: 0, outcome: { signedBy: psuId } });
+    const since = rp.requests.length;
+    const answer = await call(gateway.app, 'POST', '/decoupled/mbid/initAuthorization/1.0', {
+      headers: { accept: 'application/json', host: 'gateway.test' },
+      json: {
+        client_id: gateway.sandboxApp.clientId,
+        scope: `AIS:${(consent.body as { consentId: string }).consentId}`,
+        psu_id: psuId,
+        psu_id_type: '1',
+        psu_client_ip: '192.0.2.10',
+      },
+    });
+    // The e-ID order is for the personal number named, customer or not.
+    assert.deepEqual(
+      rp.requests
+        .slice(since)
+        .map(({ path, body }) => [path, (body as { requirement?: unknown }).requirement]),
+      [['/sign', { personalNumber: psuId }]],
+    );
+    return answer;
+  }
+  const customer = await start(AGDA);
+  const stranger = await start(STRANGER);
+  // The same answer but for what is the session's own: its order's start token and its links.
+  const own = (answer: typeof customer, psuId: string) => {
+    const init = answer.body as InitAnswer;
+    return {
+      status: answer.status,
+      body: { auto_start_token: rp.orderOf(psuId)!.autoStartToken, sleep_time: 2000, _links: links(init) },
+    };
+  };
+  assert.deepEqual(statusAndBody(customer), own(customer, AGDA));
+  assert.deepEqual(statusAndBody(stranger), own(stranger, STRANGER));
+  assert.equal(customer.status, 200);
+  assert.match(
+    (stranger.body as InitAnswer)._links.token.href,
+    /\/decoupled\/mbid\/token\/1\.0\?sessionId=[\w-]+$/,
+  );
+  // Each has signed with their own e-ID: the bank does not know the stranger, who gets no token.
+  assert.deepEqual(statusAndBody(await poll(stranger.body as InitAnswer)), {
+    status: 400,
+    body: { error: 'mbid_error', error_description: 'the PSU cannot sign this with the e-ID' },
+  });
+  assert.deepEqual(statusAndBody(await poll(stranger.body as InitAnswer)), {
+    status: 400,
+    body: { error: 'invalid_request', error_description: 'the session has ended' },
+  });
+  const complete = await poll(customer.body as InitAnswer);
+  const { access_token, refresh_token } = complete.body as { access_token: string; refresh_token: string };
+  assert.deepEqual(statusAndBody(complete), {
+    status: 200,
+    body: { result: 'COMPLETE', access_token, token_type: 'Bearer', expires_in: 900, refresh_token },
+  });
 });

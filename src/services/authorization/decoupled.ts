@@ -110,8 +110,10 @@ export async function initAuthorization(
  * Who signs: the PSU the TPP names in psu_id (version 1), if that PSU may approve the resource (the
  * debtor accounts' holder, the PSU-ID given with a consent, an individual for a short-term consent);
  * without psu_id, the PSU the resource names, else whom the policy names (the sandbox's test PSU).
- * The resource's rule is asked first: an id the bank does not know is refused as a known PSU who may
- * not approve is, and no answer says whether an id is the bank's customer (issue 37).
+ * Only the resource's rule is asked here, and it answers an id the bank does not know as a known PSU
+ * who may not approve. Whether the signer is the bank's customer is not asked before the person has
+ * signed with their own e-ID (signerKnown, at completion): the init answers alike for any personal
+ * number, and no answer to a TPP says whether an id is the bank's customer (issue 37).
  */
 async function signingPsu(
   context: ServiceContext,
@@ -122,10 +124,19 @@ async function signingPsu(
   if (signer === null) return null;
   const refusal = psuId === undefined ? undefined : await resource.psuRefusal(psuId);
   if (refusal !== undefined) throw new OAuthError('invalid_request', `psu_id: ${refusal}`);
-  if ((await context.psuDirectory.findPsu(signer)) === undefined) {
-    throw new OAuthError('invalid_request', 'the PSU cannot sign this with the e-ID');
-  }
   return signer;
+}
+
+/** What ends a session whose PSU signed but cannot approve with the e-ID: the bank does not know them. */
+const cannotSign = () => new OAuthError('mbid_error', 'the PSU cannot sign this with the e-ID');
+
+/**
+ * The session's PSU has signed: the bank's word on them, asked outside the transaction that records the
+ * approval (with the bank's systems it writes the PSU's reference row, which the token needs).
+ */
+async function signerKnown(context: ServiceContext, collected: EidCollect, psuId: string): Promise<boolean> {
+  if (collected.state.status !== 'complete' || collected.state.personalNumber !== psuId) return false;
+  return (await context.psuDirectory.findPsu(psuId)) !== undefined;
 }
 
 /** Under mutual TLS: the presented certificate must be registered for the app's TPP; answers its thumbprint. */
@@ -209,8 +220,9 @@ export async function pollToken(
     collected.state.status === 'complete'
       ? await context.authorizables.find(parseResourceScope(checked.session.scope)!)
       : undefined;
+  const known = await signerKnown(context, collected, checked.session.psuId);
   const outcome = await context.db.transaction((trx) =>
-    recordPoll(context, trx, sessionHash, collected, resource, now),
+    recordPoll(context, trx, sessionHash, collected, { resource, known }, now),
   );
   if (outcome.ended !== undefined) context.metrics.decoupledSessionEnded(outcome.ended);
   if ('error' in outcome) throw outcome.error;
@@ -286,7 +298,12 @@ async function recordPoll(
   trx: Db,
   sessionHash: string,
   collected: EidCollect,
-  resource: Authorizable | undefined,
+  signed: {
+    /** What the PSU approves, if the order is complete. */
+    readonly resource: Authorizable | undefined;
+    /** The session's PSU signed and the bank knows them (signerKnown). */
+    readonly known: boolean;
+  },
   now: Date,
 ): Promise<PollAnswer> {
   const session = await lockSession(trx, sessionHash);
@@ -310,8 +327,12 @@ async function recordPoll(
         ended: 'other_person',
       };
     }
+    if (!signed.known) {
+      await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
+      return { error: cannotSign(), ended: 'failed' };
+    }
     await updateSession(trx, sessionHash, { state: 'complete', endedAt: now });
-    await resource?.approve(trx, session.psuId);
+    await signed.resource?.approve(trx, session.psuId);
     const token = await issuePsuTokens(trx, context, {
       kind: 'decoupled',
       clientId: session.clientId,

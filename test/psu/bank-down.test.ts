@@ -176,7 +176,10 @@ describe('the core banking system down while the PSU logs in and approves', () =
       error_description: "The bank's core banking system did not answer",
       state: 'oidc-down',
     });
-    assert.ok(atTpp(new URL(String(during.headers.location))));
+    assert.ok(
+      atTpp(new URL(String(during.headers.location))),
+      "the PSU is sent back to the TPP's redirect URI",
+    );
 
     const again = new Agent();
     const consent = await fetched(await backFromProvider(again, id, 'oidc-again'), again);

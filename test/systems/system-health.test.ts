@@ -241,7 +241,10 @@ describe('the health answers cost the bank systems one probe per bound, however 
       assert.equal(probes().length, before + 2);
       const systems = (answer: { body: Record<string, unknown> }) =>
         answer.body.systems as Record<string, { state: string; checkedAt: string }>;
-      assert.ok(systems(again).coreBanking!.checkedAt > systems(first).coreBanking!.checkedAt);
+      assert.ok(
+        systems(again).coreBanking!.checkedAt > systems(first).coreBanking!.checkedAt,
+        'the state is learnt anew once the bound has passed',
+      );
 
       // A call that finds core banking down makes readiness say so at once, without a probe.
       bank.script({ kind: 'fail-before' }, DEFAULT_RETRY.attempts, 'all');

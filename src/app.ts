@@ -227,8 +227,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       tokenRoutes(api, context, config.basePath);
       authorizeRoutes(api, context);
       decoupledRoutes(api, context, config.basePath);
-      psuRoutes(api, context);
-      oidcRoutes(api, context);
+      psuRoutes(api, context, isDatabaseUnavailable);
+      oidcRoutes(api, context, isDatabaseUnavailable);
       initiateRoutes(api, context);
       executeStatusRoutes(api, context);
       shortTermConsentRoutes(api, context);

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
+import { renderPage } from '../../src/api/psu/pages.ts';
 import { buildApp } from '../../src/app.ts';
 import { TppClient } from '../../src/client/tpp-client.ts';
 import { configWith } from '../../src/config.ts';
@@ -101,6 +102,35 @@ describe('the database goes away and comes back', { skip: DATABASE_URL === undef
     assert.deepEqual(Object.keys(tokenAnswer.body as object), ['error', 'error_description']);
     assert.equal((tokenAnswer.body as unknown as { error: string }).error, 'temporarily_unavailable');
     assert.deepEqual([await readiness(503), await get('/healthz'), await get('/livez')], [503, 503, 200]);
+    // The PSU's login page: a page that says so, not the API's JSON.
+    const csrf = 'c'.repeat(43);
+    const login = await fetch(`${base}/psu/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `psu_csrf=${csrf}` },
+      body: new URLSearchParams({ request: 'r'.repeat(43), csrf, psu_id: '191212121212', password: 'x' }),
+    });
+    assert.deepEqual(
+      {
+        status: login.status,
+        retryAfter: login.headers.get('retry-after'),
+        type: login.headers.get('content-type'),
+        body: await login.text(),
+      },
+      {
+        status: 503,
+        retryAfter: '5',
+        type: 'text/html; charset=utf-8',
+        body: renderPage(
+          {
+            view: 'message',
+            title: 'Temporarily unavailable',
+            text: "The gateway's database cannot answer right now. Please try again in a few minutes.",
+          },
+          undefined,
+          '',
+        ),
+      },
+    );
   }
 
   async function assertServing() {

@@ -13,7 +13,7 @@ import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
-import { cookieOf, psuPageErrors, sendPsuAnswer } from './reply.ts';
+import { cookieOf, type DatabaseUnavailable, psuPageErrors, sendPsuAnswer } from './reply.ts';
 
 /**
  * Ties a login to the browser that left for the provider. SameSite=Lax, not Strict: it must come
@@ -34,7 +34,7 @@ const CallbackQuery = Type.Object({
 });
 const INVALID = HTML_PAGE('The link is no longer valid (used, expired, unknown state, or another browser)');
 
-export function oidcRoutes(app: Api, context: ServiceContext): void {
+export function oidcRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseUnavailable): void {
   if (context.psuIdentityProvider === undefined) return;
   const { config } = context;
   app.get(
@@ -57,7 +57,7 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
           ),
         },
       },
-      errorHandler: psuPageErrors(config),
+      errorHandler: psuPageErrors(config, unavailable),
     },
     async (request, reply) => {
       const { login } = request.query;
@@ -89,7 +89,7 @@ export function oidcRoutes(app: Api, context: ServiceContext): void {
           ),
         },
       },
-      errorHandler: psuPageErrors(config),
+      errorHandler: psuPageErrors(config, unavailable),
     },
     async (request, reply) => {
       const step = await returnFromProvider(context, request.query, cookieOf(request, BROWSER_COOKIE));

@@ -7,7 +7,7 @@ import type { ServiceContext } from '../../services/shared/context.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
 import { apiErrors } from '../shared/schemas.ts';
-import { CSRF_COOKIE, cookieOf, psuPageErrors, sendPsuAnswer } from './reply.ts';
+import { CSRF_COOKIE, cookieOf, type DatabaseUnavailable, psuPageErrors, sendPsuAnswer } from './reply.ts';
 
 const field = (description: string) => Type.Optional(Type.String({ description }));
 /** What every PSU form posts back: the request it belongs to and its CSRF token (also in a cookie). */
@@ -25,7 +25,7 @@ const FORM = ['application/x-www-form-urlencoded'];
 /**
  * A page's 400: its HTML page (a form with a field given twice too); or, for a body that is no form at
  * all (none, or not an object: no browser posts that), the API's error body. 413 and 415: a body too
- * large or not a form. 503: a bank system the step needs does not answer (api/psu/reply.ts).
+ * large or not a form. 503: a bank system the step needs, or the database, does not answer (reply.ts).
  */
 const pageErrors = (description: string) => ({
   400: {
@@ -37,13 +37,13 @@ const pageErrors = (description: string) => ({
   },
   ...apiErrors(413, 415),
   503: HTML_PAGE(
-    'A bank system the step needs does not answer now: a page that says so, with Retry-After (the page stays valid: send it again later)',
+    'A bank system the step needs, or the database, does not answer now: a page that says so, with Retry-After (the page stays valid: send it again later)',
   ),
 });
 const INVALID = 'The page is no longer valid (expired, used, or a bad CSRF token)';
 
-export function psuRoutes(app: Api, context: ServiceContext): void {
-  if (context.eid.simulatedApp !== undefined) eidAppRoutes(app, context);
+export function psuRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseUnavailable): void {
+  if (context.eid.simulatedApp !== undefined) eidAppRoutes(app, context, unavailable);
   app.post(
     '/psu/login',
     {
@@ -61,7 +61,7 @@ export function psuRoutes(app: Api, context: ServiceContext): void {
           401: HTML_PAGE('Wrong personal number or password, or locked after too many attempts'),
         },
       },
-      errorHandler: psuPageErrors(context.config),
+      errorHandler: psuPageErrors(context.config, unavailable),
     },
     async (request, reply) => {
       const answer = await submitLogin(
@@ -87,7 +87,7 @@ export function psuRoutes(app: Api, context: ServiceContext): void {
           ...pageErrors(INVALID),
         },
       },
-      errorHandler: psuPageErrors(context.config),
+      errorHandler: psuPageErrors(context.config, unavailable),
     },
     async (request, reply) => {
       const answer = await submitConsent(context, request.body, cookieOf(request, CSRF_COOKIE));
@@ -97,7 +97,7 @@ export function psuRoutes(app: Api, context: ServiceContext): void {
 }
 
 /** The simulator's pretend e-ID app: only where the built-in simulator is the e-ID provider. */
-function eidAppRoutes(app: Api, context: ServiceContext): void {
+function eidAppRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseUnavailable): void {
   app.get(
     '/psu/eid',
     {
@@ -131,7 +131,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
           404: HTML_PAGE('No open order matches'),
         },
       },
-      errorHandler: psuPageErrors(context.config),
+      errorHandler: psuPageErrors(context.config, unavailable),
     },
     async (request, reply) =>
       sendPsuAnswer(
@@ -166,7 +166,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
           403: HTML_PAGE('The order is for another PSU'),
         },
       },
-      errorHandler: psuPageErrors(context.config),
+      errorHandler: psuPageErrors(context.config, unavailable),
     },
     async (request, reply) =>
       sendPsuAnswer(
@@ -195,7 +195,7 @@ function eidAppRoutes(app: Api, context: ServiceContext): void {
           ...pageErrors('The order cannot be signed now, or the page is no longer valid'),
         },
       },
-      errorHandler: psuPageErrors(context.config),
+      errorHandler: psuPageErrors(context.config, unavailable),
     },
     async (request, reply) =>
       sendPsuAnswer(

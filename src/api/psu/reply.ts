@@ -13,6 +13,9 @@ import { renderPage } from './pages.ts';
 
 export const CSRF_COOKIE = 'psu_csrf';
 
+/** Whether an error says the database cannot answer now (store/database.ts's isDatabaseUnavailable). */
+export type DatabaseUnavailable = (error: unknown) => boolean;
+
 export function sendPsuAnswer(
   config: Config,
   request: FastifyRequest,
@@ -48,11 +51,15 @@ export function sendPsuAnswer(
  * the step needs cannot answer now (503 with Retry-After; the steps leave the page usable, so that the
  * PSU sends it again once the system is back), or a form with a parameter given twice (400). Any other
  * error goes on to the app's error handler (http/errors.ts): the API's body, as for a body that is no
- * form at all.
+ * form at all. The database away (`unavailable` tells its errors, as for http/errors.ts) is a 503 page too.
  */
-export function psuPageErrors(config: Config) {
+export function psuPageErrors(config: Config, unavailable: DatabaseUnavailable = () => false) {
   return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof SystemUnavailable) return sendUnavailablePage(config, request, reply, error);
+    if (unavailable(error)) {
+      const away = new SystemUnavailable('database', 'the database cannot answer', { cause: error });
+      return sendUnavailablePage(config, request, reply, away);
+    }
     if (error instanceof RepeatedFormParameter) {
       return sendPsuAnswer(config, request, reply, {
         kind: 'page',

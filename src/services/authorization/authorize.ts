@@ -46,10 +46,12 @@ export async function authorize(context: ServiceContext, query: AuthorizeQuery):
     if (context.policy.redirectApproval === 'psu-login') return startPsuLogin(context, request);
     const psuId = authorizingPsu(context, request.resource)!;
     // A sandbox scenario PSU declines, or lets the authorization run out, as the live pages allow; a
-    // consent's PSU-ID that names nobody the directory knows is approved by nobody.
+    // consent's PSU-ID that names nobody the directory knows is approved by nobody. Only a consent's PSU
+    // is the TPP's word (not looked up when it was made): a payment's holds its debtor account (a key),
+    // and asking the directory for it would cost every flow a read.
     const refusal =
       context.policy.redirectRefusal(psuId) ??
-      ((await context.psuDirectory.findPsu(psuId)) === undefined
+      (request.resource.service === 'AIS' && (await context.psuDirectory.findPsu(psuId)) === undefined
         ? 'the PSU cannot authorize this'
         : undefined);
     if (refusal !== undefined) {

@@ -1,4 +1,5 @@
-// npm run build (and npm install, through prepare): the gateway bundled into dist/cli.js with its
+// npm run build (and npm install, through prepare): the gateway, with the checker and the demo (the
+// workspace packages under packages/, linked into node_modules), bundled into dist/cli.js with its
 // source map (stack traces point at the TypeScript sources), the SQL migrations beside it, and the
 // sandbox's start snapshot (a database migrated and seeded, dist/sandbox-snapshot). One bundle loads
 // in half the time of a module per file. PGlite, pg and the OpenAPI plugins stay packages: they load

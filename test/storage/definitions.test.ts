@@ -65,9 +65,11 @@ async function catalogueOf(store: Store): Promise<Catalogue> {
  * A database migrated by the runner of before the definitions, its functions as the migrations left
  * them, and the store that then opens it (migrating it on).
  */
-async function migratedBefore(
-  backend: Backend,
-): Promise<{ history: Catalogue['functions']; store: Store; drop: () => Promise<void> }> {
+async function migratedBefore(backend: Backend): Promise<{
+  history: Catalogue['functions'];
+  store: Store & { readonly migrated: readonly string[] };
+  drop: () => Promise<void>;
+}> {
   if (backend === 'pglite') {
     const dir = await mkdtemp(join(tmpdir(), 'psd2-gateway-definitions-'));
     const { PGlite } = await import('@electric-sql/pglite');

@@ -9,7 +9,12 @@
 // our database (the built-in ledger: CoreBanking.bookRecorded) books one payment's execution in one
 // transaction instead, the three steps together (bookOneRecorded).
 import { dateIn } from '../../domain/dates.ts';
-import { canMove, type Payment, statusAfterExecution, type TransactionStatus } from '../../domain/payment.ts';
+import {
+  nextStatus,
+  type Payment,
+  statusAfterExecution,
+  type TransactionStatus,
+} from '../../domain/payment.ts';
 import { findProduct } from '../../domain/products.ts';
 import type { BookingLine, BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
 import type { Db } from '../../store/database.ts';
@@ -137,15 +142,21 @@ export async function finishBooking(
   return settle(trx, context, await lockPaymentsOfBooking(trx, order.key), order, outcome);
 }
 
-/** Where the outcome moves a payment of the order: booked, its settlement status (ACCP when dated later); else RJCT. */
+/**
+ * Where the outcome moves a payment of the order (domain/payment.ts nextStatus): booked, its settlement
+ * status (ACCP when dated later); else RJCT. Throws on a move the transition table does not have.
+ */
 function moveOf(
   payment: Payment,
   order: BookingOrder,
   outcome: BookingOutcome,
 ): { to: TransactionStatus; rejection?: { reasonCode: string; reason: string } } {
-  if (!outcome.booked)
-    return { to: 'RJCT', rejection: { reasonCode: outcome.reasonCode, reason: outcome.reason } };
-  return { to: statusAfterExecution(payment, findProduct(payment.product)!.settlement, order.bookingDate) };
+  if (!outcome.booked) {
+    const rejection = { reasonCode: outcome.reasonCode, reason: outcome.reason };
+    return { to: nextStatus(payment, { type: 'rejected', ...rejection }), rejection };
+  }
+  const settlement = findProduct(payment.product)!.settlement;
+  return { to: nextStatus(payment, { type: 'executed', settlement, on: order.bookingDate }) };
 }
 
 /** The payment as an execution at `at` leaves it: moved to `to`, with the reason when rejected. */
@@ -240,8 +251,6 @@ export async function bookOneRecorded<T>(
   const order = orderOf(key, today(context), [payment], context.config.timeZone);
   if (order.lines.length === 0) return undefined;
   const booked = moveOf(payment, order, { booked: true }).to;
-  if (!canMove(payment.status, booked))
-    throw new Error(`payment ${payment.id} cannot move from ${payment.status} to ${booked}`);
   const at = context.clock();
   const reply = answer(executed(payment, booked, at));
   const outcome = await coreBanking.bookRecorded(order, {

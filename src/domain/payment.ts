@@ -58,23 +58,6 @@ export type PaymentStatusView = Pick<
   | 'amount'
 >;
 
-/**
- * The record of one payment's execution that a core banking system booking in the gateway's own
- * database keeps with its booking (CoreBanking.bookRecorded, ledger_execute): the status the payment
- * waits in (not marked for a booking asked before), its status once booked, and the answer to the
- * request that executed it, kept under the app's request id once booked.
- */
-export interface ExecutionRecord {
-  readonly paymentId: string;
-  readonly from: TransactionStatus;
-  readonly to: TransactionStatus;
-  readonly clientId: string;
-  readonly requestId: string;
-  readonly fingerprint: string;
-  readonly statusCode: number;
-  readonly body: unknown;
-}
-
 /** Every move of transactionStatus there is: execution, booking on the date, rejection, cancellation. */
 export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> = {
   ACTC: ['ACCP', 'ACSC', 'ACCC', 'RJCT', 'CANC'],

@@ -6,7 +6,7 @@
 // or the answer is lost between (1) and (3), the payments stay marked: a retried execute, or the
 // recovery that the scheduler runs, asks the system again under the same key, which books nothing
 // twice and answers the first outcome. A marked payment cannot be cancelled. A system that does share
-// our database (the built-in ledger: CoreBanking.bookRecorded) books one payment's execution in one
+// our database (the built-in ledger: context.recordedBookings) books one payment's execution in one
 // transaction instead, the three steps together (bookOneRecorded).
 import { dateIn } from '../../domain/dates.ts';
 import {
@@ -234,7 +234,7 @@ export async function finishOneBooking<T>(
 
 /**
  * Steps 1 to 3 in one call, for one payment and a core banking system that books in the gateway's own
- * database (CoreBanking.bookRecorded): the payment, read waiting in its status and not marked, is
+ * database (context.recordedBookings): the payment, read waiting in its status and not marked, is
  * booked, moved and, when booked, answered in one transaction. A rejection moves it to RJCT in that
  * transaction, and its answer (which names the reason) is recorded right after, as any answer is.
  * Answers undefined, having done nothing, when the system cannot, when nothing is due today (the
@@ -246,14 +246,14 @@ export async function bookOneRecorded<T>(
   key: string,
   { payment, request, answer }: OneExecution<T>,
 ): Promise<Answer<T> | undefined> {
-  const { coreBanking } = context;
-  if (coreBanking.bookRecorded === undefined || payment.booking !== null) return undefined;
+  const { recordedBookings } = context;
+  if (recordedBookings === undefined || payment.booking !== null) return undefined;
   const order = orderOf(key, today(context), [payment], context.config.timeZone);
   if (order.lines.length === 0) return undefined;
   const booked = moveOf(payment, order, { booked: true }).to;
   const at = context.clock();
   const reply = answer(executed(payment, booked, at));
-  const outcome = await coreBanking.bookRecorded(order, {
+  const outcome = await recordedBookings.bookRecorded(order, {
     paymentId: payment.id,
     from: payment.status,
     to: booked,

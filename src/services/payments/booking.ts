@@ -268,8 +268,11 @@ export async function bookOneRecorded<T>(
     countMoves(context, [moveRecord(payment, booked)]);
     return outcome.answered ? reply : replayAnswer(context.db, request.key, request.fingerprint);
   }
-  countMoves(context, [moveRecord(payment, 'RJCT', outcome.reasonCode)]);
-  const rejected = answer(executed(payment, 'RJCT', at, outcome));
+  // The ledger moved it in SQL (ledger_execute, under the database's transition rule); the domain's
+  // table names the same status.
+  const refused = moveOf(payment, order, outcome).to;
+  countMoves(context, [moveRecord(payment, refused, outcome.reasonCode)]);
+  const rejected = answer(executed(payment, refused, at, outcome));
   return recordOnce(context.db, request.key, request.fingerprint, async () => rejected);
 }
 

@@ -14,7 +14,6 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
   RouteGenericInterface,
-  RouteHandlerMethod,
   RouteShorthandOptionsWithHandler,
 } from 'fastify';
 import { type ConnectionLost, retriedOnce } from '../../http/connection-retry.ts';
@@ -25,16 +24,6 @@ type OwnStep = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown
 
 /** A step of a pipeline: one of the route's own, or a rate limit named from `limits`. */
 export type Step = OwnStep | RateLimit;
-
-type Handler<S extends FastifySchema> = RouteHandlerMethod<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  RouteGenericInterface,
-  ContextConfigDefault,
-  S,
-  TypeBoxTypeProvider
->;
 
 type RouteOptions<S extends FastifySchema> = RouteShorthandOptionsWithHandler<
   RawServerDefault,
@@ -55,7 +44,7 @@ export interface Pipeline<S extends FastifySchema> {
   readonly schema: S;
   /** A GET whose handler only reads this database: run once more when its connection dies. */
   readonly retryReads?: boolean;
-  readonly handler: Handler<S>;
+  readonly handler: RouteOptions<S>['handler'];
   /** The route's own error answers (the PSU's pages answer in HTML). */
   readonly errorHandler?: RouteOptions<S>['errorHandler'];
 }

@@ -11,28 +11,28 @@ import { accountRoutes } from './api/accounts/account-routes.ts';
 import { cardAccountRoutes } from './api/card-accounts/card-account-routes.ts';
 import { consentRoutes } from './api/consents/consent-routes.ts';
 import { shortTermConsentRoutes } from './api/consents/short-term-consent-routes.ts';
-import { decoupledRoutes } from './api/decoupled/decoupled-routes.ts';
+import { decoupledAuthorizationRoutes } from './api/decoupled/decoupled-routes.ts';
 import { docsRoutes } from './api/docs/docs-routes.ts';
-import { fundsRoutes } from './api/funds/funds-routes.ts';
+import { fundsConfirmationRoutes } from './api/funds/funds-routes.ts';
 import { healthRoutes, READY_TIMEOUT_MS } from './api/health/health-routes.ts';
 import { metricsRoutes } from './api/health/metrics-routes.ts';
-import { authorizeRoutes } from './api/oauth/authorize-routes.ts';
+import { authorizationRoutes } from './api/oauth/authorize-routes.ts';
 import { tokenRoutes } from './api/oauth/token-routes.ts';
-import { subscriptionsRoutes } from './api/onboarding/subscription-routes.ts';
-import { thirdPartiesRoutes } from './api/onboarding/third-party-routes.ts';
-import { executeStatusRoutes } from './api/payments/execution-routes.ts';
-import { initiateRoutes } from './api/payments/initiation-routes.ts';
+import { subscriptionRoutes } from './api/onboarding/subscription-routes.ts';
+import { thirdPartyRoutes } from './api/onboarding/third-party-routes.ts';
+import { paymentExecutionRoutes } from './api/payments/execution-routes.ts';
+import { paymentInitiationRoutes } from './api/payments/initiation-routes.ts';
 import { seV1Routes } from './api/payments/se-v1-routes.ts';
 import { oidcRoutes } from './api/psu/oidc-routes.ts';
 import { psuRoutes } from './api/psu/psu-routes.ts';
 import { sandboxRoutes } from './api/sandbox/sandbox-routes.ts';
 import { registerOpenApi } from './api/shared/openapi.ts';
+import { pipelines } from './api/shared/pipeline.ts';
 import { registerRateLimits } from './api/shared/rate-limits.ts';
 import { SHARED_SCHEMAS } from './api/shared/schemas.ts';
 import { loadQwacReader } from './certificates/qwac.ts';
 import type { Config } from './config.ts';
 import { registerAnswerCheck } from './http/answer-check.ts';
-import { registerConnectionRetry } from './http/connection-retry.ts';
 import {
   answerClientError,
   answerFrameworkError,
@@ -172,7 +172,6 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   if (tls?.crl !== undefined) await checkRevocations(app.server, tls.ca ?? '', tls.crl);
   const { onRoute } = dependencies;
   if (onRoute !== undefined) app.addHook('onRoute', (route) => onRoute(route));
-  registerConnectionRetry(app, isConnectionLost);
   attachMetrics(app, metrics);
   const unobserveBatches = observeBatches(dependencies.store.db, metrics.observeBatch);
   app.addHook('onClose', async () => unobserveBatches());
@@ -215,38 +214,41 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     app.addHook('onClose', stopScheduler);
   }
 
-  // Before any route and the OpenAPI document: each limited route gets its hooks and documents its 429.
-  await registerRateLimits(app, config, { redis: dependencies.redis });
+  // Before any route and the OpenAPI document: the limits that routes name in their pipelines.
+  const limits = await registerRateLimits(app, config, { redis: dependencies.redis });
+  // Every route's steps, limits and retries, declared in its own file (api/shared/pipeline.ts).
+  const pipeline = pipelines(limits, isConnectionLost);
   // Before any route: the OpenAPI document is generated from the routes as they are registered.
   await registerOpenApi(app, config, context.mtls);
   // Outside BASE_PATH; live not on this listener (main.ts serves them on METRICS_PORT).
-  if (context.policy.metricsOnPublicListener) metricsRoutes(app, metrics);
+  if (context.policy.metricsOnPublicListener) metricsRoutes(app, pipeline, metrics);
   await app.register(
     async (scope) => {
       const api = scope.withTypeProvider<TypeBoxTypeProvider>();
       await docsRoutes(
         api,
         context,
+        pipeline,
         context.policy.sandboxTools ? () => findSandboxApp(context.db, config) : undefined,
       );
-      healthRoutes(api, context, monitor);
-      tokenRoutes(api, context, config.basePath);
-      authorizeRoutes(api, context);
-      decoupledRoutes(api, context, config.basePath);
-      psuRoutes(api, context, isDatabaseUnavailable);
-      oidcRoutes(api, context, isDatabaseUnavailable);
-      initiateRoutes(api, context);
-      executeStatusRoutes(api, context);
-      shortTermConsentRoutes(api, context);
-      consentRoutes(api, context);
-      accountRoutes(api, context);
-      cardAccountRoutes(api, context);
-      thirdPartiesRoutes(api, context);
-      subscriptionsRoutes(api, context);
-      fundsRoutes(api, context);
-      seV1Routes(api);
+      healthRoutes(api, context, pipeline, monitor);
+      tokenRoutes(api, context, pipeline, config.basePath);
+      authorizationRoutes(api, context, pipeline);
+      decoupledAuthorizationRoutes(api, context, pipeline, config.basePath);
+      psuRoutes(api, context, pipeline, isDatabaseUnavailable);
+      oidcRoutes(api, context, pipeline, isDatabaseUnavailable);
+      paymentInitiationRoutes(api, context, pipeline);
+      paymentExecutionRoutes(api, context, pipeline);
+      shortTermConsentRoutes(api, context, pipeline);
+      consentRoutes(api, context, pipeline);
+      accountRoutes(api, context, pipeline);
+      cardAccountRoutes(api, context, pipeline);
+      thirdPartyRoutes(api, context, pipeline);
+      subscriptionRoutes(api, context, pipeline);
+      fundsConfirmationRoutes(api, context, pipeline);
+      seV1Routes(api, pipeline);
       if (context.policy.sandboxTools)
-        sandboxRoutes(api, context, {
+        sandboxRoutes(api, context, pipeline, {
           testData: () => listTestData(context.db, context.config),
           reset: async (day) => {
             await resetSandbox(context.db, day);
@@ -263,8 +265,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     await app.register(
       async (scope) => {
         const auth = scope.withTypeProvider<TypeBoxTypeProvider>();
-        tokenRoutes(auth, context, prefix);
-        decoupledRoutes(auth, context, prefix);
+        tokenRoutes(auth, context, pipeline, prefix);
+        decoupledAuthorizationRoutes(auth, context, pipeline, prefix);
       },
       { prefix },
     );

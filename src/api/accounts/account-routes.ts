@@ -24,6 +24,7 @@ import { baseUrlOf } from '../base-url.ts';
 import { AIS_APIS } from '../consents/consent-routes.ts';
 import { AccountFields, Amount, Balances } from '../consents/schemas.ts';
 import { type Api, asBody } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import { answer, apiErrors, BEARER, TPP_CALL_ERRORS, tppHeaderSchema } from '../shared/schemas.ts';
 
 const Account = Type.Object({
@@ -125,18 +126,24 @@ function namesOf(accountApi: AccountApi): { suffix: string; api: string } {
 /** What every account read answers besides its record: the API errors, and 429 past the daily reads. */
 const READ_ERRORS = apiErrors(...TPP_CALL_ERRORS, 429);
 
-export function accountRoutes(app: Api, context: ServiceContext): void {
+export function accountRoutes(app: Api, context: ServiceContext, { route, limits }: Pipelines): void {
   for (const accountApi of ACCOUNT_APIS) {
     const { prefix, products } = accountApi;
     const live = () => ({ role: 'AIS' as const, products });
-    const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
+    // Counted per address first, then the TPP headers and the token, then counted per app.
+    const steps = [
+      limits.apiAddress,
+      tppHeaders(context, { country: 'path', live }),
+      bearer(context),
+      limits.apiApp,
+    ];
     const { suffix, api } = namesOf(accountApi);
     const common = { tags: ['Accounts'], security: BEARER, headers: tppHeaderSchema() };
 
     app.get(
       `${prefix}/accounts`,
-      {
-        onRequest: hooks,
+      route({
+        onRequest: steps,
         schema: {
           ...common,
           summary: `List the accounts of a consent (${api})`,
@@ -149,22 +156,22 @@ export function accountRoutes(app: Api, context: ServiceContext): void {
             ...READ_ERRORS,
           },
         },
-      },
-      // The list carries balances unless asked not to (as the real service's list).
-      async (request) =>
-        asBody(
-          await listConsentedAccounts(
-            context,
-            aisCall(context, request, accountApi),
-            withBalance(request.query, true),
-          ),
-        ),
+        handler: // The list carries balances unless asked not to (as the real service's list).
+          async (request) =>
+            asBody(
+              await listConsentedAccounts(
+                context,
+                aisCall(context, request, accountApi),
+                withBalance(request.query, true),
+              ),
+            ),
+      }),
     );
 
     app.get(
       `${prefix}/accounts/:accountId`,
-      {
-        onRequest: hooks,
+      route({
+        onRequest: steps,
         schema: {
           ...common,
           summary: `Read an account (${api})`,
@@ -173,22 +180,22 @@ export function accountRoutes(app: Api, context: ServiceContext): void {
           querystring: WithBalance,
           response: { 200: answer(Account, 'The account'), ...READ_ERRORS },
         },
-      },
-      async (request) =>
-        asBody(
-          await readConsentedAccount(
-            context,
-            aisCall(context, request, accountApi),
-            request.params.accountId,
-            withBalance(request.query, false),
+        handler: async (request) =>
+          asBody(
+            await readConsentedAccount(
+              context,
+              aisCall(context, request, accountApi),
+              request.params.accountId,
+              withBalance(request.query, false),
+            ),
           ),
-        ),
+      }),
     );
 
     app.get(
       `${prefix}/accounts/:accountId/balances`,
-      {
-        onRequest: hooks,
+      route({
+        onRequest: steps,
         schema: {
           ...common,
           summary: `Read an account's balances (${api})`,
@@ -199,17 +206,21 @@ export function accountRoutes(app: Api, context: ServiceContext): void {
             ...READ_ERRORS,
           },
         },
-      },
-      async (request) =>
-        asBody(
-          await readAccountBalances(context, aisCall(context, request, accountApi), request.params.accountId),
-        ),
+        handler: async (request) =>
+          asBody(
+            await readAccountBalances(
+              context,
+              aisCall(context, request, accountApi),
+              request.params.accountId,
+            ),
+          ),
+      }),
     );
 
     app.get(
       `${prefix}/accounts/:accountId/transactions`,
-      {
-        onRequest: hooks,
+      route({
+        onRequest: steps,
         schema: {
           ...common,
           summary: `Read an account's transactions (${api})`,
@@ -219,16 +230,16 @@ export function accountRoutes(app: Api, context: ServiceContext): void {
           querystring: TransactionsQuery,
           response: { 200: answer(TransactionsResponse, 'The transactions'), ...READ_ERRORS },
         },
-      },
-      async (request) =>
-        asBody(
-          await readAccountTransactions(
-            context,
-            aisCall(context, request, accountApi),
-            request.params.accountId,
-            request.query,
+        handler: async (request) =>
+          asBody(
+            await readAccountTransactions(
+              context,
+              aisCall(context, request, accountApi),
+              request.params.accountId,
+              request.query,
+            ),
           ),
-        ),
+      }),
     );
   }
 }

@@ -17,6 +17,7 @@ import {
   TransactionsResponse,
 } from '../accounts/account-routes.ts';
 import { type Api, asBody } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import { answer, apiErrors, BEARER, TPP_CALL_ERRORS, tppHeaderSchema } from '../shared/schemas.ts';
 
 /** Card accounts are read under general account consents, at /psd2/v1. */
@@ -38,16 +39,22 @@ const Params = Type.Object({
 const READ_ERRORS = apiErrors(...TPP_CALL_ERRORS, 429);
 const common = { tags: ['Card accounts'], security: BEARER, headers: tppHeaderSchema() };
 
-export function cardAccountRoutes(app: Api, context: ServiceContext): void {
+export function cardAccountRoutes(app: Api, context: ServiceContext, { route, limits }: Pipelines): void {
   const live = () => ({ role: 'AIS' as const, products: ['card-accounts'] });
-  const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
+  // Counted per address first, then the TPP headers and the token, then counted per app.
+  const steps = [
+    limits.apiAddress,
+    tppHeaders(context, { country: 'path', live }),
+    bearer(context),
+    limits.apiApp,
+  ];
   const prefix = '/psd2/v1/card-accounts';
   const call = (request: Parameters<typeof aisCall>[1]) => aisCall(context, request, CARD_ACCOUNTS_API);
 
   app.get(
     prefix,
-    {
-      onRequest: hooks,
+    route({
+      onRequest: steps,
       schema: {
         ...common,
         summary: 'List the card accounts of a consent',
@@ -59,14 +66,14 @@ export function cardAccountRoutes(app: Api, context: ServiceContext): void {
           ...READ_ERRORS,
         },
       },
-    },
-    async (request) => asBody(await listConsentedCardAccounts(context, call(request))),
+      handler: async (request) => asBody(await listConsentedCardAccounts(context, call(request))),
+    }),
   );
 
   app.get(
     `${prefix}/:accountId`,
-    {
-      onRequest: hooks,
+    route({
+      onRequest: steps,
       schema: {
         ...common,
         summary: 'Read a card account',
@@ -74,15 +81,15 @@ export function cardAccountRoutes(app: Api, context: ServiceContext): void {
         params: Params,
         response: { 200: answer(CardAccount, 'The card account'), ...READ_ERRORS },
       },
-    },
-    async (request) =>
-      asBody(await readConsentedCardAccount(context, call(request), request.params.accountId)),
+      handler: async (request) =>
+        asBody(await readConsentedCardAccount(context, call(request), request.params.accountId)),
+    }),
   );
 
   app.get(
     `${prefix}/:accountId/balances`,
-    {
-      onRequest: hooks,
+    route({
+      onRequest: steps,
       schema: {
         ...common,
         summary: "Read a card account's balances",
@@ -93,15 +100,15 @@ export function cardAccountRoutes(app: Api, context: ServiceContext): void {
           ...READ_ERRORS,
         },
       },
-    },
-    async (request) =>
-      asBody(await readCardAccountBalances(context, call(request), request.params.accountId)),
+      handler: async (request) =>
+        asBody(await readCardAccountBalances(context, call(request), request.params.accountId)),
+    }),
   );
 
   app.get(
     `${prefix}/:accountId/transactions`,
-    {
-      onRequest: hooks,
+    route({
+      onRequest: steps,
       schema: {
         ...common,
         summary: "Read a card account's transactions",
@@ -110,10 +117,10 @@ export function cardAccountRoutes(app: Api, context: ServiceContext): void {
         querystring: TransactionsQuery,
         response: { 200: answer(TransactionsResponse, 'The transactions'), ...READ_ERRORS },
       },
-    },
-    async (request) =>
-      asBody(
-        await readCardAccountTransactions(context, call(request), request.params.accountId, request.query),
-      ),
+      handler: async (request) =>
+        asBody(
+          await readCardAccountTransactions(context, call(request), request.params.accountId, request.query),
+        ),
+    }),
   );
 }

@@ -18,6 +18,7 @@ import {
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { type Api, answerWith, asBody } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import {
   answer,
   apiErrors,
@@ -80,10 +81,16 @@ const NAMES: Record<AisApi, { readonly suffix: string; readonly api: string }> =
   lu: { suffix: 'Lu', api: 'Luxembourg' },
 };
 
-export function consentRoutes(app: Api, context: ServiceContext): void {
+export function consentRoutes(app: Api, context: ServiceContext, { route, limits }: Pipelines): void {
   for (const { api, prefix, consents } of AIS_APIS) {
     const live = () => ({ role: 'AIS' as const, products: consents });
-    const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
+    // Counted per address first, then the TPP headers and the token, then counted per app.
+    const steps = [
+      limits.apiAddress,
+      tppHeaders(context, { country: 'path', live }),
+      bearer(context),
+      limits.apiApp,
+    ];
     const call = (request: FastifyRequest) =>
       [
         tppOf(request).app,
@@ -96,8 +103,8 @@ export function consentRoutes(app: Api, context: ServiceContext): void {
 
     app.post(
       `${prefix}/consents`,
-      {
-        onRequest: hooks,
+      route({
+        onRequest: steps,
         schema: {
           ...common,
           summary: `Ask for a consent to read accounts (${apiName})`,
@@ -115,27 +122,26 @@ export function consentRoutes(app: Api, context: ServiceContext): void {
             ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
           },
         },
-      },
-      async (request, reply) => {
-        const tpp = tppOf(request);
-        const answer = await createAccountConsent(context, {
-          app: tpp.app,
-          grant: grantOf(request),
-          requestId: tpp.requestId,
-          api,
-          body: request.body as ConsentRequest,
-          psuId: header(request, 'psu-id'),
-          baseUrl: baseUrlOf(context.config, request),
-        });
-        return answerWith(reply, answer);
-      },
+        handler: async (request, reply) => {
+          const tpp = tppOf(request);
+          const answer = await createAccountConsent(context, {
+            app: tpp.app,
+            grant: grantOf(request),
+            requestId: tpp.requestId,
+            api,
+            body: request.body as ConsentRequest,
+            psuId: header(request, 'psu-id'),
+            baseUrl: baseUrlOf(context.config, request),
+          });
+          return answerWith(reply, answer);
+        },
+      }),
     );
 
     app.get(
       `${prefix}/consents/:consentId`,
-      {
-        config: { readsOnly: true },
-        onRequest: hooks,
+      route({
+        onRequest: steps,
         schema: {
           ...common,
           summary: `Read a consent (${apiName})`,
@@ -143,15 +149,16 @@ export function consentRoutes(app: Api, context: ServiceContext): void {
           params: ConsentParams,
           response: { 200: answer(ConsentView, 'The consent'), ...apiErrors(...TPP_CALL_ERRORS) },
         },
-      },
-      async (request) => asBody(await readConsent(context, ...call(request))),
+        // Only reads: run once more when the database connection dies under it.
+        retryReads: true,
+        handler: async (request) => asBody(await readConsent(context, ...call(request))),
+      }),
     );
 
     app.get(
       `${prefix}/consents/:consentId/status`,
-      {
-        config: { readsOnly: true },
-        onRequest: hooks,
+      route({
+        onRequest: steps,
         schema: {
           ...common,
           summary: `Read a consent's status (${apiName})`,
@@ -163,14 +170,15 @@ export function consentRoutes(app: Api, context: ServiceContext): void {
             ...apiErrors(...TPP_CALL_ERRORS),
           },
         },
-      },
-      async (request) => asBody(await readConsentStatus(context, ...call(request))),
+        retryReads: true,
+        handler: async (request) => asBody(await readConsentStatus(context, ...call(request))),
+      }),
     );
 
     app.delete(
       `${prefix}/consents/:consentId`,
-      {
-        onRequest: hooks,
+      route({
+        onRequest: steps,
         schema: {
           ...common,
           summary: `End a consent (${apiName})`,
@@ -182,11 +190,11 @@ export function consentRoutes(app: Api, context: ServiceContext): void {
             ...apiErrors(...TPP_CALL_ERRORS, ...BODY_ERRORS),
           },
         },
-      },
-      async (request, reply) => {
-        await deleteConsent(context, ...call(request));
-        reply.code(204);
-      },
+        handler: async (request, reply) => {
+          await deleteConsent(context, ...call(request));
+          reply.code(204);
+        },
+      }),
     );
   }
 }

@@ -10,6 +10,7 @@ import {
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { type Api, answerWith, asBody } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import {
   answer,
   apiErrors,
@@ -32,14 +33,24 @@ const AccountsResponse = Type.Object({
   ),
 });
 
-export function shortTermConsentRoutes(app: Api, context: ServiceContext): void {
+export function shortTermConsentRoutes(
+  app: Api,
+  context: ServiceContext,
+  { route, limits }: Pipelines,
+): void {
   const live = () => ({ role: 'PIS' as const, products: ['payments-se-private'] });
-  const hooks = [tppHeaders(context, { country: 'path', live }), bearer(context)];
+  // Counted per address first, then the TPP headers and the token, then counted per app.
+  const steps = [
+    limits.apiAddress,
+    tppHeaders(context, { country: 'path', live }),
+    bearer(context),
+    limits.apiApp,
+  ];
 
   app.post(
     '/psd2/se/v2/payments/private/accounts/shorttermconsents',
-    {
-      onRequest: hooks,
+    route({
+      onRequest: steps,
       schema: {
         summary: 'Ask for a short-term consent (Sweden, private customers)',
         description:
@@ -54,25 +65,25 @@ export function shortTermConsentRoutes(app: Api, context: ServiceContext): void 
           ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
         },
       },
-    },
-    async (request, reply) => {
-      const tpp = tppOf(request);
-      const answer = await createShortTermConsent(context, {
-        app: tpp.app,
-        grant: grantOf(request),
-        requestId: tpp.requestId,
-        access: request.body.access,
-        corporate: corporateHeaders(request),
-        baseUrl: baseUrlOf(context.config, request),
-      });
-      return answerWith(reply, answer);
-    },
+      handler: async (request, reply) => {
+        const tpp = tppOf(request);
+        const answer = await createShortTermConsent(context, {
+          app: tpp.app,
+          grant: grantOf(request),
+          requestId: tpp.requestId,
+          access: request.body.access,
+          corporate: corporateHeaders(request),
+          baseUrl: baseUrlOf(context.config, request),
+        });
+        return answerWith(reply, answer);
+      },
+    }),
   );
 
   app.get(
     '/psd2/se/v2/payments/private/accounts',
-    {
-      onRequest: hooks,
+    route({
+      onRequest: steps,
       schema: {
         summary: 'Read the accounts under a short-term consent (Sweden)',
         description:
@@ -86,7 +97,8 @@ export function shortTermConsentRoutes(app: Api, context: ServiceContext): void 
           ...apiErrors(...TPP_CALL_ERRORS, 429),
         },
       },
-    },
-    async (request) => asBody(await readConsentedAccounts(context, tppOf(request).app, grantOf(request))),
+      handler: async (request) =>
+        asBody(await readConsentedAccounts(context, tppOf(request).app, grantOf(request))),
+    }),
   );
 }

@@ -17,6 +17,7 @@ import {
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { originOf } from '../base-url.ts';
 import { type Api, asBody } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import { answer, oauthErrors, operationSuffix } from '../shared/schemas.ts';
 
 const InitBody = Type.Object(
@@ -84,7 +85,12 @@ const SessionQuery = Type.Object({
 const EmptyBody = Type.Optional(Type.Object({}, { additionalProperties: true }));
 
 /** The routes under `prefix` (the base path, or an extra auth base path): links point back under it. */
-export function decoupledRoutes(app: Api, context: ServiceContext, prefix: string): void {
+export function decoupledAuthorizationRoutes(
+  app: Api,
+  context: ServiceContext,
+  pipelines: Pipelines,
+  prefix: string,
+): void {
   void app.register(async (decoupled) => {
     // Clients poll with Content-Type: application/json and no body at all: that is the empty object.
     const json = decoupled.getDefaultJsonParser('error', 'ignore');
@@ -96,14 +102,19 @@ export function decoupledRoutes(app: Api, context: ServiceContext, prefix: strin
         body.trim() === '' ? done(null, {}) : json(request, body, done),
       ),
     );
-    sessionRoutes(decoupled, context, prefix);
+    sessionRoutes(decoupled, context, pipelines, prefix);
   });
 }
 
-function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void {
+function sessionRoutes(
+  app: Api,
+  context: ServiceContext,
+  { route, limits }: Pipelines,
+  prefix: string,
+): void {
   const suffix = operationSuffix(prefix, context.config.basePath);
   const alias = suffix === '' ? '' : ` (also under ${prefix})`;
-  const config = { errorShape: 'oauth' as const, rateLimited: 'authorization' as const };
+  const config = { errorShape: 'oauth' as const };
   const linksOf = (request: Parameters<typeof originOf>[1], version: SessionLinks['version']) => ({
     baseUrl: originOf(context.config, request) + prefix,
     version,
@@ -123,8 +134,11 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
 
   app.post(
     '/decoupled/eid/initAuthorization/2.0',
-    {
+    route({
       config,
+      // Counted per address before the body is read, per client_id and address once it is.
+      onRequest: [limits.authorizationAddress],
+      preValidation: [limits.authorizationApp],
       schema: {
         summary: `Start a decoupled (mobile e-ID) authorization${alias}`,
         description:
@@ -137,23 +151,26 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
           ...startErrors,
         },
       },
-    },
-    async (request, reply) => {
-      const started = await initAuthorization(
-        context,
-        request.body,
-        linksOf(request, 'eid/{action}/2.0'),
-        peerIdentity(request),
-      );
-      noStore(reply);
-      return asBody(started);
-    },
+      handler: async (request, reply) => {
+        const started = await initAuthorization(
+          context,
+          request.body,
+          linksOf(request, 'eid/{action}/2.0'),
+          peerIdentity(request),
+        );
+        noStore(reply);
+        return asBody(started);
+      },
+    }),
   );
 
   app.post(
     '/decoupled/mbid/initAuthorization/1.0',
-    {
+    route({
       config,
+      // Counted per address before the body is read, per client_id and address once it is.
+      onRequest: [limits.authorizationAddress],
+      preValidation: [limits.authorizationApp],
       schema: {
         summary: `Start a decoupled authorization, version 1 (mbid: the PSU by personal number)${alias}`,
         description:
@@ -166,18 +183,18 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
           ...startErrors,
         },
       },
-    },
-    async (request, reply) => {
-      const { client_id, scope, psu_client_ip, psu_id } = request.body;
-      const started = await initAuthorization(
-        context,
-        { client_id, scope, psu_client_ip, psu_id, bisa_same_device: true },
-        linksOf(request, 'mbid/{action}/1.0'),
-        peerIdentity(request),
-      );
-      noStore(reply);
-      return asBody(started);
-    },
+      handler: async (request, reply) => {
+        const { client_id, scope, psu_client_ip, psu_id } = request.body;
+        const started = await initAuthorization(
+          context,
+          { client_id, scope, psu_client_ip, psu_id, bisa_same_device: true },
+          linksOf(request, 'mbid/{action}/1.0'),
+          peerIdentity(request),
+        );
+        noStore(reply);
+        return asBody(started);
+      },
+    }),
   );
 
   for (const version of ['eid/{action}/2.0', 'mbid/{action}/1.0'] as const) {
@@ -185,8 +202,10 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
     const named = v1 === '' ? '' : ', version 1';
     app.post(
       `/decoupled/${version.replace('{action}', 'token')}`,
-      {
+      route({
         config,
+        onRequest: [limits.authorizationAddress],
+        preValidation: [limits.authorizationApp],
         schema: {
           summary: `Poll a decoupled authorization${named}${alias}`,
           description:
@@ -200,18 +219,20 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
             ...oauthErrors(400, 401, 413, 415, 500, 503),
           },
         },
-      },
-      async (request, reply) => {
-        const polled = await pollToken(context, request.query.sessionId, callerOf(request));
-        noStore(reply);
-        return asBody(polled);
-      },
+        handler: async (request, reply) => {
+          const polled = await pollToken(context, request.query.sessionId, callerOf(request));
+          noStore(reply);
+          return asBody(polled);
+        },
+      }),
     );
 
     app.post(
       `/decoupled/${version.replace('{action}', 'cancel')}`,
-      {
+      route({
         config,
+        onRequest: [limits.authorizationAddress],
+        preValidation: [limits.authorizationApp],
         schema: {
           summary: `Cancel a decoupled authorization${named}${alias}`,
           description:
@@ -225,11 +246,11 @@ function sessionRoutes(app: Api, context: ServiceContext, prefix: string): void 
             ...oauthErrors(400, 413, 415, 500),
           },
         },
-      },
-      async (request, reply) => {
-        await cancelAuthorization(context, request.query.sessionId, callerOf(request));
-        reply.code(204);
-      },
+        handler: async (request, reply) => {
+          await cancelAuthorization(context, request.query.sessionId, callerOf(request));
+          reply.code(204);
+        },
+      }),
     );
   }
 }

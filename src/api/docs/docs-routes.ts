@@ -7,6 +7,7 @@ import type { ServiceContext } from '../../services/shared/context.ts';
 import { VERSION } from '../../version.ts';
 import { baseUrlOf, originOf } from '../base-url.ts';
 import type { Api } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import { answer } from '../shared/schemas.ts';
 import { type OpenApiDocument, postmanCollection } from './collection.ts';
 
@@ -29,13 +30,14 @@ export type SandboxAppOf = () => Promise<{ clientId: string; redirectUri: string
 export async function docsRoutes(
   app: Api,
   context: ServiceContext,
+  { route }: Pipelines,
   sandboxApp: SandboxAppOf | undefined,
 ): Promise<void> {
   const { config } = context;
 
   app.get(
     '/openapi.json',
-    {
+    route({
       schema: {
         summary: 'This API as an OpenAPI 3.1 document (JSON)',
         operationId: 'getOpenApiJson',
@@ -44,16 +46,16 @@ export async function docsRoutes(
           200: answer(Type.Object({}, { additionalProperties: true }), 'The OpenAPI 3.1 document'),
         },
       },
-    },
-    (_request, reply) => {
-      reply.header('Cache-Control', 'no-cache');
-      return app.swagger();
-    },
+      handler: (_request, reply) => {
+        reply.header('Cache-Control', 'no-cache');
+        return app.swagger();
+      },
+    }),
   );
 
   app.get(
     '/openapi.yaml',
-    {
+    route({
       schema: {
         summary: 'This API as an OpenAPI 3.1 document (YAML)',
         operationId: 'getOpenApiYaml',
@@ -65,44 +67,44 @@ export async function docsRoutes(
           },
         },
       },
-    },
-    (_request, reply) => {
-      reply.header('Cache-Control', 'no-cache').type('application/yaml; charset=utf-8');
-      return app.swagger({ yaml: true });
-    },
+      handler: (_request, reply) => {
+        reply.header('Cache-Control', 'no-cache').type('application/yaml; charset=utf-8');
+        return app.swagger({ yaml: true });
+      },
+    }),
   );
 
   app.get(
     '/',
-    {
+    route({
       schema: {
         summary: 'Where the docs, the document and (sandbox) the test data are',
         operationId: 'getIndex',
         tags: ['Service'],
         response: { 200: answer(Index, 'Links to the docs page, the document and the sandbox page') },
       },
-    },
-    (request) => {
-      const base = baseUrlOf(config, request);
-      return {
-        service: 'psd2-gateway' as const,
-        version: VERSION,
-        mode: context.policy.mode,
-        links: {
-          docs: `${base}/docs`,
-          openapi: `${base}/openapi.json`,
-          openapiYaml: `${base}/openapi.yaml`,
-          health: `${base}/healthz`,
-          ...(context.policy.sandboxTools ? { sandbox: `${base}/sandbox` } : {}),
-        },
-      };
-    },
+      handler: (request) => {
+        const base = baseUrlOf(config, request);
+        return {
+          service: 'psd2-gateway' as const,
+          version: VERSION,
+          mode: context.policy.mode,
+          links: {
+            docs: `${base}/docs`,
+            openapi: `${base}/openapi.json`,
+            openapiYaml: `${base}/openapi.yaml`,
+            health: `${base}/healthz`,
+            ...(context.policy.sandboxTools ? { sandbox: `${base}/sandbox` } : {}),
+          },
+        };
+      },
+    }),
   );
 
   if (sandboxApp !== undefined) {
     app.get(
       '/sandbox/collection',
-      {
+      route({
         schema: {
           summary: 'The flows as a Postman collection (v2.1), for this sandbox',
           description:
@@ -113,16 +115,16 @@ export async function docsRoutes(
             200: answer(Type.Object({}, { additionalProperties: true }), 'The Postman collection'),
           },
         },
-      },
-      async (request, reply) => {
-        const seeded = await sandboxApp();
-        reply.header('Cache-Control', 'no-cache');
-        return postmanCollection(app.swagger() as unknown as OpenApiDocument, {
-          baseUrl: originOf(config, request),
-          clientId: seeded?.clientId ?? '',
-          redirectUri: seeded?.redirectUri ?? '',
-        });
-      },
+        handler: async (request, reply) => {
+          const seeded = await sandboxApp();
+          reply.header('Cache-Control', 'no-cache');
+          return postmanCollection(app.swagger() as unknown as OpenApiDocument, {
+            baseUrl: originOf(config, request),
+            clientId: seeded?.clientId ?? '',
+            redirectUri: seeded?.redirectUri ?? '',
+          });
+        },
+      }),
     );
   }
 

@@ -6,6 +6,7 @@ import { tppHeaders } from '../../http/tpp-headers.ts';
 import { confirmFunds, type FundsRequest } from '../../services/account-information/funds-confirmation.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, asBody } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import {
   answer,
   apiErrors,
@@ -44,7 +45,11 @@ const FundsBody = Type.Object(
   },
 );
 
-export function fundsRoutes(app: Api, context: ServiceContext): void {
+export function fundsConfirmationRoutes(
+  app: Api,
+  context: ServiceContext,
+  { route, limits }: Pipelines,
+): void {
   // Live: the CBPII role (PIS includes it) and a funds-confirmations subscription.
   const live = () => ({
     role: 'CBPII' as const,
@@ -52,8 +57,13 @@ export function fundsRoutes(app: Api, context: ServiceContext): void {
   });
   app.post(
     '/psd2/v1/funds-confirmations',
-    {
-      onRequest: [tppHeaders(context, { country: 'path', live }), bearer(context)],
+    route({
+      onRequest: [
+        limits.apiAddress,
+        tppHeaders(context, { country: 'path', live }),
+        bearer(context),
+        limits.apiApp,
+      ],
       schema: {
         summary: 'Confirm that an amount is available on an account now',
         description:
@@ -68,8 +78,10 @@ export function fundsRoutes(app: Api, context: ServiceContext): void {
           ...apiErrors(...TPP_CALL_ERRORS, ...BODY_ERRORS),
         },
       },
-    },
-    async (request) =>
-      asBody(await confirmFunds(context, tppOf(request).app, grantOf(request), request.body as FundsRequest)),
+      handler: async (request) =>
+        asBody(
+          await confirmFunds(context, tppOf(request).app, grantOf(request), request.body as FundsRequest),
+        ),
+    }),
   );
 }

@@ -12,6 +12,7 @@ import { SYSTEM_NAMES } from '../../domain/bank-systems.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import type { SystemMonitor } from '../../services/shared/system-health.ts';
 import type { Api } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 
 /** How long a system may take to answer a readiness check, ms. */
 export const READY_TIMEOUT_MS = 2_000;
@@ -38,7 +39,12 @@ const Health = Type.Object({
 
 const SystemsHealth = Type.Object({ ...Health.properties, systems: Systems });
 
-export function healthRoutes(app: Api, context: ServiceContext, monitor: SystemMonitor): void {
+export function healthRoutes(
+  app: Api,
+  context: ServiceContext,
+  { route }: Pipelines,
+  monitor: SystemMonitor,
+): void {
   const answer = async (request: { log: { error(o: object, m: string): void } }) => {
     const states = await monitor.check();
     const systems: Record<string, Static<typeof SystemHealth>> = {};
@@ -55,7 +61,7 @@ export function healthRoutes(app: Api, context: ServiceContext, monitor: SystemM
   ] as const) {
     app.get(
       path,
-      {
+      route({
         schema: {
           summary,
           operationId,
@@ -68,24 +74,24 @@ export function healthRoutes(app: Api, context: ServiceContext, monitor: SystemM
             },
           },
         },
-      },
-      async (request, reply) => {
-        const { status, systems } = await answer(request);
-        if (status !== 'ok') reply.code(503);
-        return { status, mode: context.policy.mode, systems };
-      },
+        handler: async (request, reply) => {
+          const { status, systems } = await answer(request);
+          if (status !== 'ok') reply.code(503);
+          return { status, mode: context.policy.mode, systems };
+        },
+      }),
     );
   }
   app.get(
     '/livez',
-    {
+    route({
       schema: {
         summary: 'Is the process running (no system is asked)',
         operationId: 'getLiveness',
         tags: ['Service'],
         response: { 200: { ...Health, description: 'Running' } },
       },
-    },
-    async () => ({ status: 'ok' as const, mode: context.policy.mode }),
+      handler: async () => ({ status: 'ok' as const, mode: context.policy.mode }),
+    }),
   );
 }

@@ -4,11 +4,16 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayMetrics } from '../../http/metrics.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 
-export function metricsRoutes(app: FastifyInstance, metrics: Pick<GatewayMetrics, 'exposition'>): void {
+export function metricsRoutes(
+  app: FastifyInstance,
+  { route }: Pipelines,
+  metrics: Pick<GatewayMetrics, 'exposition'>,
+): void {
   app.get(
     '/metrics',
-    {
+    route({
       schema: {
         summary: "The gateway's metrics, in Prometheus's text format",
         operationId: 'getMetrics',
@@ -21,11 +26,11 @@ export function metricsRoutes(app: FastifyInstance, metrics: Pick<GatewayMetrics
           },
         },
       },
-    },
-    async (_request, reply) => {
-      const { contentType, text } = await metrics.exposition();
-      reply.header('Cache-Control', 'no-store').type(contentType);
-      return text;
-    },
+      handler: async (_request, reply) => {
+        const { contentType, text } = await metrics.exposition();
+        reply.header('Cache-Control', 'no-store').type(contentType);
+        return text;
+      },
+    }),
   );
 }

@@ -7,6 +7,7 @@ import type { PsuAnswer } from '../../services/authorization/psu-answer.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { sendPsuAnswer } from '../psu/reply.ts';
 import type { Api } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import { apiErrors } from '../shared/schemas.ts';
 import { HTML_PAGE, REDIRECT } from './answers.ts';
 
@@ -62,7 +63,7 @@ function unusableLink(error: ApiError): PsuAnswer {
   };
 }
 
-export function authorizeRoutes(app: Api, context: ServiceContext): void {
+export function authorizationRoutes(app: Api, context: ServiceContext, { route, limits }: Pipelines): void {
   const paths = [
     { path: '/oauth2/authorize/1.0', operationId: 'authorize', also: '' },
     { path: '/redirect/oauth2/authorize/1.0', operationId: 'authorizeRedirect', also: ' (its other name)' },
@@ -71,8 +72,11 @@ export function authorizeRoutes(app: Api, context: ServiceContext): void {
     // Errors with a valid client and redirect URI are redirects (API-NOTES), also for unstorable text.
     app.get(
       path,
-      {
-        config: { checksOwnText: true, rateLimited: 'authorization' },
+      route({
+        config: { checksOwnText: true },
+        // Counted per address first, then per client_id and address (the query read).
+        onRequest: [limits.authorizationAddress],
+        preValidation: [limits.authorizationApp],
         schema: {
           summary: `Authorize: the PSU approves a payment, basket or consent${also}`,
           description:
@@ -96,17 +100,17 @@ export function authorizeRoutes(app: Api, context: ServiceContext): void {
             },
           },
         },
-      },
-      async (request, reply) => {
-        let answer: PsuAnswer;
-        try {
-          answer = await authorize(context, request.query as AuthorizeQuery);
-        } catch (error) {
-          if (!(error instanceof ApiError) || error.status !== 400 || !wantsPage(request)) throw error;
-          answer = unusableLink(error);
-        }
-        return sendPsuAnswer(context.config, request, reply, answer);
-      },
+        handler: async (request, reply) => {
+          let answer: PsuAnswer;
+          try {
+            answer = await authorize(context, request.query as AuthorizeQuery);
+          } catch (error) {
+            if (!(error instanceof ApiError) || error.status !== 400 || !wantsPage(request)) throw error;
+            answer = unusableLink(error);
+          }
+          return sendPsuAnswer(context.config, request, reply, answer);
+        },
+      }),
     );
   }
 }

@@ -7,6 +7,7 @@ import { peerIdentity } from '../../http/mtls.ts';
 import { exchangeToken } from '../../services/authorization/grants/token-endpoint.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, asBody } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import { answer, oauthErrors, operationSuffix } from '../shared/schemas.ts';
 
 const TOKEN_PATHS = [
@@ -76,15 +77,22 @@ async function formOnly(request: FastifyRequest): Promise<void> {
 }
 
 /** The token routes under `prefix`: the base path, or an extra auth base path. */
-export function tokenRoutes(app: Api, context: ServiceContext, prefix: string): void {
+export function tokenRoutes(
+  app: Api,
+  context: ServiceContext,
+  { route, limits }: Pipelines,
+  prefix: string,
+): void {
   const suffix = operationSuffix(prefix, context.config.basePath);
   const alias = suffix === '' ? '' : ` (also under ${prefix})`;
   for (const { path, name, also } of TOKEN_PATHS) {
     app.post(
       path,
-      {
-        config: { errorShape: 'oauth', rateLimited: 'authorization' },
-        preValidation: formOnly,
+      route({
+        config: { errorShape: 'oauth' },
+        // Counted per address before the body is read, per client_id and address once it is.
+        onRequest: [limits.authorizationAddress],
+        preValidation: [limits.authorizationApp, formOnly],
         schema: {
           summary: `Get an access token${also}${alias}`,
           description:
@@ -98,16 +106,16 @@ export function tokenRoutes(app: Api, context: ServiceContext, prefix: string): 
             ...oauthErrors(400, 401, 413, 415, 500),
           },
         },
-      },
-      async (request, reply) => {
-        const token = await exchangeToken(
-          context,
-          request.body as Record<string, string>,
-          peerIdentity(request),
-        );
-        reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
-        return asBody(token);
-      },
+        handler: async (request, reply) => {
+          const token = await exchangeToken(
+            context,
+            request.body as Record<string, string>,
+            peerIdentity(request),
+          );
+          reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+          return asBody(token);
+        },
+      }),
     );
   }
 }

@@ -7,6 +7,7 @@ import { header, tppIdHeader, tppIdsOnly } from '../../http/tpp-headers.ts';
 import { type SubscriptionRequestBody, subscribe } from '../../services/onboarding/subscriptions.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, answerWith } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import { answer, apiErrors, BEARER, BODY_ERRORS, tppIdHeaders } from '../shared/schemas.ts';
 
 const closed = { additionalProperties: false } as const;
@@ -71,11 +72,11 @@ const SubscriptionResponse = Type.Object({
   }),
 });
 
-export function subscriptionsRoutes(app: Api, context: ServiceContext): void {
+export function subscriptionRoutes(app: Api, context: ServiceContext, { route, limits }: Pipelines): void {
   app.post(
     '/psd2/v1/subscriptions',
-    {
-      onRequest: [tppIdsOnly, bearer(context), tppIdHeader(context)],
+    route({
+      onRequest: [limits.apiAddress, tppIdsOnly, bearer(context), tppIdHeader(context), limits.apiApp],
       schema: {
         summary: 'Register an app, or subscribe an app to one more API product',
         description:
@@ -93,16 +94,16 @@ export function subscriptionsRoutes(app: Api, context: ServiceContext): void {
           ...apiErrors(400, 401, 403, 404, 409, 500, ...BODY_ERRORS),
         },
       },
-    },
-    async (request, reply) => {
-      const answer = await subscribe(context, {
-        tppId: request.headers['x-gateway-client-id'],
-        requestId: header(request, 'tpp-request-id')!,
-        grant: grantOf(request),
-        peer: peerIdentity(request),
-        body: request.body as SubscriptionRequestBody,
-      });
-      return answerWith(reply, answer);
-    },
+      handler: async (request, reply) => {
+        const answer = await subscribe(context, {
+          tppId: request.headers['x-gateway-client-id'],
+          requestId: header(request, 'tpp-request-id')!,
+          grant: grantOf(request),
+          peer: peerIdentity(request),
+          body: request.body as SubscriptionRequestBody,
+        });
+        return answerWith(reply, answer);
+      },
+    }),
   );
 }

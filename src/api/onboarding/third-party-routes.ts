@@ -5,6 +5,7 @@ import { tppIdsOnly } from '../../http/tpp-headers.ts';
 import { addThirdPartyCertificate, enrollThirdParty } from '../../services/onboarding/third-parties.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, answerWith } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import { answer, apiErrors, BODY_ERRORS, tppIdHeaders } from '../shared/schemas.ts';
 
 const ThirdPartyResponse = Type.Object({
@@ -22,11 +23,12 @@ const CertificateBody = Type.Object(
 );
 const headers = Type.Object(tppIdHeaders);
 
-export function thirdPartiesRoutes(app: Api, context: ServiceContext): void {
+export function thirdPartyRoutes(app: Api, context: ServiceContext, { route }: Pipelines): void {
   app.post(
     '/psd2/v1/third-parties',
-    {
-      onRequest: tppIdsOnly,
+    route({
+      // No rate limit: the TPP is not an app yet, and its headers name no X-Gateway-Client-Id.
+      onRequest: [tppIdsOnly],
       schema: {
         summary: 'Enroll as a TPP with the certificate presented in TLS (live)',
         description:
@@ -40,13 +42,15 @@ export function thirdPartiesRoutes(app: Api, context: ServiceContext): void {
           ...apiErrors(400, 401, 403, 500, ...BODY_ERRORS),
         },
       },
-    },
-    async (request, reply) => answerWith(reply, await enrollThirdParty(context, peerIdentity(request))),
+      handler: async (request, reply) =>
+        answerWith(reply, await enrollThirdParty(context, peerIdentity(request))),
+    }),
   );
   app.put(
     '/psd2/v1/third-parties',
-    {
-      onRequest: tppIdsOnly,
+    route({
+      // No rate limit: the TPP is not an app yet, and its headers name no X-Gateway-Client-Id.
+      onRequest: [tppIdsOnly],
       schema: {
         summary: 'Add a certificate to an enrolled TPP (live)',
         description:
@@ -60,11 +64,11 @@ export function thirdPartiesRoutes(app: Api, context: ServiceContext): void {
           ...apiErrors(400, 401, 403, 404, 500, ...BODY_ERRORS),
         },
       },
-    },
-    async (request, reply) =>
-      answerWith(
-        reply,
-        await addThirdPartyCertificate(context, peerIdentity(request), request.body.clientCertificate),
-      ),
+      handler: async (request, reply) =>
+        answerWith(
+          reply,
+          await addThirdPartyCertificate(context, peerIdentity(request), request.body.clientCertificate),
+        ),
+    }),
   );
 }

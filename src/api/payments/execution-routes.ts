@@ -11,6 +11,7 @@ import { executePayment } from '../../services/payments/execution.ts';
 import { readPaymentStatus } from '../../services/payments/status.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, answerWith } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import {
   answer,
   apiErrors,
@@ -44,16 +45,22 @@ const PREFIXES = [
   { prefix: '/psd2/lu/v1/payments', country: 'LU', name: 'Lu', api: 'Luxembourg' },
 ] as const;
 
-export function executeStatusRoutes(app: Api, context: ServiceContext): void {
+export function paymentExecutionRoutes(
+  app: Api,
+  context: ServiceContext,
+  { route, limits }: Pipelines,
+): void {
   for (const { prefix, country: pathCountry, name, api } of PREFIXES) {
     const general = pathCountry === undefined;
 
     app.put(
       `${prefix}/:paymentProduct/:paymentId`,
-      {
+      route({
         onRequest: [
+          limits.apiAddress,
           tppHeaders(context, { country: 'path', psuPresent: true, live: anyPayments }),
           bearer(context),
+          limits.apiApp,
         ],
         schema: {
           summary: `Execute an authorized payment or basket (${api})`,
@@ -69,14 +76,20 @@ export function executeStatusRoutes(app: Api, context: ServiceContext): void {
             ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
           },
         },
-      },
-      async (request, reply) => answerWith(reply, await executePayment(context, paymentCall(request))),
+        handler: async (request, reply) =>
+          answerWith(reply, await executePayment(context, paymentCall(request))),
+      }),
     );
 
     app.delete(
       `${prefix}/:paymentProduct/:paymentId`,
-      {
-        onRequest: [tppHeaders(context, { country: 'path', live: anyPayments }), bearer(context)],
+      route({
+        onRequest: [
+          limits.apiAddress,
+          tppHeaders(context, { country: 'path', live: anyPayments }),
+          bearer(context),
+          limits.apiApp,
+        ],
         schema: {
           summary: `Cancel a payment not yet executed (${api})`,
           description:
@@ -91,17 +104,19 @@ export function executeStatusRoutes(app: Api, context: ServiceContext): void {
             ...apiErrors(...TPP_CALL_ERRORS, 405, 409, ...BODY_ERRORS),
           },
         },
-      },
-      async (request, reply) => answerWith(reply, await cancelPayment(context, paymentCall(request))),
+        handler: async (request, reply) =>
+          answerWith(reply, await cancelPayment(context, paymentCall(request))),
+      }),
     );
 
     app.get(
       `${prefix}/:paymentProduct/:paymentId/status`,
-      {
-        config: { readsOnly: true },
+      route({
         onRequest: [
+          limits.apiAddress,
           tppHeaders(context, { country: general ? 'header' : 'path', live: anyPayments }),
           bearer(context),
+          limits.apiApp,
         ],
         schema: {
           summary: `Read a payment's status (${api})`,
@@ -116,17 +131,19 @@ export function executeStatusRoutes(app: Api, context: ServiceContext): void {
             ...apiErrors(...TPP_CALL_ERRORS),
           },
         },
-      },
-      async (request) => {
-        const tpp = tppOf(request);
-        return readPaymentStatus(context, {
-          app: tpp.app,
-          grant: grantOf(request),
-          productName: request.params.paymentProduct,
-          paymentId: request.params.paymentId,
-          country: pathCountry ?? tpp.country!,
-        });
-      },
+        // Only reads: run once more when the database connection dies under it.
+        retryReads: true,
+        handler: async (request) => {
+          const tpp = tppOf(request);
+          return readPaymentStatus(context, {
+            app: tpp.app,
+            grant: grantOf(request),
+            productName: request.params.paymentProduct,
+            paymentId: request.params.paymentId,
+            country: pathCountry ?? tpp.country!,
+          });
+        },
+      }),
     );
   }
 }

@@ -12,6 +12,7 @@ import { type Channel, initiatePayment } from '../../services/payments/initiatio
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { type Api, answerWith } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import {
   answer,
   apiErrors,
@@ -43,13 +44,19 @@ const INITIATION_ANSWERS = {
   ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
 };
 
-export function initiateRoutes(app: Api, context: ServiceContext): void {
+export function paymentInitiationRoutes(
+  app: Api,
+  context: ServiceContext,
+  { route, limits }: Pipelines,
+): void {
   app.post(
     '/psd2/se/v2/payments/private/signing-basket',
-    {
+    route({
       onRequest: [
+        limits.apiAddress,
         tppHeaders(context, { country: 'path', psuPresent: true, live: pis('payments-se-private') }),
         bearer(context),
+        limits.apiApp,
       ],
       schema: {
         summary: 'Initiate a signing basket (Sweden, private customers)',
@@ -65,25 +72,27 @@ export function initiateRoutes(app: Api, context: ServiceContext): void {
           ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
         },
       },
-    },
-    async (request, reply) => {
-      const tpp = tppOf(request);
-      const answer = await initiateBasket(context, {
-        app: tpp.app,
-        grant: grantOf(request),
-        requestId: tpp.requestId,
-        payments: request.body.payments,
-        corporate: corporateHeaders(request),
-      });
-      return answerWith(reply, answer);
-    },
+      handler: async (request, reply) => {
+        const tpp = tppOf(request);
+        const answer = await initiateBasket(context, {
+          app: tpp.app,
+          grant: grantOf(request),
+          requestId: tpp.requestId,
+          payments: request.body.payments,
+          corporate: corporateHeaders(request),
+        });
+        return answerWith(reply, answer);
+      },
+    }),
   );
   app.post(
     '/psd2/se/v2/payments/corporate/signing-basket',
-    {
+    route({
       onRequest: [
+        limits.apiAddress,
         tppHeaders(context, { country: 'path', psuPresent: true, live: pis('payments-se-corporate') }),
         bearer(context),
+        limits.apiApp,
       ],
       schema: {
         summary: 'Signing baskets for corporate customers: refused (PRODUCT_INVALID)',
@@ -95,10 +104,10 @@ export function initiateRoutes(app: Api, context: ServiceContext): void {
         headers: tppHeaderSchema({ psuPresent: true, corporate: true }),
         response: apiErrors(...TPP_CALL_ERRORS, ...BODY_ERRORS),
       },
-    },
-    () => {
-      throw apiError('PRODUCT_INVALID', 'signing baskets are offered to private customers only');
-    },
+      handler: () => {
+        throw apiError('PRODUCT_INVALID', 'signing baskets are offered to private customers only');
+      },
+    }),
   );
 
   const initiate = async (request: FastifyRequest, reply: object, channel: Channel, productName: string) => {
@@ -118,10 +127,12 @@ export function initiateRoutes(app: Api, context: ServiceContext): void {
 
   app.post(
     '/psd2/v1/payments/:paymentProduct',
-    {
+    route({
       onRequest: [
+        limits.apiAddress,
         tppHeaders(context, { country: 'header', psuPresent: true, live: pis('payments') }),
         bearer(context),
+        limits.apiApp,
       ],
       schema: {
         summary: 'Initiate a payment (general API: the country in the Country header)',
@@ -135,28 +146,30 @@ export function initiateRoutes(app: Api, context: ServiceContext): void {
         body: PaymentBodySchema,
         response: INITIATION_ANSWERS,
       },
-    },
-    (request, reply) =>
-      initiate(
-        request,
-        reply,
-        { api: 'general', country: tppOf(request).country! },
-        request.params.paymentProduct,
-      ),
+      handler: (request, reply) =>
+        initiate(
+          request,
+          reply,
+          { api: 'general', country: tppOf(request).country! },
+          request.params.paymentProduct,
+        ),
+    }),
   );
 
   // The country APIs of Great Britain and Luxembourg (spec row 7): the country is in the path.
   for (const country of ['GB', 'LU'] as const) {
     app.post(
       `/psd2/${country.toLowerCase()}/v1/payments/:paymentProduct`,
-      {
+      route({
         onRequest: [
+          limits.apiAddress,
           tppHeaders(context, {
             country: 'path',
             psuPresent: true,
             live: pis(`payments-${country.toLowerCase()}`),
           }),
           bearer(context),
+          limits.apiApp,
         ],
         schema: {
           summary: `Initiate a payment (${country === 'GB' ? 'Great Britain' : 'Luxembourg'} API)`,
@@ -168,18 +181,20 @@ export function initiateRoutes(app: Api, context: ServiceContext): void {
           body: PaymentBodySchema,
           response: INITIATION_ANSWERS,
         },
-      },
-      (request, reply) =>
-        initiate(request, reply, { api: 'country', country }, request.params.paymentProduct),
+        handler: (request, reply) =>
+          initiate(request, reply, { api: 'country', country }, request.params.paymentProduct),
+      }),
     );
   }
 
   app.post(
     '/psd2/se/v2/payments/:customerType/single/:paymentProduct',
-    {
+    route({
       onRequest: [
+        limits.apiAddress,
         tppHeaders(context, { country: 'path', psuPresent: true, live: seV2Product }),
         bearer(context),
+        limits.apiApp,
       ],
       schema: {
         summary: 'Initiate a single payment (Sweden v2, private or corporate)',
@@ -193,21 +208,21 @@ export function initiateRoutes(app: Api, context: ServiceContext): void {
         body: PaymentBodySchema,
         response: INITIATION_ANSWERS,
       },
-    },
-    (request, reply) => {
-      const { customerType, paymentProduct } = request.params;
-      if (!CUSTOMER_TYPES.includes(customerType)) {
-        throw apiError(
-          'RESOURCE_UNKNOWN',
-          'There is no endpoint for this customer type: use private or corporate',
+      handler: (request, reply) => {
+        const { customerType, paymentProduct } = request.params;
+        if (!CUSTOMER_TYPES.includes(customerType)) {
+          throw apiError(
+            'RESOURCE_UNKNOWN',
+            'There is no endpoint for this customer type: use private or corporate',
+          );
+        }
+        return initiate(
+          request,
+          reply,
+          { api: 'se-v2', customerType: customerType as CustomerType },
+          paymentProduct,
         );
-      }
-      return initiate(
-        request,
-        reply,
-        { api: 'se-v2', customerType: customerType as CustomerType },
-        paymentProduct,
-      );
-    },
+      },
+    }),
   );
 }

@@ -13,6 +13,7 @@ import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import { cookieOf, type DatabaseUnavailable, psuPageErrors, sendPsuAnswer } from './reply.ts';
 
 /**
@@ -34,12 +35,17 @@ const CallbackQuery = Type.Object({
 });
 const INVALID = HTML_PAGE('The link is no longer valid (used, expired, unknown state, or another browser)');
 
-export function oidcRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseUnavailable): void {
+export function oidcRoutes(
+  app: Api,
+  context: ServiceContext,
+  { route }: Pipelines,
+  unavailable?: DatabaseUnavailable,
+): void {
   if (context.psuIdentityProvider === undefined) return;
   const { config } = context;
   app.get(
     PROVIDER_LOGIN_PATHS.start,
-    {
+    route({
       schema: {
         summary: "Live redirect flow with the bank's OpenID Connect provider: go and log in there",
         description:
@@ -58,21 +64,21 @@ export function oidcRoutes(app: Api, context: ServiceContext, unavailable?: Data
         },
       },
       errorHandler: psuPageErrors(config, unavailable),
-    },
-    async (request, reply) => {
-      const { login } = request.query;
-      const step = await sendToProvider(
-        context,
-        typeof login === 'string' ? login : undefined,
-        baseUrlOf(config, request) + PROVIDER_LOGIN_PATHS.callback,
-      );
-      if (step.browser !== undefined) setBrowserCookie(request, reply, step.browser, config.basePath);
-      return sendPsuAnswer(config, request, reply, step.answer);
-    },
+      handler: async (request, reply) => {
+        const { login } = request.query;
+        const step = await sendToProvider(
+          context,
+          typeof login === 'string' ? login : undefined,
+          baseUrlOf(config, request) + PROVIDER_LOGIN_PATHS.callback,
+        );
+        if (step.browser !== undefined) setBrowserCookie(request, reply, step.browser, config.basePath);
+        return sendPsuAnswer(config, request, reply, step.answer);
+      },
+    }),
   );
   app.get(
     PROVIDER_LOGIN_PATHS.callback,
-    {
+    route({
       schema: {
         summary: "Live redirect flow with the bank's OpenID Connect provider: the PSU comes back",
         description:
@@ -90,13 +96,13 @@ export function oidcRoutes(app: Api, context: ServiceContext, unavailable?: Data
         },
       },
       errorHandler: psuPageErrors(config, unavailable),
-    },
-    async (request, reply) => {
-      const step = await returnFromProvider(context, request.query, cookieOf(request, BROWSER_COOKIE));
-      if (step.problem !== undefined)
-        request.log.warn({ problem: step.problem }, "the PSU's login at the provider failed");
-      return sendPsuAnswer(config, request, reply, step.answer);
-    },
+      handler: async (request, reply) => {
+        const step = await returnFromProvider(context, request.query, cookieOf(request, BROWSER_COOKIE));
+        if (step.problem !== undefined)
+          request.log.warn({ problem: step.problem }, "the PSU's login at the provider failed");
+        return sendPsuAnswer(config, request, reply, step.answer);
+      },
+    }),
   );
 }
 

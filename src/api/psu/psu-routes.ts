@@ -6,6 +6,7 @@ import { submitConsent, submitLogin } from '../../services/authorization/psu-log
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
+import type { Pipelines } from '../shared/pipeline.ts';
 import { apiErrors } from '../shared/schemas.ts';
 import { CSRF_COOKIE, cookieOf, type DatabaseUnavailable, psuPageErrors, sendPsuAnswer } from './reply.ts';
 
@@ -42,13 +43,19 @@ const pageErrors = (description: string) => ({
 });
 const INVALID = 'The page is no longer valid (expired, used, or a bad CSRF token)';
 
-export function psuRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseUnavailable): void {
-  if (context.simulatedEid !== undefined) eidAppRoutes(app, context, unavailable);
+export function psuRoutes(
+  app: Api,
+  context: ServiceContext,
+  pipelines: Pipelines,
+  unavailable?: DatabaseUnavailable,
+): void {
+  const { route, limits } = pipelines;
+  if (context.simulatedEid !== undefined) eidAppRoutes(app, context, pipelines, unavailable);
   app.post(
     '/psu/login',
-    {
-      // Password pages: counted per client address (api/shared/rate-limits.ts).
-      config: { rateLimited: 'psu-login' },
+    route({
+      // Password pages: counted per client address.
+      onRequest: [limits.psuAddress],
       schema: {
         summary: "Live redirect flow: the PSU's login (HTML form)",
         operationId: 'psuLogin',
@@ -62,20 +69,20 @@ export function psuRoutes(app: Api, context: ServiceContext, unavailable?: Datab
         },
       },
       errorHandler: psuPageErrors(context.config, unavailable),
-    },
-    async (request, reply) => {
-      const answer = await submitLogin(
-        context,
-        request.body,
-        cookieOf(request, CSRF_COOKIE),
-        normalizeIP(request.ip),
-      );
-      return sendPsuAnswer(context.config, request, reply, answer);
-    },
+      handler: async (request, reply) => {
+        const answer = await submitLogin(
+          context,
+          request.body,
+          cookieOf(request, CSRF_COOKIE),
+          normalizeIP(request.ip),
+        );
+        return sendPsuAnswer(context.config, request, reply, answer);
+      },
+    }),
   );
   app.post(
     '/psu/consent',
-    {
+    route({
       schema: {
         summary: 'Live redirect flow: the PSU approves or denies (HTML form)',
         operationId: 'psuConsent',
@@ -88,19 +95,24 @@ export function psuRoutes(app: Api, context: ServiceContext, unavailable?: Datab
         },
       },
       errorHandler: psuPageErrors(context.config, unavailable),
-    },
-    async (request, reply) => {
-      const answer = await submitConsent(context, request.body, cookieOf(request, CSRF_COOKIE));
-      return sendPsuAnswer(context.config, request, reply, answer);
-    },
+      handler: async (request, reply) => {
+        const answer = await submitConsent(context, request.body, cookieOf(request, CSRF_COOKIE));
+        return sendPsuAnswer(context.config, request, reply, answer);
+      },
+    }),
   );
 }
 
 /** The simulator's pretend e-ID app: only where the built-in simulator is the e-ID provider. */
-function eidAppRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseUnavailable): void {
+function eidAppRoutes(
+  app: Api,
+  context: ServiceContext,
+  { route, limits }: Pipelines,
+  unavailable?: DatabaseUnavailable,
+): void {
   app.get(
     '/psu/eid',
-    {
+    route({
       schema: {
         summary: "The e-ID simulator's app: open an order (HTML)",
         description:
@@ -109,13 +121,13 @@ function eidAppRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseU
         tags: ['PSU pages'],
         response: { 200: HTML_PAGE('The form') },
       },
-    },
-    async (request, reply) =>
-      sendPsuAnswer(context.config, request, reply, eidStart(context, cookieOf(request, CSRF_COOKIE))),
+      handler: async (request, reply) =>
+        sendPsuAnswer(context.config, request, reply, eidStart(context, cookieOf(request, CSRF_COOKIE))),
+    }),
   );
   app.post(
     '/psu/eid/open',
-    {
+    route({
       schema: {
         summary: "The e-ID simulator's app: open an order (HTML form)",
         operationId: 'eidSimulatorOpen',
@@ -132,20 +144,20 @@ function eidAppRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseU
         },
       },
       errorHandler: psuPageErrors(context.config, unavailable),
-    },
-    async (request, reply) =>
-      sendPsuAnswer(
-        context.config,
-        request,
-        reply,
-        await eidOpen(context, request.body, cookieOf(request, CSRF_COOKIE), normalizeIP(request.ip)),
-      ),
+      handler: async (request, reply) =>
+        sendPsuAnswer(
+          context.config,
+          request,
+          reply,
+          await eidOpen(context, request.body, cookieOf(request, CSRF_COOKIE), normalizeIP(request.ip)),
+        ),
+    }),
   );
   app.post(
     '/psu/eid/identify',
-    {
-      // Password pages: counted per client address (api/shared/rate-limits.ts).
-      config: { rateLimited: 'psu-login' },
+    route({
+      // Password pages: counted per client address.
+      onRequest: [limits.psuAddress],
       schema: {
         summary: "The e-ID simulator's app: identify, then see what the order signs (HTML form)",
         description:
@@ -167,18 +179,18 @@ function eidAppRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseU
         },
       },
       errorHandler: psuPageErrors(context.config, unavailable),
-    },
-    async (request, reply) =>
-      sendPsuAnswer(
-        context.config,
-        request,
-        reply,
-        await eidIdentify(context, request.body, cookieOf(request, CSRF_COOKIE), normalizeIP(request.ip)),
-      ),
+      handler: async (request, reply) =>
+        sendPsuAnswer(
+          context.config,
+          request,
+          reply,
+          await eidIdentify(context, request.body, cookieOf(request, CSRF_COOKIE), normalizeIP(request.ip)),
+        ),
+    }),
   );
   app.post(
     '/psu/eid/sign',
-    {
+    route({
       schema: {
         summary: "The e-ID simulator's app: approve or decline an order (HTML form)",
         description: 'With the ticket that the identification of the PSU the order is for handed out.',
@@ -196,13 +208,13 @@ function eidAppRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseU
         },
       },
       errorHandler: psuPageErrors(context.config, unavailable),
-    },
-    async (request, reply) =>
-      sendPsuAnswer(
-        context.config,
-        request,
-        reply,
-        await eidSign(context, request.body, cookieOf(request, CSRF_COOKIE), normalizeIP(request.ip)),
-      ),
+      handler: async (request, reply) =>
+        sendPsuAnswer(
+          context.config,
+          request,
+          reply,
+          await eidSign(context, request.body, cookieOf(request, CSRF_COOKIE), normalizeIP(request.ip)),
+        ),
+    }),
   );
 }

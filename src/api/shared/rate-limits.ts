@@ -1,37 +1,31 @@
-// Rate limits (@fastify/rate-limit), counted per window of RATE_LIMIT_WINDOW_MS:
-// - the API (every route whose headers name X-Gateway-Client-Id): per client address before anything is
-//   looked up, and per app once the call is authenticated (its app and token checked), so that nobody
-//   spends another app's allowance by sending its public client id;
-// - the authorization routes (token, authorize, decoupled; route config rateLimited: 'authorization'):
-//   per client address before the body is read, and per app from that address (the client_id parameter,
-//   the caller not being authenticated yet) after;
-// - the PSU's password pages (rateLimited: 'psu-login'): per client address.
+// Rate limits (@fastify/rate-limit), counted per window of RATE_LIMIT_WINDOW_MS, each a named step that a
+// route puts in its own pipeline (api/shared/pipeline.ts):
+// - the API (every route whose headers name X-Gateway-Client-Id): per client address (apiAddress, the
+//   first step, before anything is looked up), and per app once the call is authenticated (apiApp, the
+//   last onRequest step, its app and token checked), so that nobody spends another app's allowance by
+//   sending its public client id;
+// - the authorization routes (token, authorize, decoupled): per client address before the body is read
+//   (authorizationAddress, onRequest), and per app from that address (authorizationApp, first of
+//   preValidation: the client_id parameter, the caller not being authenticated yet);
+// - the PSU's password pages: per client address (psuAddress).
 // Over a limit the answer is 429 with Retry-After, in the route's own error shape: the API's
 // (ACCESS_EXCEEDED), RFC 6749's (temporarily_unavailable) or an HTML page. Each limited route documents
-// its 429 here, so that what is limited and what is documented cannot drift apart. The counters live in
-// this process, or in Redis (REDIS_URL) shared by every process; a Redis that is away lets requests
-// through (skipOnError) rather than fail them.
+// its 429 here (documentTooMany), so that what is limited and what is documented cannot drift apart. The
+// counters live in this process, or in Redis (REDIS_URL) shared by every process; a Redis that is away
+// lets requests through (skipOnError) rather than fail them.
 import fastifyRateLimit, {
   type FastifyRateLimitStore,
   type FastifyRateLimitStoreCtor,
   normalizeIP,
 } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import { ApiError, OAuthError } from '../../domain/errors.ts';
 import { isOAuthRoute } from '../../http/errors.ts';
-import { CLIENT_ID_HEADER } from '../../http/tpp-headers.ts';
 import { HTML_PAGE } from '../oauth/answers.ts';
 import { sendPsuAnswer } from '../psu/reply.ts';
 import { apiErrors, oauthErrors } from './schemas.ts';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Which rate limits the route is counted in besides the API's (api/shared/rate-limits.ts). */
-    rateLimited?: 'authorization' | 'psu-login';
-  }
-}
 
 /** Where the counters of every limit live in Redis: then the limit's name and its key. */
 const REDIS_NAMESPACE = 'psd2-gateway:rate-limit:';
@@ -90,6 +84,9 @@ function redisStore(redis: Redis): FastifyRateLimitStoreCtor {
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
+/** Whose limits: the API's, the authorization routes' or the PSU's password pages'. Each answers 429 in its own shape. */
+export type LimitKind = 'api' | 'authorization' | 'psu-login';
+
 interface Limit {
   /** Who is counted: "this app", "this address". */
   readonly who: string;
@@ -99,20 +96,40 @@ interface Limit {
   readonly keyOf: (request: FastifyRequest) => string | undefined;
 }
 
+/** A limit as a route names it in its pipeline: its kind, and its step (none when its maximum is 0). */
+export interface RateLimit {
+  readonly kind: LimitKind;
+  readonly step: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | undefined;
+}
+
+/** The limits of one app, by name (config.rateLimits). */
+export interface RateLimits {
+  /** API calls per client address: the first step of an API route. */
+  readonly apiAddress: RateLimit;
+  /** API calls per app: the last onRequest step of an API route, once its app and token are checked. */
+  readonly apiApp: RateLimit;
+  /** Authorization calls per client address: the first step, before the body is read. */
+  readonly authorizationAddress: RateLimit;
+  /** Authorization calls per client_id and address: the first preValidation step, the body read. */
+  readonly authorizationApp: RateLimit;
+  /** The PSU's password pages per client address: the first step. */
+  readonly psuAddress: RateLimit;
+}
+
 export interface RateLimitOptions {
   /** Shared counters (REDIS_URL); in this process's memory without. */
   readonly redis?: Redis | undefined;
 }
 
 /**
- * Registers the limits of `config.rateLimits` on every route registered after it. Call before the
- * routes and before the OpenAPI document (registerOpenApi), which then shows the 429s.
+ * Registers the rate limit plugin and makes the limits of `config.rateLimits`, which routes name in
+ * their pipelines. Call before the routes and before the OpenAPI document (registerOpenApi).
  */
 export async function registerRateLimits(
   app: FastifyInstance,
   config: Config,
   options: RateLimitOptions = {},
-): Promise<void> {
+): Promise<RateLimits> {
   const settings = config.rateLimits;
   await app.register(fastifyRateLimit, {
     global: false,
@@ -122,60 +139,56 @@ export async function registerRateLimits(
     ...(options.redis === undefined ? {} : { store: redisStore(options.redis) }),
   });
   const limit = (
+    kind: LimitKind,
     name: string,
     max: number,
     who: string,
     keyOf: (request: FastifyRequest) => string | undefined,
-  ): Limit | undefined =>
-    max === 0
-      ? undefined
-      : {
-          who,
-          max,
-          keyOf,
-          // Each limit's keys start with its name: one store, no limit counts another's requests.
-          check: app.createRateLimit({
-            max,
-            timeWindow: settings.windowMs,
-            keyGenerator: (request) => `${name}:${keyOf(request)}`,
-          }),
-        };
+  ): RateLimit => ({
+    kind,
+    step:
+      max === 0
+        ? undefined
+        : enforce(
+            {
+              who,
+              max,
+              keyOf,
+              // Each limit's keys start with its name: one store, no limit counts another's requests.
+              check: app.createRateLimit({
+                max,
+                timeWindow: settings.windowMs,
+                keyGenerator: (request) => `${name}:${keyOf(request)}`,
+              }),
+            },
+            kind,
+            config,
+          ),
+  });
   const address = (request: FastifyRequest) => normalizeIP(request.ip);
-  const apiAddress = limit('api-address', settings.apiPerAddress, 'this address', address);
-  // request.tpp is set once the app is found (http/tpp-headers.ts), and the token checked after it.
-  const apiApp = limit('api-app', settings.apiPerApp, 'this app', (request) => request.tpp?.app.clientId);
-  const authorizationApp = limit('auth-app', settings.authorizationPerApp, 'this app', (request) => {
-    const clientId = clientIdParameter(request);
-    return clientId === undefined ? undefined : `${clientId}|${address(request)}`;
-  });
-  const authorizationAddress = limit(
-    'auth-address',
-    settings.authorizationPerAddress,
-    'this address',
-    address,
-  );
-  const psuAddress = limit('psu-address', settings.psuLoginPerAddress, 'this address', address);
-
-  app.addHook('onRoute', (route: RouteOptions) => {
-    const kind = route.config?.rateLimited ?? (namesClientIdHeader(route) ? 'api' : undefined);
-    if (kind === undefined) return;
-    const [early, late] =
-      kind === 'api'
-        ? [apiAddress, apiApp]
-        : kind === 'authorization'
-          ? [authorizationAddress, authorizationApp]
-          : [psuAddress, undefined];
-    if (early === undefined && late === undefined) return;
-    // First among the route's own hooks: before the app, the token or the body is looked at.
-    if (early !== undefined)
-      route.onRequest = [enforce(early, kind, config), ...[route.onRequest ?? []].flat()];
-    // The API's per-app count: last of its onRequest hooks, once the app and its token are checked.
-    if (late !== undefined && kind === 'api')
-      route.onRequest = [...[route.onRequest ?? []].flat(), enforce(late, kind, config)];
-    else if (late !== undefined)
-      route.preValidation = [enforce(late, kind, config), ...[route.preValidation ?? []].flat()];
-    document(route, kind);
-  });
+  return {
+    apiAddress: limit('api', 'api-address', settings.apiPerAddress, 'this address', address),
+    // request.tpp is set once the app is found (http/tpp-headers.ts), and the token checked after it.
+    apiApp: limit('api', 'api-app', settings.apiPerApp, 'this app', (request) => request.tpp?.app.clientId),
+    authorizationAddress: limit(
+      'authorization',
+      'auth-address',
+      settings.authorizationPerAddress,
+      'this address',
+      address,
+    ),
+    authorizationApp: limit(
+      'authorization',
+      'auth-app',
+      settings.authorizationPerApp,
+      'this app',
+      (request) => {
+        const clientId = clientIdParameter(request);
+        return clientId === undefined ? undefined : `${clientId}|${address(request)}`;
+      },
+    ),
+    psuAddress: limit('psu-login', 'psu-address', settings.psuLoginPerAddress, 'this address', address),
+  };
 }
 
 /** What a client id can look like (printable ASCII, at most 128): anything else is counted by address only. */
@@ -192,14 +205,7 @@ function clientIdParameter(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-function namesClientIdHeader(route: RouteOptions): boolean {
-  const headers = (route.schema?.headers ?? undefined) as
-    | { properties?: Record<string, unknown> }
-    | undefined;
-  return Object.keys(headers?.properties ?? {}).some((name) => name.toLowerCase() === CLIENT_ID_HEADER);
-}
-
-function enforce(limit: Limit, kind: 'api' | 'authorization' | 'psu-login', config: Config) {
+function enforce(limit: Limit, kind: LimitKind, config: Config) {
   return async function rateLimit(request: FastifyRequest, reply: FastifyReply) {
     if (limit.keyOf(request) === undefined) return;
     const counted = await limit.check(request);
@@ -223,16 +229,22 @@ function enforce(limit: Limit, kind: 'api' | 'authorization' | 'psu-login', conf
   };
 }
 
-/** The route's 429, in its error shape, unless it documents one already. */
-function document(route: RouteOptions, kind: 'api' | 'authorization' | 'psu-login'): void {
-  const schema = route.schema ?? {};
+/**
+ * A limited route's schema with its 429, in its error shape (the OAuth one where the route answers in
+ * RFC 6749's), unless it documents one already.
+ */
+export function documentTooMany<S extends FastifySchema>(
+  schema: S,
+  kind: LimitKind,
+  errorShape: 'oauth' | 'api' | undefined,
+): S {
   const response = (schema.response ?? {}) as Record<string, unknown>;
-  if (response['429'] !== undefined) return;
+  if (response['429'] !== undefined) return schema;
   const answer =
     kind === 'psu-login'
       ? HTML_PAGE('Too many attempts from this address: try again after Retry-After seconds')
-      : route.config?.errorShape === 'oauth'
+      : errorShape === 'oauth'
         ? oauthErrors(429)[429]
         : apiErrors(429)[429];
-  route.schema = { ...schema, response: { ...response, 429: answer } };
+  return { ...schema, response: { ...response, 429: answer } };
 }

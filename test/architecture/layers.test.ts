@@ -36,7 +36,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   'services/shared': BELOW_SERVICES,
   'services/access': ['services/shared', ...BELOW_SERVICES],
   ...Object.fromEntries(CONTEXTS.map((context) => [context, [...KERNEL, ...BELOW_SERVICES]])),
-  http: ['services/shared', 'services/access', 'domain', 'certificates', 'config.ts'],
+  // http/ is the plumbing below the use cases: it calls none (the hooks that ask the kernel live in
+  // api/shared/); services/shared only for the metrics' types.
+  http: ['services/shared', 'domain', 'certificates', 'config.ts'],
   api: ['http', 'services', ...CONTEXTS, ...KERNEL, 'domain', 'config.ts', 'version.ts'],
   sandbox: ['adapters', 'domain', 'store', 'config.ts'],
   client: [],

@@ -142,7 +142,7 @@ export async function registerRateLimits(
         };
   const address = (request: FastifyRequest) => normalizeIP(request.ip);
   const apiAddress = limit('api-address', settings.apiPerAddress, 'this address', address);
-  // request.tpp is set once the app is found (http/tpp-headers.ts), and the token checked after it.
+  // request.tpp is set once the app is found (api/shared/tpp-app.ts), and the token checked after it.
   const apiApp = limit('api-app', settings.apiPerApp, 'this app', (request) => request.tpp?.app.clientId);
   const authorizationApp = limit('auth-app', settings.authorizationPerApp, 'this app', (request) => {
     const clientId = clientIdParameter(request);

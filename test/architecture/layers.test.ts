@@ -2,7 +2,7 @@
 // implement ports and are wired in app.ts; domain imports nothing of ours but domain, and no I/O
 // library; ports are interfaces in the domain's words; a bounded context under services/ imports only
 // the kernel (shared, access), the layers below and itself; nothing imports in a circle; only
-// config.ts reads the environment.
+// config.ts reads the environment. The graph (import-graph.ts) counts lazy import() too.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';

@@ -20,7 +20,7 @@ const NAME = String.raw`[A-Za-z0-9_][A-Za-z0-9_.-]*(?:\.[a-z]+|/)`;
 const ENTRY = new RegExp(String.raw`^((?:  )*)(${NAME}(?:, ${NAME})*)(?:  +\S.*)?$`);
 
 /** The paths (relative to src/; folders end in `/`) the tree names, and the lines it cannot place. */
-export function namesOfTree(markdown: string): { named: string[]; problems: string[] } {
+function namesOfTree(markdown: string): { named: string[]; problems: string[] } {
   const afterHeading = markdown.split(/^## The tree$/m)[1];
   const block = afterHeading?.split(/^```/m)[1];
   if (block === undefined)

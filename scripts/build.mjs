@@ -1,7 +1,8 @@
-// npm run build (and npm install, through prepare): the gateway bundled into dist/cli.js with its
-// source map (stack traces point at the TypeScript sources), the SQL migrations beside it, and the
-// sandbox's start snapshot (a database migrated and seeded, dist/sandbox-snapshot). One bundle loads
-// in half the time of a module per file. PGlite, pg and the OpenAPI plugins stay packages: they load
+// npm run build (and npm install, through prepare): the gateway, with the checker and the demo (the
+// workspace packages under packages/, linked into node_modules), bundled into dist/cli.js with its
+// source map (stack traces point at the TypeScript sources), the SQL migrations and definitions beside
+// it, and the sandbox's start snapshot (a database migrated and seeded, dist/sandbox-snapshot). One
+// bundle loads in half the time of a module per file. PGlite, pg and the OpenAPI plugins stay packages: they load
 // files of their own (the docs UI's static files, through __dirname).
 // The typed client is built apart, for other projects (psd2-gateway/client): dist/client/.
 import { execFileSync } from 'node:child_process';
@@ -32,6 +33,7 @@ await build({
 });
 await buildClient();
 cpSync('src/store/migrations', 'dist/migrations', { recursive: true });
+cpSync('src/store/definitions', 'dist/definitions', { recursive: true });
 execFileSync(process.execPath, ['--enable-source-maps', 'dist/cli.js', 'snapshot'], { stdio: 'inherit' });
 console.log(`built dist/ in ${Math.round(performance.now() - started)} ms`);
 

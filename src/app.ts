@@ -84,6 +84,12 @@ export interface AppDependencies {
      * the PSU directory's passwords (our login page) stay its own.
      */
     readonly customers?: Omit<ServiceContext['psuDirectory'], 'authenticate'>;
+    /**
+     * Booking and recording an execution in one transaction, beside a core banking system given that
+     * books in the gateway's database (a test's wrapper of the built-in ledger). Not given: the built-in
+     * ledger's, while the ledger is the core banking system.
+     */
+    readonly recordedBookings?: ServiceContext['recordedBookings'];
   };
   /**
    * Serve HTTPS and ask for the TPP's certificate (live mode). The handshake succeeds without one or
@@ -288,8 +294,10 @@ export function serviceContext(
   });
   const observed =
     monitor === undefined ? dependencies.systems : observedSystems(dependencies.systems, monitor);
-  const { customers, psuIdentityProvider, ...given } = observed ?? {};
-  const systems = { ...builtIn, ...given };
+  const { customers, psuIdentityProvider, recordedBookings, ...given } = observed ?? {};
+  // What the built-in systems bring beside their ports is wired only while they are the ones in use.
+  const { recordedBookings: ledgerBookings, simulatedEid, ...builtInPorts } = builtIn;
+  const systems = { ...builtInPorts, ...given };
   const directory =
     customers === undefined ? systems.psuDirectory : withCustomers(systems.psuDirectory, customers);
   // What the bank's own systems vouch for gets a reference row (adapters/bank-references.ts).
@@ -311,6 +319,8 @@ export function serviceContext(
     sleep: dependencies.sleep ?? ((ms) => wait(ms)),
     ...systems,
     ...vouched,
+    recordedBookings: recordedBookings ?? (given.coreBanking === undefined ? ledgerBookings : undefined),
+    simulatedEid: given.eid === undefined ? simulatedEid : undefined,
     psuIdentityProvider,
     caches: newCaches(),
     authorizables: new AuthorizableRegistry(),

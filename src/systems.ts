@@ -12,9 +12,9 @@ import { loadedRates, noRates } from './adapters/fx-rates/fx-rates.ts';
 import { httpCoreBanking } from './adapters/http-core-banking/http-core-banking.ts';
 import { openIdPsuLogin } from './adapters/openid-psu-login.ts';
 import { type ClientTlsFiles, type Config, ConfigError, type TlsFiles } from './config.ts';
+import type { SystemProbe } from './domain/bank-systems.ts';
 import type { CustomerDirectory } from './ports/psu-directory.ts';
 import type { PsuIdentityProvider } from './ports/psu-identity-provider.ts';
-import type { SystemProbe } from './ports/system-probe.ts';
 
 export interface ConnectedSystems {
   /** The systems the settings name; the rest stay built in. */

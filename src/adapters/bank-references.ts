@@ -32,7 +32,6 @@ export function referencing(db: StoreDb, systems: Referencing, held: HeldAccount
     return true;
   }
   const { coreBanking: core, psuDirectory } = systems;
-  const bookRecorded = core.bookRecorded;
   return {
     coreBanking: {
       async findAccount(lookup) {
@@ -51,9 +50,6 @@ export function referencing(db: StoreDb, systems: Referencing, held: HeldAccount
       statement: (accountId, period) => core.statement(accountId, period),
       availableFunds: (source) => core.availableFunds(source),
       book: (order) => core.book(order),
-      ...(bookRecorded === undefined
-        ? {}
-        : { bookRecorded: (order, record) => bookRecorded.call(core, order, record) }),
     },
     psuDirectory: withCustomers(psuDirectory, {
       async findPsu(psuId) {

@@ -1,6 +1,8 @@
 // The bank's systems as the gateway brings them: a double-entry ledger as core banking, a PSU
 // directory, the e-ID simulator and the sandbox's exchange rates, all in the gateway's database.
-// app.ts takes these unless it is given a bank's own (src/ports/ says what each must do).
+// app.ts takes these unless it is given a bank's own (src/ports/ says what each must do). Two of them
+// bring more than their port: the ledger books an execution and records it in one transaction, and the
+// simulator brings the PSU a pretend e-ID app; app.ts wires each only while its system is the built-in one.
 import type { Clock } from '../domain/clock.ts';
 import type { ScenarioOf } from '../domain/scenarios.ts';
 import type { CoreBanking } from '../ports/core-banking.ts';
@@ -9,8 +11,8 @@ import type { ExchangeRates } from '../ports/exchange-rates.ts';
 import type { PsuDirectory } from '../ports/psu-directory.ts';
 import type { StoreDb } from '../store/database.ts';
 import { builtInPsuDirectory } from './built-in-psu-directory.ts';
-import { eidSimulator } from './eid-simulator.ts';
-import { ledgerCoreBanking } from './ledger-core-banking.ts';
+import { eidSimulator, simulatedEidApp } from './eid-simulator.ts';
+import { ledgerCoreBanking, ledgerRecordedBookings } from './ledger-core-banking.ts';
 import { sandboxRates } from './sandbox-rates.ts';
 
 export interface BankSystems {
@@ -18,6 +20,14 @@ export interface BankSystems {
   readonly psuDirectory: PsuDirectory;
   readonly eid: EidProvider;
   readonly rates: ExchangeRates;
+}
+
+/** The built-in systems with what they bring beyond their ports. */
+export interface BuiltInSystems extends BankSystems {
+  /** The ledger's one-transaction booking of an execution (services/shared/recorded-bookings.ts). */
+  readonly recordedBookings: ReturnType<typeof ledgerRecordedBookings>;
+  /** The simulator's pretend e-ID app for the PSU (services/shared/simulated-eid-app.ts). */
+  readonly simulatedEid: ReturnType<typeof simulatedEidApp>;
 }
 
 export interface BuiltInOptions {
@@ -32,12 +42,15 @@ export interface BuiltInOptions {
   readonly rates?: ExchangeRates;
 }
 
-export function builtInSystems(db: StoreDb, options: BuiltInOptions): BankSystems {
+export function builtInSystems(db: StoreDb, options: BuiltInOptions): BuiltInSystems {
   const rates = options.rates ?? sandboxRates;
+  const ledger = { db, enforceFunds: options.enforceFunds, rates, clock: options.clock };
   return {
-    coreBanking: ledgerCoreBanking({ db, enforceFunds: options.enforceFunds, rates, clock: options.clock }),
+    coreBanking: ledgerCoreBanking(ledger),
+    recordedBookings: ledgerRecordedBookings(ledger),
     psuDirectory: builtInPsuDirectory(db),
     eid: eidSimulator({ db, instant: options.instantEid, scenarioOf: options.scenarioOf }),
+    simulatedEid: simulatedEidApp(db),
     rates,
   };
 }

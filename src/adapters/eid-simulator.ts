@@ -1,13 +1,15 @@
 // The built-in e-ID simulator. It keeps its orders in the database so that several gateway processes
 // share them; in the sandbox it completes every order at once and ignores cancellation (spec: the
-// sandbox is not connected and always succeeds). Its pretend e-ID app is the PSU's phone: the gateway
-// serves it at /psu/eid, where the PSU identifies with the PSU directory's credentials, since a QR code
-// or an auto-start token proves nothing of who holds it.
+// sandbox is not connected and always succeeds). Its pretend e-ID app (simulatedEidApp) is the PSU's
+// phone: the gateway serves it at /psu/eid, where the PSU identifies with the PSU directory's
+// credentials, since a QR code or an auto-start token proves nothing of who holds it. The app is no part
+// of the e-ID port: the composition root wires it beside it (services/shared/simulated-eid-app.ts says
+// what it must do).
 import { randomUUID } from 'node:crypto';
 import { animatedQrCode, type OrderState, orderStateAt } from '../domain/eid.ts';
 import { NO_SCENARIOS, type PsuScenario, type ScenarioOf } from '../domain/scenarios.ts';
 import { newSecret } from '../domain/secrets.ts';
-import type { EidProvider, SimulatedEidApp, SimulatedOrder } from '../ports/eid-provider.ts';
+import type { EidProvider } from '../ports/eid-provider.ts';
 import type { StoreDb } from '../store/database.ts';
 import {
   countCollect,
@@ -124,19 +126,18 @@ export function eidSimulator(options: {
       if (options.instant) return;
       await updatePendingOrder(db, orderRef, { status: 'failed', hintCode: 'userCancel', endedAt: now });
     },
-
-    simulatedApp: simulatedApp(db),
   };
 }
 
 /** The order as the app shows it, while it can still be signed. */
-function stillPending(order: OrderRow | undefined, now: Date): SimulatedOrder | undefined {
+function stillPending(order: OrderRow | undefined, now: Date) {
   if (order === undefined || order.status !== 'pending' || stateAt(order, now).status !== 'pending')
     return undefined;
   return { orderRef: order.orderRef, personalNumber: order.personalNumber, visibleText: order.visibleText };
 }
 
-function simulatedApp(db: StoreDb): SimulatedEidApp {
+/** The simulator's pretend e-ID app on a database: the orders of every simulator on it. */
+export function simulatedEidApp(db: StoreDb) {
   /** Ends an order that can still be signed; false when it has ended (or timed out, not yet collected). */
   async function end(
     orderRef: string,
@@ -150,7 +151,7 @@ function simulatedApp(db: StoreDb): SimulatedEidApp {
   return {
     // The latest pending order for a personal number, or the order of an auto-start token, or of a
     // scanned QR code (whose HMAC the app checks, as the real app does).
-    async find(input, now) {
+    async find(input: string, now: Date) {
       const text = input.trim();
       const qr = /^bankid\.([0-9a-f-]{36})\.(\d+)\.([0-9a-f]{64})$/.exec(text);
       let order: OrderRow | undefined;
@@ -169,13 +170,17 @@ function simulatedApp(db: StoreDb): SimulatedEidApp {
       }
       return stillPending(order, now);
     },
-    pending: async (orderRef, now) => stillPending(await findOrder(db, orderRef), now),
-    open: (orderRef, now) => updatePendingOrder(db, orderRef, { hintCode: 'userSign', startedAt: now }),
-    identified: async (orderRef, ticketHash, now) =>
+    pending: async (orderRef: string, now: Date) => stillPending(await findOrder(db, orderRef), now),
+    open: (orderRef: string, now: Date) =>
+      updatePendingOrder(db, orderRef, { hintCode: 'userSign', startedAt: now }),
+    identified: async (orderRef: string, ticketHash: string, now: Date) =>
       stillPending(await findOrder(db, orderRef), now) !== undefined &&
       updatePendingOrder(db, orderRef, { signTicketHash: ticketHash }),
-    signable: async (ticketHash, now) => stillPending(await findOrderByTicket(db, ticketHash), now),
-    approve: (orderRef, now) => end(orderRef, now, { status: 'complete', hintCode: 'complete' }),
-    decline: (orderRef, now) => end(orderRef, now, { status: 'failed', hintCode: 'userCancel' }),
+    signable: async (ticketHash: string, now: Date) =>
+      stillPending(await findOrderByTicket(db, ticketHash), now),
+    approve: (orderRef: string, now: Date) =>
+      end(orderRef, now, { status: 'complete', hintCode: 'complete' }),
+    decline: (orderRef: string, now: Date) =>
+      end(orderRef, now, { status: 'failed', hintCode: 'userCancel' }),
   };
 }

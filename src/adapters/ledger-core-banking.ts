@@ -6,18 +6,13 @@
 // the ledger rejects what the accounts cannot pay (the whole order, booking nothing); the sandbox books
 // against generous balances. Every answer is kept under the order's key. One call because a round trip
 // per check and per insert cost executions more than the work (issue 18); the rules' words and reasons
-// stay here, the database applies them.
+// stay here, the database applies them. Being in the gateway's database, the ledger can also book an
+// execution and record it in one call (ledgerRecordedBookings): a capability beside the port, which the
+// composition root wires (services/shared/recorded-bookings.ts says what it must do).
 import type { Clock } from '../domain/clock.ts';
 import { convert } from '../domain/money.ts';
-import type { ExecutionRecord } from '../domain/payment.ts';
 import { ACCOUNT_TYPE_NOT_FOR_OTHER_BANKS, ACCOUNT_TYPES_NOT_FOR_PAYMENTS } from '../domain/payment-rules.ts';
-import type {
-  BookingLine,
-  BookingOrder,
-  BookingOutcome,
-  CoreBanking,
-  RecordedBooking,
-} from '../ports/core-banking.ts';
+import type { BookingLine, BookingOrder, BookingOutcome, CoreBanking } from '../ports/core-banking.ts';
 import type { ExchangeRates } from '../ports/exchange-rates.ts';
 import {
   findAccountByBban,
@@ -33,6 +28,7 @@ import {
   bookedBalances,
   bookedFundsByIban,
   bookLedgerOrder,
+  type ExecutionRecord,
   executeLedgerOrder,
   type LedgerLine,
   type LedgerRules,
@@ -75,25 +71,7 @@ const RULES: LedgerRules = {
 };
 
 export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
-  const { db, rates } = options;
-
-  function ledgerLine(line: BookingLine): LedgerLine {
-    return {
-      paymentId: line.paymentId,
-      debtorAccountId: line.debtorAccountId,
-      currency: line.amount.currency,
-      minor: line.amount.minor,
-      creditorAccount: line.creditorAccount,
-      creditorName: line.creditorName,
-      withinBank: line.withinBank,
-      toOtherBank: line.product === 'other-bank-domestic-credit-transfer',
-      remittance: line.remittance,
-      initiatedOn: line.initiatedOn,
-      // Live every account's rules; in the sandbox those of the accounts that rehearse rejections.
-      enforce: options.enforceFunds,
-    };
-  }
-
+  const { db } = options;
   return {
     findAccount(lookup) {
       if (lookup.kind === 'iban') return findAccountByIban(db, lookup.iban);
@@ -126,7 +104,7 @@ export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
     },
 
     async book(order: BookingOrder): Promise<BookingOutcome> {
-      return bookConverted(order, (lines) =>
+      return bookConverted(options, order, (lines) =>
         bookLedgerOrder(
           db,
           { key: order.key, bookingDate: order.bookingDate, lines },
@@ -135,12 +113,24 @@ export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
         ),
       );
     },
+  };
 
-    // The ledger is in the gateway's database: the execution is booked and recorded in one call.
-    async bookRecorded(order: BookingOrder, record: ExecutionRecord): Promise<RecordedBooking | undefined> {
-      const answer = await bookConverted(order, (lines) =>
+  async function bookedBalanceOf(id: string): Promise<number> {
+    return (await bookedBalances(db, [id])).get(id) ?? 0;
+  }
+}
+
+/**
+ * The ledger's one-transaction booking of an execution (services/shared/recorded-bookings.ts): it is
+ * in the gateway's database, so an order of one payment is booked and the execution recorded in one
+ * call. Undefined when nothing was done (the payment no longer waits unmarked in `record.from`).
+ */
+export function ledgerRecordedBookings(options: LedgerOptions) {
+  return {
+    async bookRecorded(order: BookingOrder, record: ExecutionRecord) {
+      const answer = await bookConverted(options, order, (lines) =>
         executeLedgerOrder(
-          db,
+          options.db,
           { key: order.key, bookingDate: order.bookingDate, lines },
           RULES,
           options.clock(),
@@ -152,32 +142,46 @@ export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
       return outcome;
     },
   };
+}
 
-  /**
-   * Asks the ledger once with the instructed amounts; when it names debtor accounts in another
-   * currency, asks again with their debits converted at the booking date's rate (the rates are the
-   * gateway's, so the ledger cannot convert itself).
-   */
-  async function bookConverted<T extends object>(
-    order: BookingOrder,
-    call: (lines: readonly LedgerLine[]) => Promise<T | AccountCurrencies>,
-  ): Promise<T> {
-    const lines = order.lines.map(ledgerLine);
-    const answer = await call(lines);
-    if (!('accountCurrencies' in answer)) return answer;
-    const converted = order.lines.map((line, index): LedgerLine => {
-      const currency = answer.accountCurrencies[line.debtorAccountId];
-      if (currency === undefined || currency === line.amount.currency) return lines[index]!;
-      const quote = rates.quote(currency, line.amount.currency, order.bookingDate);
-      return { ...lines[index]!, debitMinor: convert(line.amount, quote).minor };
-    });
-    const outcome = await call(converted);
-    if ('accountCurrencies' in outcome)
-      throw new Error(`booking order ${order.key}: no debit in ${Object.values(outcome.accountCurrencies)}`);
-    return outcome;
-  }
+function ledgerLine(options: LedgerOptions, line: BookingLine): LedgerLine {
+  return {
+    paymentId: line.paymentId,
+    debtorAccountId: line.debtorAccountId,
+    currency: line.amount.currency,
+    minor: line.amount.minor,
+    creditorAccount: line.creditorAccount,
+    creditorName: line.creditorName,
+    withinBank: line.withinBank,
+    toOtherBank: line.product === 'other-bank-domestic-credit-transfer',
+    remittance: line.remittance,
+    initiatedOn: line.initiatedOn,
+    // Live every account's rules; in the sandbox those of the accounts that rehearse rejections.
+    enforce: options.enforceFunds,
+  };
+}
 
-  async function bookedBalanceOf(id: string): Promise<number> {
-    return (await bookedBalances(db, [id])).get(id) ?? 0;
-  }
+/**
+ * Asks the ledger once with the instructed amounts; when it names debtor accounts in another
+ * currency, asks again with their debits converted at the booking date's rate (the rates are the
+ * gateway's, so the ledger cannot convert itself).
+ */
+async function bookConverted<T extends object>(
+  options: LedgerOptions,
+  order: BookingOrder,
+  call: (lines: readonly LedgerLine[]) => Promise<T | AccountCurrencies>,
+): Promise<T> {
+  const lines = order.lines.map((line) => ledgerLine(options, line));
+  const answer = await call(lines);
+  if (!('accountCurrencies' in answer)) return answer;
+  const converted = order.lines.map((line, index): LedgerLine => {
+    const currency = answer.accountCurrencies[line.debtorAccountId];
+    if (currency === undefined || currency === line.amount.currency) return lines[index]!;
+    const quote = options.rates.quote(currency, line.amount.currency, order.bookingDate);
+    return { ...lines[index]!, debitMinor: convert(line.amount, quote).minor };
+  });
+  const outcome = await call(converted);
+  if ('accountCurrencies' in outcome)
+    throw new Error(`booking order ${order.key}: no debit in ${Object.values(outcome.accountCurrencies)}`);
+  return outcome;
 }

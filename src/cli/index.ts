@@ -1,6 +1,7 @@
 // psd2-gateway <command>: serve | migrate | snapshot | cert | tpp | demo | check | help. A command's module is
 // imported only when it is named, and heavy code inside it only when it runs: `--help` and `--version`
-// answer at once, never start a server and never touch a database.
+// answer at once, never start a server and never touch a database. The demo and the checker are packages
+// of their own (packages/demo, packages/check); this file is the one place of src/ that imports them.
 import { ConfigError, StartError } from '../config.ts';
 import { type Command, UsageError } from './args.ts';
 
@@ -27,13 +28,26 @@ const COMMANDS: Record<string, { readonly summary: string; load(): Promise<Comma
   },
   demo: {
     summary: 'walk the flows (redirect, decoupled, basket, account information) against a sandbox',
-    load: async () => (await import('./demo.ts')).demoCommand,
+    load: async () => (await import('@psd2-gateway/demo')).demoCommand({ startSandbox }),
   },
   check: {
     summary: 'check an endpoint against the contract: flows, statuses, headers, fields, error shapes',
-    load: async () => (await import('./check/index.ts')).checkCommand,
+    load: async () => (await import('@psd2-gateway/check')).checkCommand,
   },
 };
+
+/**
+ * The demo's sandbox when no --base-url is given: one in this process, as `serve` starts one (its app
+ * found like any sandbox's, in the test data), but on a free port of 127.0.0.1, in memory, quiet,
+ * without the scheduler. The server is imported only here, when the demo runs without a URL.
+ */
+async function startSandbox(): Promise<{ url: string; close: () => Promise<void> }> {
+  const { configWith } = await import('../config.ts');
+  const { start } = await import('../main.ts');
+  const config = configWith({ port: 0, host: '127.0.0.1', logLevel: 'warn', schedulerIntervalMs: 0 });
+  const server = await start(config);
+  return { url: server.url, close: server.close };
+}
 
 const USAGE = `usage: psd2-gateway <command> [options]
 

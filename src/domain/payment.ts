@@ -1,6 +1,7 @@
 // The payment as a state machine: transactionStatus changes only when the TPP executes or cancels it,
-// or when a future-dated payment is booked on its date (API-NOTES "Statuses"); TRANSITIONS is every
-// move there is, and the store refuses any other.
+// or when a future-dated payment is booked on its date (API-NOTES "Statuses"). TRANSITIONS is every
+// move there is; a status moves only by an event through nextStatus, and the database refuses any
+// other move by a trigger generated from the same table (src/store/transition-rule.ts).
 import type { Money } from './money.ts';
 import type { Country, CustomerType, PaymentProduct, SettlementStatus } from './products.ts';
 
@@ -57,23 +58,6 @@ export type PaymentStatusView = Pick<
   | 'amount'
 >;
 
-/**
- * The record of one payment's execution that a core banking system booking in the gateway's own
- * database keeps with its booking (CoreBanking.bookRecorded, ledger_execute): the status the payment
- * waits in (not marked for a booking asked before), its status once booked, and the answer to the
- * request that executed it, kept under the app's request id once booked.
- */
-export interface ExecutionRecord {
-  readonly paymentId: string;
-  readonly from: TransactionStatus;
-  readonly to: TransactionStatus;
-  readonly clientId: string;
-  readonly requestId: string;
-  readonly fingerprint: string;
-  readonly statusCode: number;
-  readonly body: unknown;
-}
-
 /** Every move of transactionStatus there is: execution, booking on the date, rejection, cancellation. */
 export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> = {
   ACTC: ['ACCP', 'ACSC', 'ACCC', 'RJCT', 'CANC'],
@@ -84,8 +68,59 @@ export const TRANSITIONS: Readonly<Record<TransactionStatus, readonly Transactio
   CANC: [],
 };
 
+/** The status a payment starts in: the database refuses a payment stored in any other. */
+export const INITIAL_STATUS: TransactionStatus = 'ACTC';
+
 export function canMove(from: TransactionStatus, to: TransactionStatus): boolean {
   return TRANSITIONS[from].includes(to);
+}
+
+/**
+ * What happens to a payment: the bank accepted its execution, or booked it on its date (`executed`:
+ * `on` is the booking date, `settlement` the product's status once booked), the bank rejected it, or
+ * the TPP cancelled it.
+ */
+export type PaymentEvent =
+  | { readonly type: 'executed'; readonly settlement: SettlementStatus; readonly on: string }
+  | { readonly type: 'rejected'; readonly reasonCode: string; readonly reason: string }
+  | { readonly type: 'cancelled' };
+
+/** A move the transition table does not have: a bug of the caller, answered as an internal error. */
+export class TransitionRefused extends Error {
+  readonly from: TransactionStatus;
+  readonly to: TransactionStatus;
+
+  constructor(paymentId: string, from: TransactionStatus, to: TransactionStatus) {
+    super(`payment ${paymentId} cannot move from ${from} to ${to}`);
+    this.name = 'TransitionRefused';
+    this.from = from;
+    this.to = to;
+  }
+}
+
+/**
+ * The status an event moves a payment to; throws TransitionRefused when TRANSITIONS has no such move.
+ * An execution leaves a payment dated later waiting for its date (ACCP), else settled; a rejection
+ * leads to RJCT and a cancellation to CANC, from any status that has that way out.
+ */
+export function nextStatus(
+  payment: Pick<Payment, 'id' | 'status' | 'requestedExecutionDate'>,
+  event: PaymentEvent,
+): TransactionStatus {
+  const to = targetOf(payment, event);
+  if (!canMove(payment.status, to)) throw new TransitionRefused(payment.id, payment.status, to);
+  return to;
+}
+
+function targetOf(payment: Pick<Payment, 'requestedExecutionDate'>, event: PaymentEvent): TransactionStatus {
+  switch (event.type) {
+    case 'executed':
+      return statusAfterExecution(payment, event.settlement, event.on);
+    case 'rejected':
+      return 'RJCT';
+    case 'cancelled':
+      return 'CANC';
+  }
 }
 
 /** What executing a payment in ACTC leads to, when the bank accepts it. */

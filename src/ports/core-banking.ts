@@ -1,11 +1,11 @@
 // The port to the bank's core banking system: its accounts, balances and statements, whether funds are
 // available, and the booking of payments. In the domain's words only: no database or transaction
 // crosses it, so a bank can plug in a system that shares nothing with the gateway. The built-in
-// double-entry ledger (src/adapters/ledger-core-banking.ts) is one implementation; it shares the
-// gateway's database, so it also books an execution and records it in one transaction (bookRecorded).
+// double-entry ledger (src/adapters/ledger-core-banking.ts) is one implementation; that it can also
+// book an execution and record it in the gateway's database in one transaction is a capability of its
+// own (services/shared/recorded-bookings.ts), not a word of this port.
 import type { BankAccount, CardAccountRecord } from '../domain/accounts.ts';
 import type { Money } from '../domain/money.ts';
-import type { ExecutionRecord } from '../domain/payment.ts';
 import type { DebtorLookup } from '../domain/payment-rules.ts';
 import type { PaymentProduct } from '../domain/products.ts';
 
@@ -77,16 +77,4 @@ export interface CoreBanking {
   availableFunds(source: FundsSource): Promise<{ currency: string; availableMinor: number } | undefined>;
   /** Books an order, or rejects it with an ISO 20022 reason; idempotent under the order's key. */
   book(order: BookingOrder): Promise<BookingOutcome>;
-  /**
-   * Only a system that keeps its ledger in the gateway's own database (the built-in one): books an order
-   * of one payment and records the execution with it, in one transaction: the payment moved (to
-   * `record.to`, or RJCT with the reason) and, when booked, the answer kept under the request id. The
-   * three steps of services/payments/booking.ts, each surviving a crash, are then one. Answers undefined,
-   * having done nothing, when the payment is no longer waiting in `record.from` or is marked for a
-   * booking asked before: the caller takes the three steps.
-   */
-  bookRecorded?(order: BookingOrder, record: ExecutionRecord): Promise<RecordedBooking | undefined>;
 }
-
-/** The outcome of CoreBanking.bookRecorded, and whether the answer was kept (false: rejected, or the request id was taken). */
-export type RecordedBooking = BookingOutcome & { readonly answered: boolean };

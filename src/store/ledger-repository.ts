@@ -1,6 +1,6 @@
 // The ledger of the built-in core banking system: bookings and their entries, account balances.
 import { eq, isNull, sql } from 'drizzle-orm';
-import type { ExecutionRecord } from '../domain/payment.ts';
+import type { TransactionStatus } from '../domain/payment.ts';
 import { batchedRead } from './batched-read.ts';
 import { joinedStatement } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
@@ -163,6 +163,24 @@ function rulesJson(rules: LedgerRules): string {
 /** ledger_book's parameters. */
 function bookingParameters(order: LedgerOrder, rules: LedgerRules, at: Date): string[] {
   return [order.key, order.bookingDate, JSON.stringify(order.lines), rulesJson(rules), at.toISOString()];
+}
+
+/**
+ * The gateway's record of one payment's execution, kept with the booking when the ledger books it in
+ * the gateway's own database (ledger_execute; services/shared/recorded-bookings.ts): the status the
+ * payment waits in (not marked for a booking asked before), its status once booked, and the answer to
+ * the request that executed it, kept under the app's request id once booked. The bank's port never
+ * sees it: it is the gateway's idempotency record, not a word of the bank's.
+ */
+export interface ExecutionRecord {
+  readonly paymentId: string;
+  readonly from: TransactionStatus;
+  readonly to: TransactionStatus;
+  readonly clientId: string;
+  readonly requestId: string;
+  readonly fingerprint: string;
+  readonly statusCode: number;
+  readonly body: unknown;
 }
 
 /** ledger_execute's answer when it converted nothing: nothing done (not waiting unmarked), or the outcome. */

@@ -56,8 +56,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'store',
     'config.ts',
   ],
-  // The bank's systems the settings name, made at start (src/systems.ts).
-  'systems.ts': ['adapters', 'ports', 'config.ts'],
+  // The bank's systems the settings name, made at start (src/systems.ts), each with its probe (a domain type).
+  'systems.ts': ['adapters', 'ports', 'domain', 'config.ts'],
   // The primary of several workers: forks and watches them (src/workers.ts).
   'workers.ts': ['config.ts'],
   'main.ts': [

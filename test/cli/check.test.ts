@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CHECKS } from '../../src/cli/check/checks/index.ts';
+import { CHECKS } from '@psd2-gateway/check/checks';
 import { backends, type Gateway, startGateway } from '../helpers/gateway.ts';
 
 const CLI = fileURLToPath(new URL('../../src/cli/index.ts', import.meta.url));

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { demoCommand } from '../../src/cli/demo.ts';
+import { USAGE } from '@psd2-gateway/demo';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -232,7 +232,7 @@ describe('failures: exit 1 and one line naming the step', () => {
 describe('usage', () => {
   test('--help prints the usage and starts nothing', async () => {
     const ran = await demo(['--help']);
-    assert.deepEqual(ran, { code: 0, stdout: `${demoCommand.usage}\n`, stderr: '' });
+    assert.deepEqual(ran, { code: 0, stdout: `${USAGE}\n`, stderr: '' });
   });
 
   test('a bad option is one line and exit 2', async () => {

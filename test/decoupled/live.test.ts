@@ -1,10 +1,10 @@
 // The decoupled flow in live mode against the built-in e-ID simulator: the PSU's app (driven here
-// through the simulator's port, as the /psu/eid page drives it) approves or declines; the TPP polls.
+// through the simulator's app, as the /psu/eid page drives it) approves or declines; the TPP polls.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { eidSimulator } from '../../src/adapters/eid-simulator.ts';
-import type { SimulatedEidApp } from '../../src/ports/eid-provider.ts';
+import { simulatedEidApp } from '../../src/adapters/eid-simulator.ts';
+import type { SimulatedEidApp } from '../../src/services/shared/simulated-eid-app.ts';
 import { findOrder, findPendingOrders } from '../../src/store/decoupled-repository.ts';
 import { type InitAnswer, initDecoupled, postLink, UNKNOWN_SESSION } from '../helpers/decoupled.ts';
 import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
@@ -19,7 +19,7 @@ let eidApp: SimulatedEidApp;
 before(async () => {
   gateway = await startGateway({ clock: time.clock, config: { mode: 'live' } });
   token = await gateway.client.clientCredentialsToken();
-  eidApp = eidSimulator({ db: gateway.store.db, instant: false }).simulatedApp!;
+  eidApp = simulatedEidApp(gateway.store.db);
 });
 after(() => gateway.close());
 

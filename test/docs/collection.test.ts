@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
+import { FLOWS } from '../../src/api/docs/collection/flows.ts';
 import {
   COMMITTED_COLLECTION,
   COMMITTED_VALUES,
-  FLOWS,
   type OpenApiDocument,
   postmanCollection,
 } from '../../src/api/docs/collection.ts';

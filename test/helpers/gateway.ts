@@ -19,6 +19,7 @@ import { scenarioOf } from '../../src/sandbox/scenarios.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
 import type { Clock, ServiceContext, Sleep } from '../../src/services/shared/context.ts';
 import { policyFor } from '../../src/services/shared/policy.ts';
+import type { RecordedBookings } from '../../src/services/shared/recorded-bookings.ts';
 import { insertApp } from '../../src/store/apps-repository.ts';
 import { openStore, type Store } from '../../src/store/database.ts';
 import { migratedTemplate } from './pglite-template.ts';
@@ -80,6 +81,11 @@ export interface GatewayOptions {
   readonly sleep?: Sleep;
   /** The core banking system: a fake through the port, given the built-in one to wrap or replace. */
   readonly coreBanking?: (builtIn: CoreBanking) => CoreBanking;
+  /**
+   * Beside a given core banking system, the one-transaction booking of executions, given the built-in
+   * ledger's to wrap; without it a given core banking system books in three steps.
+   */
+  readonly recordedBookings?: (builtIn: RecordedBookings) => RecordedBookings;
   /** Other bank systems to use instead of the built-in ones (an e-ID provider, …). */
   readonly systems?: Partial<BankSystems>;
   /** The bank's OpenID Connect provider for PSU logins (test/stand-ins/oidc-provider.ts). */
@@ -127,6 +133,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
       ...(options.coreBanking === undefined
         ? {}
         : { coreBanking: options.coreBanking(builtInLedger(store, config, options.clock)) }),
+      ...(options.recordedBookings === undefined
+        ? {}
+        : {
+            recordedBookings: options.recordedBookings(
+              builtInOf(store, config, options.clock).recordedBookings,
+            ),
+          }),
     },
     ...(options.tls === undefined ? {} : { tls: options.tls }),
   });
@@ -200,13 +213,18 @@ export function manualClock(start = Date.now()) {
 
 /** The built-in ledger of a gateway's database, as its mode runs it. */
 export function builtInLedger(store: Store, config: Config, clock: Clock = () => new Date()): CoreBanking {
+  return builtInOf(store, config, clock).coreBanking;
+}
+
+/** The built-in systems of a gateway's database, as its mode runs them. */
+function builtInOf(store: Store, config: Config, clock: Clock = () => new Date()) {
   const policy = policyFor(config.mode, scenarioOf);
   return builtInSystems(store.db, {
     clock,
     enforceFunds: policy.enforceFunds,
     instantEid: policy.instantEid,
     scenarioOf: policy.scenarioOf,
-  }).coreBanking;
+  });
 }
 
 /** A service context on a gateway's database, for driving use cases (the scheduler) directly. */

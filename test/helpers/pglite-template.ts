@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore } from '../../src/store/database.ts';
+import { definitions } from '../../src/store/migrate.ts';
 
 const MIGRATIONS = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
 const PGLITE_PACKAGE = fileURLToPath(
@@ -20,7 +21,7 @@ const PREFIX = 'psd2-gateway-test-template-';
 /** Templates of other migrations are removed once they are a day old (another checkout may use one). */
 const STALE_MS = 24 * 60 * 60 * 1000;
 
-function templateName(): string {
+async function templateName(): Promise<string> {
   const hash = createHash('sha256');
   // PGlite's files are its version's: its package.json (not among the package's exports) goes in too.
   hash.update(readFileSync(PGLITE_PACKAGE));
@@ -29,6 +30,8 @@ function templateName(): string {
     .sort()) {
     hash.update(name).update(readFileSync(join(MIGRATIONS, name)));
   }
+  // The definitions too (the generated transition rule among them), applied at the end of migrating.
+  for (const definition of await definitions()) hash.update(definition.name).update(definition.sql);
   return `${PREFIX}${hash.digest('hex').slice(0, 16)}`;
 }
 
@@ -41,7 +44,7 @@ export function migratedTemplate(): Promise<string> {
 }
 
 async function makeTemplate(): Promise<string> {
-  const name = templateName();
+  const name = await templateName();
   const dir = join(tmpdir(), name);
   if (existsSync(dir)) return dir;
   const building = `${dir}.${process.pid}.${Date.now()}`;

@@ -4,22 +4,23 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
 import { renderPage } from '../../src/api/psu/pages.ts';
-import type { CoreBanking } from '../../src/ports/core-banking.ts';
 import { type Gateway, sibling, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, errorBody, NOT_FOUND, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 
-/** The built-in ledger, but booking (in three steps or in one call) fails with internals in its message. */
-const failing = (ledger: CoreBanking): CoreBanking => {
-  const fail = async (): Promise<never> => {
-    throw new Error('relation "ledger_entries" does not exist at /srv/bank/core.ts:42');
-  };
-  return { ...ledger, book: fail, bookRecorded: fail };
+/** Booking fails with internals in its message. */
+const fail = async (): Promise<never> => {
+  throw new Error('relation "ledger_entries" does not exist at /srv/bank/core.ts:42');
 };
 
 let gateway: Gateway;
 before(async () => {
-  gateway = await startGateway({ coreBanking: failing, config: { bodyLimit: 4096 } });
+  // The built-in ledger, but booking fails in three steps and in one call.
+  gateway = await startGateway({
+    coreBanking: (ledger) => ({ ...ledger, book: fail }),
+    recordedBookings: () => ({ bookRecorded: fail }),
+    config: { bodyLimit: 4096 },
+  });
 });
 after(() => gateway.close());
 

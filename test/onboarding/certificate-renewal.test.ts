@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHash, X509Certificate } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { eidSimulator } from '../../src/adapters/eid-simulator.ts';
+import { simulatedEidApp } from '../../src/adapters/eid-simulator.ts';
 import {
   createCa,
   createCrl,
@@ -208,7 +208,7 @@ function renewal(backend: Backend): void {
     appY = await appOf(certs.c, TPP_Y);
     aisToken = await accessToken(certs.a, appX, 'AIS');
     const init = await startSession(certs.a);
-    const eidApp = eidSimulator({ db: gateway.store.db, instant: false }).simulatedApp!;
+    const eidApp = simulatedEidApp(gateway.store.db);
     const order = (await eidApp.find(PSU, time.clock()))!;
     assert.equal(await eidApp.open(order.orderRef, time.clock()), true);
     assert.equal(await eidApp.approve(order.orderRef, time.clock()), true);

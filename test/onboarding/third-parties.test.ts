@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { eidSimulator } from '../../src/adapters/eid-simulator.ts';
+import { simulatedEidApp } from '../../src/adapters/eid-simulator.ts';
 import {
   createCa,
   createCrl,
@@ -493,7 +493,7 @@ describe('third parties over mutual TLS', () => {
       client_id: registered.clientId,
     });
     assert.equal(init.status, 200, JSON.stringify(init.body));
-    const eidApp = eidSimulator({ db: gateway.store.db, instant: false }).simulatedApp!;
+    const eidApp = simulatedEidApp(gateway.store.db);
     const order = (await eidApp.find('191212121212', new Date()))!;
     assert.equal(await eidApp.open(order.orderRef, new Date()), true);
     assert.equal(await eidApp.approve(order.orderRef, new Date()), true);

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
 import type { BookingOrder, CoreBanking } from '../../src/ports/core-banking.ts';
 import { bookDuePayments } from '../../src/services/payments/due-payments.ts';
+import type { RecordedBookings } from '../../src/services/shared/recorded-bookings.ts';
 import {
   backends,
   builtInLedger,
@@ -21,21 +22,25 @@ const PRODUCT = 'handelsbanken-domestic-credit-transfer';
 const PATH = `/psd2/se/v2/payments/private/single/${PRODUCT}`;
 
 /** Counts every booking the core banking system is asked to make, per payment, in three steps or one call. */
-function countingCoreBanking(counts: Map<string, number>) {
+function counting(counts: Map<string, number>) {
   const count = (order: BookingOrder) => {
     for (const line of order.lines) counts.set(line.paymentId, (counts.get(line.paymentId) ?? 0) + 1);
   };
-  return (ledger: CoreBanking): CoreBanking => ({
-    ...ledger,
-    book: (order) => {
-      count(order);
-      return ledger.book(order);
-    },
-    bookRecorded: (order, record) => {
-      count(order);
-      return ledger.bookRecorded!(order, record);
-    },
-  });
+  return {
+    coreBanking: (ledger: CoreBanking): CoreBanking => ({
+      ...ledger,
+      book: (order) => {
+        count(order);
+        return ledger.book(order);
+      },
+    }),
+    recordedBookings: (ledger: RecordedBookings): RecordedBookings => ({
+      bookRecorded: (order, record) => {
+        count(order);
+        return ledger.bookRecorded(order, record);
+      },
+    }),
+  };
 }
 
 for (const backend of backends()) {
@@ -49,7 +54,7 @@ for (const backend of backends()) {
     const tomorrow = addDays(dateIn(time.clock(), 'Europe/Stockholm'), 1);
 
     before(async () => {
-      pair = await startGatewayPair(backend, { clock: time.clock, coreBanking: countingCoreBanking(counts) });
+      pair = await startGatewayPair(backend, { clock: time.clock, ...counting(counts) });
       ({ first, second } = pair);
       token = await first.client.clientCredentialsToken();
     });
@@ -87,7 +92,7 @@ for (const backend of backends()) {
       const contexts = [first, second].map((gateway) =>
         serviceContext(gateway, {
           clock: time.clock,
-          coreBanking: countingCoreBanking(counts)(builtInLedger(gateway.store, gateway.config, time.clock)),
+          coreBanking: counting(counts).coreBanking(builtInLedger(gateway.store, gateway.config, time.clock)),
         }),
       );
       const results = await Promise.all([

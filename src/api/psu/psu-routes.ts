@@ -43,7 +43,7 @@ const pageErrors = (description: string) => ({
 const INVALID = 'The page is no longer valid (expired, used, or a bad CSRF token)';
 
 export function psuRoutes(app: Api, context: ServiceContext, unavailable?: DatabaseUnavailable): void {
-  if (context.eid.simulatedApp !== undefined) eidAppRoutes(app, context, unavailable);
+  if (context.simulatedEid !== undefined) eidAppRoutes(app, context, unavailable);
   app.post(
     '/psu/login',
     {

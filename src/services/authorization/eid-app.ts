@@ -6,8 +6,8 @@
 // Forms carry a CSRF token that must match the psu_csrf cookie. It stands in for the PSU's phone, so it
 // exists only with the simulator, never with a real provider.
 import { constantEquals, hashSecret, newSecret } from '../../domain/secrets.ts';
-import type { SimulatedEidApp, SimulatedOrder } from '../../ports/eid-provider.ts';
 import type { ServiceContext } from '../shared/context.ts';
+import type { SimulatedEidApp, SimulatedOrder } from '../shared/simulated-eid-app.ts';
 import { checkLogin } from './login-throttle.ts';
 import type { EidView, PsuAnswer } from './psu-answer.ts';
 
@@ -26,10 +26,10 @@ const LOCKED = 'Too many failed attempts: your login is locked for a while. Noth
 const NOT_YOURS = 'This identification is for another person: you cannot sign or cancel it.';
 const CSRF_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
-/** The simulator's app; the routes exist only where the e-ID provider has one. */
+/** The simulator's app; the routes exist only where the context has one (the simulator is the provider). */
 function appOf(context: ServiceContext): SimulatedEidApp {
-  if (context.eid.simulatedApp === undefined) throw new Error('the e-ID provider is no simulator');
-  return context.eid.simulatedApp;
+  if (context.simulatedEid === undefined) throw new Error('the e-ID provider is no simulator');
+  return context.simulatedEid;
 }
 
 function page(

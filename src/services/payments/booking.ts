@@ -6,10 +6,15 @@
 // or the answer is lost between (1) and (3), the payments stay marked: a retried execute, or the
 // recovery that the scheduler runs, asks the system again under the same key, which books nothing
 // twice and answers the first outcome. A marked payment cannot be cancelled. A system that does share
-// our database (the built-in ledger: CoreBanking.bookRecorded) books one payment's execution in one
+// our database (the built-in ledger: context.recordedBookings) books one payment's execution in one
 // transaction instead, the three steps together (bookOneRecorded).
 import { dateIn } from '../../domain/dates.ts';
-import { canMove, type Payment, statusAfterExecution, type TransactionStatus } from '../../domain/payment.ts';
+import {
+  nextStatus,
+  type Payment,
+  statusAfterExecution,
+  type TransactionStatus,
+} from '../../domain/payment.ts';
 import { findProduct } from '../../domain/products.ts';
 import type { BookingLine, BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
 import type { Db } from '../../store/database.ts';
@@ -137,15 +142,21 @@ export async function finishBooking(
   return settle(trx, context, await lockPaymentsOfBooking(trx, order.key), order, outcome);
 }
 
-/** Where the outcome moves a payment of the order: booked, its settlement status (ACCP when dated later); else RJCT. */
+/**
+ * Where the outcome moves a payment of the order (domain/payment.ts nextStatus): booked, its settlement
+ * status (ACCP when dated later); else RJCT. Throws on a move the transition table does not have.
+ */
 function moveOf(
   payment: Payment,
   order: BookingOrder,
   outcome: BookingOutcome,
 ): { to: TransactionStatus; rejection?: { reasonCode: string; reason: string } } {
-  if (!outcome.booked)
-    return { to: 'RJCT', rejection: { reasonCode: outcome.reasonCode, reason: outcome.reason } };
-  return { to: statusAfterExecution(payment, findProduct(payment.product)!.settlement, order.bookingDate) };
+  if (!outcome.booked) {
+    const rejection = { reasonCode: outcome.reasonCode, reason: outcome.reason };
+    return { to: nextStatus(payment, { type: 'rejected', ...rejection }), rejection };
+  }
+  const settlement = findProduct(payment.product)!.settlement;
+  return { to: nextStatus(payment, { type: 'executed', settlement, on: order.bookingDate }) };
 }
 
 /** The payment as an execution at `at` leaves it: moved to `to`, with the reason when rejected. */
@@ -223,7 +234,7 @@ export async function finishOneBooking<T>(
 
 /**
  * Steps 1 to 3 in one call, for one payment and a core banking system that books in the gateway's own
- * database (CoreBanking.bookRecorded): the payment, read waiting in its status and not marked, is
+ * database (context.recordedBookings): the payment, read waiting in its status and not marked, is
  * booked, moved and, when booked, answered in one transaction. A rejection moves it to RJCT in that
  * transaction, and its answer (which names the reason) is recorded right after, as any answer is.
  * Answers undefined, having done nothing, when the system cannot, when nothing is due today (the
@@ -235,16 +246,14 @@ export async function bookOneRecorded<T>(
   key: string,
   { payment, request, answer }: OneExecution<T>,
 ): Promise<Answer<T> | undefined> {
-  const { coreBanking } = context;
-  if (coreBanking.bookRecorded === undefined || payment.booking !== null) return undefined;
+  const { recordedBookings } = context;
+  if (recordedBookings === undefined || payment.booking !== null) return undefined;
   const order = orderOf(key, today(context), [payment], context.config.timeZone);
   if (order.lines.length === 0) return undefined;
   const booked = moveOf(payment, order, { booked: true }).to;
-  if (!canMove(payment.status, booked))
-    throw new Error(`payment ${payment.id} cannot move from ${payment.status} to ${booked}`);
   const at = context.clock();
   const reply = answer(executed(payment, booked, at));
-  const outcome = await coreBanking.bookRecorded(order, {
+  const outcome = await recordedBookings.bookRecorded(order, {
     paymentId: payment.id,
     from: payment.status,
     to: booked,
@@ -259,8 +268,11 @@ export async function bookOneRecorded<T>(
     countMoves(context, [moveRecord(payment, booked)]);
     return outcome.answered ? reply : replayAnswer(context.db, request.key, request.fingerprint);
   }
-  countMoves(context, [moveRecord(payment, 'RJCT', outcome.reasonCode)]);
-  const rejected = answer(executed(payment, 'RJCT', at, outcome));
+  // The ledger moved it in SQL (ledger_execute, under the database's transition rule); the domain's
+  // table names the same status.
+  const refused = moveOf(payment, order, outcome).to;
+  countMoves(context, [moveRecord(payment, refused, outcome.reasonCode)]);
+  const rejected = answer(executed(payment, refused, at, outcome));
   return recordOnce(context.db, request.key, request.fingerprint, async () => rejected);
 }
 

@@ -2,7 +2,7 @@
 // allows: a payment not yet executed, or executed with a later date and waiting for it (ACCP).
 import type { App } from '../../domain/apps.ts';
 import { apiError } from '../../domain/errors.ts';
-import { cancellable } from '../../domain/payment.ts';
+import { cancellable, nextStatus } from '../../domain/payment.ts';
 import { lockPayment, moveStatus } from '../../store/payments-repository.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
@@ -43,7 +43,8 @@ export async function cancelPayment(
         );
       }
       if (cancellable(payment, today(context))) {
-        if (!(await moveStatus(trx, payment.id, payment.status, 'CANC', context.clock()))) {
+        const to = nextStatus(payment, { type: 'cancelled' });
+        if (!(await moveStatus(trx, payment.id, payment.status, to, context.clock()))) {
           throw new Error(`payment ${payment.id} changed while locked`);
         }
         cancelled = payment.product;

@@ -1,6 +1,6 @@
 // What every use case receives: the config and the policy of its mode, the database, the clock, the
-// bank's systems (ports), the caches and the registry of what a PSU can authorize. Built once, in
-// app.ts; tests build their own with fakes of the ports.
+// bank's systems (ports) and what the built-in ones bring beside their ports, the caches and the
+// registry of what a PSU can authorize. Built once, in app.ts; tests build their own with fakes of the ports.
 import type { Config } from '../../config.ts';
 import type { Clock, Sleep } from '../../domain/clock.ts';
 import { dateIn } from '../../domain/dates.ts';
@@ -14,6 +14,8 @@ import type { AuthorizableRegistry } from './authorizables.ts';
 import type { Caches } from './caches.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import type { ModePolicy } from './policy.ts';
+import type { RecordedBookings } from './recorded-bookings.ts';
+import type { SimulatedEidApp } from './simulated-eid-app.ts';
 
 export type { Clock, Sleep } from '../../domain/clock.ts';
 
@@ -26,10 +28,17 @@ export interface ServiceContext {
   /** Waits (the login throttle's delay): a timer, or the test's own. */
   readonly sleep: Sleep;
   readonly coreBanking: CoreBanking;
+  /**
+   * Booking an execution and recording it in one transaction: only the built-in ledger, which keeps its
+   * books in the gateway's database, can; unset with a bank's own core banking system.
+   */
+  readonly recordedBookings?: RecordedBookings;
   readonly psuDirectory: PsuDirectory;
   /** The bank's OpenID Connect provider, where PSUs log in (PSU_OIDC_*); unset: our login page. */
   readonly psuIdentityProvider: PsuIdentityProvider | undefined;
   readonly eid: EidProvider;
+  /** The built-in e-ID simulator's pretend app for the PSU (/psu/eid); unset with a real e-ID provider. */
+  readonly simulatedEid?: SimulatedEidApp;
   readonly rates: ExchangeRates;
   readonly caches: Caches;
   /** Payments, baskets and consents register here what a PSU can authorize; authorization asks it. */

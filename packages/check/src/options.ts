@@ -1,6 +1,6 @@
 // The checker's options: the endpoint and its app (required), the output format, the test accounts
 // and PSU a flow uses (sandbox defaults, README "Sandbox test data"), and the time limits.
-import { oneOf, parseOptions, required, UsageError } from '../args.ts';
+import { oneOf, parseOptions, required, UsageError } from './cli-args.ts';
 
 const FORMATS = ['table', 'json', 'junit'] as const;
 export type Format = (typeof FORMATS)[number];

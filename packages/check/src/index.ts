@@ -1,7 +1,7 @@
 // psd2-gateway check: a black-box conformance checker. It runs the contract's flows and negative cases
 // against any endpoint over plain HTTP(S) and prints each deviation with the contract row it breaks.
 // It never imports the server: --help loads only the options; the checks load when it runs.
-import type { Command } from '../args.ts';
+import type { Command } from './cli-args.ts';
 import { parseCheckOptions, USAGE } from './options.ts';
 
 export const checkCommand: Command = {

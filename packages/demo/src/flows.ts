@@ -7,7 +7,7 @@ import {
   type HttpAnswer,
   TppError,
   timerSleep,
-} from '../../client/index.ts';
+} from './client.ts';
 import {
   clientToken,
   type DemoAccounts,

@@ -1,13 +1,14 @@
 // psd2-gateway demo: walks the flows of the contract through the typed client against a sandbox (one
 // started here, in memory, unless --base-url names a running one), printing every step, and exits 1 at
-// the first failure with one line saying where and why. The server is imported only when started here.
-import { type SandboxTestData, TppClient } from '../client/index.ts';
-import { type Command, oneOf, parseOptions, UsageError } from './args.ts';
-import { FLOW_NAMES, FLOWS, type FlowName } from './demo/flows.ts';
-import { demoAccounts } from './demo/steps.ts';
-import { Walk } from './demo/walk.ts';
+// the first failure with one line saying where and why. The demo never imports the server: the gateway's
+// CLI gives it the function that starts one, called only when no --base-url is given.
+import { type Command, oneOf, parseOptions, UsageError } from './cli-args.ts';
+import { type SandboxTestData, TppClient } from './client.ts';
+import { FLOW_NAMES, FLOWS, type FlowName } from './flows.ts';
+import { demoAccounts } from './steps.ts';
+import { Walk } from './walk.ts';
 
-const USAGE = `usage: psd2-gateway demo [--base-url URL] [--flow redirect|decoupled|basket|ais|all]
+export const USAGE = `usage: psd2-gateway demo [--base-url URL] [--flow redirect|decoupled|basket|ais|all]
                          [--client-id ID --redirect-uri URI]
 
 Walks the flows of the contract through the typed client (psd2-gateway/client) and prints each step:
@@ -43,25 +44,33 @@ interface DemoOptions {
 }
 
 /** A sandbox to walk: where it is, and how to stop it if we started it. */
-interface Target {
+export interface Target {
   readonly url: string;
   readonly close: () => Promise<void>;
 }
 
-export const demoCommand: Command = {
-  summary: 'walk the flows (redirect, decoupled, basket, account information) against a sandbox',
-  usage: USAGE,
-  async run(args) {
-    const options = demoOptions(args);
-    const started = performance.now();
-    const target = options.baseUrl === undefined ? await startSandbox() : given(options.baseUrl);
-    try {
-      return await walkFlows(options, target, started);
-    } finally {
-      await target.close();
-    }
-  },
-};
+/** What the demo needs of the gateway: a sandbox in this process, for a run without --base-url. */
+export interface DemoHost {
+  readonly startSandbox: () => Promise<Target>;
+}
+
+/** `psd2-gateway demo`, with the host that starts a sandbox when no --base-url is given. */
+export function demoCommand(host: DemoHost): Command {
+  return {
+    summary: 'walk the flows (redirect, decoupled, basket, account information) against a sandbox',
+    usage: USAGE,
+    async run(args) {
+      const options = demoOptions(args);
+      const started = performance.now();
+      const target = options.baseUrl === undefined ? await host.startSandbox() : given(options.baseUrl);
+      try {
+        return await walkFlows(options, target, started);
+      } finally {
+        await target.close();
+      }
+    },
+  };
+}
 
 function demoOptions(args: readonly string[]): DemoOptions {
   const { values } = parseOptions(args, OPTIONS);
@@ -83,18 +92,6 @@ function demoOptions(args: readonly string[]): DemoOptions {
 
 function given(url: string): Target {
   return { url, close: async () => {} };
-}
-
-/**
- * A sandbox in this process, as `serve` starts one (its app found like any sandbox's, in the test
- * data), but on a free port of 127.0.0.1, in memory, quiet, without the scheduler.
- */
-async function startSandbox(): Promise<Target> {
-  const { configWith } = await import('../config.ts');
-  const { start } = await import('../main.ts');
-  const config = configWith({ port: 0, host: '127.0.0.1', logLevel: 'warn', schedulerIntervalMs: 0 });
-  const server = await start(config);
-  return { url: server.url, close: server.close };
 }
 
 /** Every flow in turn; the exit code. */

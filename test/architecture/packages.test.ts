@@ -1,0 +1,81 @@
+// The workspace packages (packages/: the checker and the demo) stay packages of their own: src/ imports
+// them in its CLI entry only, a package reaches outside its folder only through its seam files (so a
+// later move changes one line), the root depends on each, and docs/architecture.md lists each file.
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import { typeScriptFiles } from '../helpers/files.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const PACKAGES = join(ROOT, 'packages');
+/** The files of a package that may import from outside it: one per thing taken from the root. */
+const SEAMS = ['src/cli-args.ts', 'src/client.ts'];
+
+/** Every module a file imports, re-exports or loads with import(), type-only ones included. */
+function specifiersOf(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*)'([^']+)'/g)].map((match) => match[1]!);
+}
+
+async function packageNames(): Promise<string[]> {
+  const entries = await readdir(PACKAGES, { withFileTypes: true });
+  return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+}
+
+test('src/ imports the packages in its CLI entry only', async () => {
+  const importers: string[] = [];
+  for (const file of await typeScriptFiles(join(ROOT, 'src'))) {
+    const text = await readFile(file, 'utf8');
+    if (specifiersOf(text).some((s) => s.startsWith('@psd2-gateway/'))) importers.push(relative(ROOT, file));
+  }
+  assert.deepEqual(importers, ['src/cli/index.ts']);
+});
+
+test('a package imports from outside its folder only in its seam files', async () => {
+  const problems: string[] = [];
+  for (const name of await packageNames()) {
+    const home = join(PACKAGES, name);
+    for (const file of await typeScriptFiles(home)) {
+      const path = relative(home, file);
+      for (const specifier of specifiersOf(await readFile(file, 'utf8'))) {
+        if (!specifier.startsWith('.')) continue;
+        const outside = relative(home, join(file, '..', specifier)).startsWith('..');
+        if (outside && !SEAMS.includes(path)) problems.push(`packages/${name}/${path} imports ${specifier}`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('the root is a workspace of packages/* and depends on each package at its version', async () => {
+  const root = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+  assert.deepEqual(root.workspaces, ['packages/*']);
+  for (const name of await packageNames()) {
+    const manifest = JSON.parse(await readFile(join(PACKAGES, name, 'package.json'), 'utf8'));
+    assert.equal(manifest.name, `@psd2-gateway/${name}`);
+    assert.equal(root.dependencies[manifest.name], manifest.version, `the root depends on ${manifest.name}`);
+  }
+});
+
+test("docs/architecture.md's Packages tree lists every file of every package", async () => {
+  const doc = await readFile(join(ROOT, 'docs/architecture.md'), 'utf8');
+  const section = /\n## Packages\n[\s\S]*?```\n([\s\S]*?)```/.exec(doc)?.[1];
+  assert.ok(section !== undefined, 'docs/architecture.md has a "## Packages" section with a tree');
+  const missing: string[] = [];
+  for (const name of await packageNames()) {
+    // The package's lines: from its "  <name>/" line to the next package's.
+    const lines = section.split('\n');
+    const start = lines.findIndex((line) => line.startsWith(`  ${name}/ `));
+    const end = lines.findIndex((line, index) => index > start && /^ {2}\S/.test(line));
+    const listed = new Set(
+      lines.slice(start + 1, end === -1 ? undefined : end).map((line) => line.trim().split(/\s+/)[0]),
+    );
+    const home = join(PACKAGES, name);
+    const files = [join(home, 'package.json'), ...(await typeScriptFiles(home))];
+    for (const file of files) {
+      const path = relative(home, file);
+      if (start === -1 || !listed.has(path)) missing.push(`packages/${name}/${path}`);
+    }
+  }
+  assert.deepEqual(missing, []);
+});

@@ -15,7 +15,7 @@ import { findCredential, upsertCredentialIfMissing } from '../store/psu-login-re
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
 
-export async function hashPassword(password: string): Promise<string> {
+async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(password, salt, 32);
   return `scrypt$${salt.toString('hex')}$${key.toString('hex')}`;

@@ -12,7 +12,7 @@ import {
   QC_STATEMENTS_OID,
   QcStatements,
 } from './qc-statement.ts';
-import type { QwacResult } from './qwac.ts';
+import type { QwacResult } from './qwac-types.ts';
 
 function psd2Statement(certificate: X509Certificate): Psd2QcType | undefined {
   const extension = certificate.getExtension(QC_STATEMENTS_OID);

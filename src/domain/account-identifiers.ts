@@ -4,7 +4,7 @@ import { electronicFormatIBAN, extractIBAN, isSEPACountry, isValidBIC, validateI
 import Kontonummer from 'kontonummer';
 
 /** The bank's own name in the Swedish clearing register (clearing numbers 6000-6999). */
-export const OWN_BANK_NAME = 'Handelsbanken';
+const OWN_BANK_NAME = 'Handelsbanken';
 /** The bank code in the bank's own IBANs, per country. */
 export const OWN_IBAN_BANK_CODES: Readonly<Record<string, string>> = Object.freeze({
   SE: '600',

@@ -27,5 +27,3 @@ const PRODUCTS: readonly ApiProduct[] = [
 export function findApiProduct(name: string): ApiProduct | undefined {
   return PRODUCTS.find((product) => product.name === name);
 }
-
-export const API_PRODUCT_NAMES = PRODUCTS.map((product) => product.name);

@@ -5,9 +5,9 @@ import { createHmac } from 'node:crypto';
 /** Minimum wait between the TPP's token polls, in milliseconds (spec: sandbox value 2000). */
 export const SLEEP_TIME_MS = 2000;
 /** An order the PSU has not started within this time fails. */
-export const START_WINDOW_MS = 30_000;
+const START_WINDOW_MS = 30_000;
 /** An order fails this long after it was created, started or not. */
-export const ORDER_LIFETIME_MS = 180_000;
+const ORDER_LIFETIME_MS = 180_000;
 /** Polls sooner than sleep_time that a session tolerates before ending it (mbid_max_polling). */
 export const MAX_EARLY_POLLS = 5;
 /** Polls a session tolerates in all: its lifetime at the allowed pace, and some slack. */

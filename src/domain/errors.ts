@@ -62,7 +62,7 @@ export class ApiError extends Error {
   }
 }
 
-export function statusOf(code: ApiErrorCode): number {
+function statusOf(code: ApiErrorCode): number {
   return API_ERRORS[code];
 }
 
@@ -80,7 +80,7 @@ export function unknownResource(text: string, path?: string): ApiError {
 }
 
 // RFC 6749 errors of the token and authorize endpoints.
-export const OAUTH_ERRORS = {
+const OAUTH_ERRORS = {
   invalid_request: 400,
   invalid_client: 401,
   invalid_grant: 400,

@@ -29,7 +29,7 @@ export function isKnownCurrency(currency: string): boolean {
   return Object.hasOwn(MINOR_UNITS, currency);
 }
 
-export function minorUnits(currency: string): number {
+function minorUnits(currency: string): number {
   const units = MINOR_UNITS[currency];
   if (units === undefined) throw new RangeError(`unknown currency ${currency}`);
   return units;

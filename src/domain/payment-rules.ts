@@ -92,9 +92,9 @@ export const ACCOUNT_TYPE_NOT_FOR_OTHER_BANKS = 'SVGS';
  * the payment at execution (AG01).
  */
 export const ACCOUNT_TYPES_NOT_FOR_PAYMENTS: readonly string[] = ['ISK'];
-export const CREDITOR_NAME_MAX = 35;
+const CREDITOR_NAME_MAX = 35;
 /** How far ahead a payment may be dated. */
-export const MAX_DAYS_AHEAD = 365;
+const MAX_DAYS_AHEAD = 365;
 
 const PRODUCT_CURRENCY: Partial<Record<PaymentProduct, string>> = {
   'handelsbanken-domestic-credit-transfer': 'SEK',

@@ -1,6 +1,6 @@
 // The payment products of the contract and where each may be used.
 
-export const PAYMENT_PRODUCTS = [
+const PAYMENT_PRODUCTS = [
   'handelsbanken-domestic-credit-transfer',
   'other-bank-domestic-credit-transfer',
   'sek-credit-transfer',

@@ -4,11 +4,10 @@
 
 /** The services a PSU authorizes a resource of. */
 export type ClientScope = 'PIS' | 'AIS';
-export const CLIENT_SCOPES: readonly ClientScope[] = ['PIS', 'AIS'];
 
 /** The scopes of a client-credentials token: a PSU's services and confirmation of funds (CBPII). */
 export type ClientCredentialsScope = ClientScope | 'CBPII';
-export const CLIENT_CREDENTIALS_SCOPES: readonly ClientCredentialsScope[] = ['PIS', 'AIS', 'CBPII'];
+const CLIENT_CREDENTIALS_SCOPES: readonly ClientCredentialsScope[] = ['PIS', 'AIS', 'CBPII'];
 
 export interface ResourceScope {
   readonly service: ClientScope;
@@ -25,10 +24,6 @@ export function parseResourceScope(scope: string): ResourceScope | undefined {
 
 export function formatResourceScope(scope: ResourceScope): string {
   return `${scope.service}:${scope.resourceId}`;
-}
-
-export function isClientScope(scope: string): scope is ClientScope {
-  return (CLIENT_SCOPES as readonly string[]).includes(scope);
 }
 
 export function isClientCredentialsScope(scope: string): scope is ClientCredentialsScope {

@@ -13,7 +13,7 @@ import type { SystemMonitor } from '../services/shared/system-health.ts';
 import { apiErrorBody } from './errors.ts';
 
 /** The route label of a request no route matched (the not-found answer, an error before routing). */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 /** Request latency buckets, in seconds: from a cached read to a booking that waits for the bank. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -209,7 +209,7 @@ export function observeSystems(metrics: GatewayMetrics, monitor: SystemMonitor):
  * Every answer's latency, by method, route pattern (never the raw URL: ids would make a series each)
  * and status code.
  */
-export function registerRequestMetrics(app: FastifyInstance, metrics: GatewayMetrics): void {
+function registerRequestMetrics(app: FastifyInstance, metrics: GatewayMetrics): void {
   const requests = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer a request, by method, route pattern and status code',

@@ -1,7 +1,7 @@
 // What the cross-cutting hooks attach to a request.
 import type { App } from '../domain/apps.ts';
+import type { TokenGrant } from '../domain/grants.ts';
 import type { Country } from '../domain/products.ts';
-import type { TokenGrant } from '../services/access/tokens.ts';
 
 export interface TppContext {
   readonly app: App;

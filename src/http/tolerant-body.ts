@@ -5,7 +5,7 @@
 // breaking.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-export const IGNORED_FIELDS_HEADER = 'X-Ignored-Fields';
+const IGNORED_FIELDS_HEADER = 'X-Ignored-Fields';
 
 /** At most this many field names in the header (the log has all). */
 const MAX_NAMED = 20;
@@ -86,7 +86,7 @@ declare module 'fastify' {
 }
 
 /** The header value: the names that can be shown, and how many more there were. */
-export function ignoredFieldsHeader(ignored: readonly (string | null)[]): string {
+function ignoredFieldsHeader(ignored: readonly (string | null)[]): string {
   const named = ignored.filter((name): name is string => name !== null);
   const shown = named.slice(0, MAX_NAMED);
   const more = ignored.length - shown.length;

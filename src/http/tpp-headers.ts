@@ -1,28 +1,17 @@
 // The TPP headers of payment and account calls: X-Gateway-Client-Id (a registered app; aliases from
 // config), TPP-Request-ID and TPP-Transaction-ID (required), and on the general API the Country.
-// Runs before the body is read, so a call without them is refused before anything else.
+// Runs before the body is read, so a call without them is refused before anything else. Only reading:
+// the app behind the id and its live access are the kernel's, asked by the route's hook
+// (api/shared/tpp-app.ts), since http/ sits below the use cases and calls none of them.
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { ApiError, type TppMessage } from '../domain/errors.ts';
 import { COUNTRIES, type Country, isCountry, looksLikeCountryCode } from '../domain/products.ts';
-import { appOf } from '../services/access/apps.ts';
-import { checkLiveAccess, type LiveAccessRule, requireSubscription } from '../services/access/live-access.ts';
-import type { ServiceContext } from '../services/shared/context.ts';
-import { peerIdentity } from './mtls.ts';
 
 export const CLIENT_ID_HEADER = 'x-gateway-client-id';
 /** Visible ASCII without spaces, as request and transaction ids are echoed in response headers. */
 const TPP_ID = /^[\x21-\x7e]{1,128}$/;
-
-export interface TppHeaderOptions {
-  /** 'header': the general API, Country is required; otherwise the country is in the path. */
-  readonly country: 'header' | 'path';
-  /** PSU-present calls (initiation, execution): live mode requires PSU-IP-Address (API-NOTES). */
-  readonly psuPresent?: boolean;
-  /** The products the call needs (from its path), and live the role its certificate must carry. */
-  readonly live: (request: FastifyRequest) => LiveAccessRule;
-}
 
 export function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -105,49 +94,40 @@ function checkPsuIpAddress(request: FastifyRequest, messages: TppMessage[]): voi
   }
 }
 
-export function tppHeaders(context: ServiceContext, options: TppHeaderOptions): onRequestAsyncHookHandler {
-  const aliases = context.config.clientIdHeaderAliases;
-  return async function checkTppHeaders(request: FastifyRequest, _reply: FastifyReply) {
-    const messages: TppMessage[] = [];
-    const clientId = clientIdOf(request, aliases);
-    if (clientId === undefined) {
-      messages.push({
-        code: 'FORMAT_ERROR',
-        path: 'X-Gateway-Client-Id',
-        text: 'header X-Gateway-Client-Id is required',
-      });
-    }
-    const requestId = requireId(request, 'TPP-Request-ID', messages);
-    const transactionId = requireId(request, 'TPP-Transaction-ID', messages);
-    const country = options.country === 'header' ? countryOf(request, messages) : undefined;
-    if (options.psuPresent === true && context.policy.requirePsuIpAddress)
-      checkPsuIpAddress(request, messages);
-    if (messages.length > 0) throw new ApiError(messages);
-    const app = await appOf(context, clientId!);
-    if (app === undefined) {
-      throw new ApiError({
-        code: 'CLIENT_UNKNOWN',
-        path: 'X-Gateway-Client-Id',
-        text: 'X-Gateway-Client-Id names no registered app',
-      });
-    }
-    if (context.mtls) await checkLiveAccess(context, peerIdentity(request), app, options.live(request));
-    else await requireSubscription(context, app, options.live(request).products);
-    request.tpp = { app, requestId, transactionId, country };
-  };
+/** The TPP's ids as the headers name them; the app behind the client id is found by the route's hook. */
+export interface TppIds {
+  readonly clientId: string;
+  readonly requestId: string;
+  readonly transactionId: string;
+  /** The Country header, on routes that take it. */
+  readonly country: Country | undefined;
 }
 
-/** Onboarding calls after enrollment: X-Gateway-Client-Id (or an alias) names the TPP. */
-export function tppIdHeader(context: ServiceContext): onRequestAsyncHookHandler {
-  return async function checkTppId(request: FastifyRequest) {
-    if (clientIdOf(request, context.config.clientIdHeaderAliases) === undefined) {
-      throw new ApiError({
-        code: 'FORMAT_ERROR',
-        path: 'X-Gateway-Client-Id',
-        text: 'header X-Gateway-Client-Id (the TPP id) is required',
-      });
-    }
-  };
+/**
+ * The TPP headers of a payment or account call, every problem listed at once: X-Gateway-Client-Id (or
+ * an alias), TPP-Request-ID, TPP-Transaction-ID, the Country where the general API takes it, and
+ * PSU-IP-Address where it is required.
+ */
+export function readTppHeaders(
+  request: FastifyRequest,
+  aliases: readonly string[],
+  options: { readonly country: 'header' | 'path'; readonly psuIpAddress: boolean },
+): TppIds {
+  const messages: TppMessage[] = [];
+  const clientId = clientIdOf(request, aliases);
+  if (clientId === undefined) {
+    messages.push({
+      code: 'FORMAT_ERROR',
+      path: 'X-Gateway-Client-Id',
+      text: 'header X-Gateway-Client-Id is required',
+    });
+  }
+  const requestId = requireId(request, 'TPP-Request-ID', messages);
+  const transactionId = requireId(request, 'TPP-Transaction-ID', messages);
+  const country = options.country === 'header' ? countryOf(request, messages) : undefined;
+  if (options.psuIpAddress) checkPsuIpAddress(request, messages);
+  if (messages.length > 0) throw new ApiError(messages);
+  return { clientId: clientId!, requestId, transactionId, country };
 }
 
 /** TPP-Request-ID and TPP-Transaction-ID only: the calls a TPP makes before it has an app (onboarding). */

@@ -321,7 +321,7 @@ export function sandboxHistory(today: string): HistoryBooking[] {
 }
 
 /** Per ledger account, what the history adds up to (minor units). */
-export function historyTotals(history: readonly HistoryBooking[]): Map<string, number> {
+function historyTotals(history: readonly HistoryBooking[]): Map<string, number> {
   const totals = new Map<string, number>();
   for (const booking of history) {
     for (const entry of booking.entries) {

@@ -174,7 +174,7 @@ async function openPglite(options: StoreOptions): Promise<Store> {
 }
 
 /** The bounds of PostgreSQL connections and statements unless the settings give others (config.ts). */
-export const DEFAULT_TIMEOUTS = Object.freeze({ connectMs: 5_000, statementMs: 10_000 });
+const DEFAULT_TIMEOUTS = Object.freeze({ connectMs: 5_000, statementMs: 10_000 });
 
 /** SQLSTATEs of a database that cannot serve now: connection exceptions, shutdown, too many clients, a statement past its bound. */
 const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300|57014)$/;

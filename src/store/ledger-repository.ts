@@ -1,5 +1,5 @@
 // The ledger of the built-in core banking system: bookings and their entries, account balances.
-import { eq, inArray, isNull, sql } from 'drizzle-orm';
+import { eq, isNull, sql } from 'drizzle-orm';
 import type { TransactionStatus } from '../domain/payment.ts';
 import { batchedRead } from './batched-read.ts';
 import { joinedStatement } from './coalescer.ts';
@@ -302,20 +302,6 @@ export function statementOf(
   range: { from: string; to: string; limit: number },
 ): Promise<StatementLine[]> {
   return statements(db, { ledgerAccount, ...range });
-}
-
-/** Per ledger account, the sum of its entries (minor units), for the accounts asked. */
-export async function entriesSums(db: Db, ledgerAccounts: readonly string[]): Promise<Map<string, number>> {
-  if (ledgerAccounts.length === 0) return new Map();
-  const rows = await db
-    .select({
-      account: ledgerEntries.ledgerAccount,
-      sum: sql<string>`sum(${ledgerEntries.amountMinor})::text`,
-    })
-    .from(ledgerEntries)
-    .where(inArray(ledgerEntries.ledgerAccount, [...ledgerAccounts]))
-    .groupBy(ledgerEntries.ledgerAccount);
-  return new Map(rows.map((row) => [row.account, Number(row.sum)]));
 }
 
 /** Whether the ledger holds bookings that are no payment's (the sandbox's history). */

@@ -6,13 +6,13 @@
 import { Redis } from 'ioredis';
 
 /** How long opening the connection may take at start, ms. */
-export const REDIS_CONNECT_TIMEOUT_MS = 5_000;
+const REDIS_CONNECT_TIMEOUT_MS = 5_000;
 /**
  * How long one counter update may take before the request goes on without it, ms: Redis answers in
  * well under a millisecond, so this is what a Redis gone silent costs each limited request (twice on
  * the authorization routes) until TCP keep-alive notices the dead connection.
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 250;
+const REDIS_COMMAND_TIMEOUT_MS = 250;
 
 export interface RedisEvents {
   /** The connection was lost or failed (once per outage). */

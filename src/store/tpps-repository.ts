@@ -95,12 +95,3 @@ export async function addSubscription(
     .returning({ id: subscriptions.subscriptionId });
   return rows.length === 1;
 }
-
-export async function hasSubscription(db: Db, clientId: string, productName: string): Promise<boolean> {
-  const rows = await db
-    .select({ id: subscriptions.subscriptionId })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.clientId, clientId), eq(subscriptions.productName, productName)))
-    .limit(1);
-  return rows.length === 1;
-}

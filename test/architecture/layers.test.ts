@@ -2,35 +2,13 @@
 // implement ports and are wired in app.ts; domain imports nothing of ours but domain, and no I/O
 // library; ports are interfaces in the domain's words; a bounded context under services/ imports only
 // the kernel (shared, access), the layers below and itself; nothing imports in a circle; only
-// config.ts reads the environment.
+// config.ts reads the environment. The graph (import-graph.ts) counts lazy import() too.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { typeScriptFiles } from '../helpers/files.ts';
-
-const SRC = new URL('../../src/', import.meta.url).pathname;
-
-/** Every module a file imports or re-exports, type-only ones included. */
-function importsOf(text: string): string[] {
-  return [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((match) => match[1]!);
-}
-
-/** The files of src/ with what each imports of ours (paths relative to src/) and of libraries. */
-async function importGraph(): Promise<Map<string, { ours: string[]; libraries: string[] }>> {
-  const graph = new Map<string, { ours: string[]; libraries: string[] }>();
-  for (const file of await typeScriptFiles(SRC)) {
-    const specifiers = importsOf(await readFile(file, 'utf8'));
-    graph.set(relative(SRC, file), {
-      // Our modules; a data file beside src/ (package.json, read by version.ts) is no room.
-      ours: specifiers
-        .filter((s) => s.startsWith('.') && s.endsWith('.ts'))
-        .map((s) => relative(SRC, join(file, '..', s))),
-      libraries: specifiers.filter((s) => !s.startsWith('.')),
-    });
-  }
-  return graph;
-}
+import { importGraph, importsOf, SRC } from './import-graph.ts';
 
 /**
  * The room a file is in: a bounded context of services/ (services/payments, ...), another folder of
@@ -58,11 +36,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   'services/shared': BELOW_SERVICES,
   'services/access': ['services/shared', ...BELOW_SERVICES],
   ...Object.fromEntries(CONTEXTS.map((context) => [context, [...KERNEL, ...BELOW_SERVICES]])),
-  http: ['services/shared', 'services/access', 'domain', 'certificates', 'config.ts'],
+  // http/ is the plumbing below the use cases: it calls none (the hooks that ask the kernel live in
+  // api/shared/); services/shared only for the metrics' types.
+  http: ['services/shared', 'domain', 'certificates', 'config.ts'],
   api: ['http', 'services', ...CONTEXTS, ...KERNEL, 'domain', 'config.ts', 'version.ts'],
   sandbox: ['adapters', 'domain', 'store', 'config.ts'],
   client: [],
-  cli: ['client', 'certificates', 'domain', 'store', 'config.ts', 'main.ts', 'version.ts'],
+  cli: ['client', 'certificates', 'domain', 'sandbox', 'store', 'config.ts', 'main.ts', 'version.ts'],
   'config.ts': [],
   'version.ts': [],
   'app.ts': [
@@ -126,6 +106,17 @@ test('ports are interfaces: no code that runs, no database or store type', async
     if (/^import (?!type )/m.test(text)) problems.push(`${path} imports values, not only types`);
   }
   assert.deepEqual(problems, []);
+});
+
+test('the graph sees every kind of import: static, re-export, for effect, and lazy import()', () => {
+  const text = [
+    "import type { A } from './a.ts';",
+    "export { b } from './b.ts';",
+    "import 'reflect-metadata';",
+    "const c = await import('./c.ts');",
+    "loading ??= import('./d.ts').then((module) => module.d);",
+  ].join('\n');
+  assert.deepEqual(importsOf(text), ['./a.ts', './b.ts', 'reflect-metadata', './c.ts', './d.ts']);
 });
 
 test('nothing imports in a circle', async () => {

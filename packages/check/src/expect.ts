@@ -22,7 +22,7 @@ export function shown(value: unknown): string {
   return clip(JSON.stringify(value) ?? String(value), 60);
 }
 
-export function expectStatus(answer: Answer, expected: number, what = ''): void {
+function expectStatus(answer: Answer, expected: number, what = ''): void {
   if (answer.status !== expected)
     throw new Deviation(`${expected}${what === '' ? '' : ` ${what}`}`, summary(answer));
 }

@@ -32,7 +32,7 @@ export function requestClientToken(
 }
 
 /** The parameters that have a value. */
-export function defined(parameters: Record<string, string | undefined>): Record<string, string> {
+function defined(parameters: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(parameters).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );

@@ -6,13 +6,13 @@ import { junit } from './junit.ts';
 import type { CheckOptions, Format } from './options.ts';
 import { summaryOf } from './runner.ts';
 
-export function summaryLine(results: readonly CheckResult[]): string {
+function summaryLine(results: readonly CheckResult[]): string {
   const { total, passed, failed, skipped } = summaryOf(results);
   return `${total} checks: ${passed} passed, ${failed} failed, ${skipped} skipped`;
 }
 
 /** The deviation column: what was expected and what came, or why the check was skipped. */
-export function deviationOf(result: CheckResult): string {
+function deviationOf(result: CheckResult): string {
   if (result.result === 'fail') return `expected ${result.expected}; got ${result.actual}`;
   return result.reason ?? '';
 }

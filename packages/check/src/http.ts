@@ -86,7 +86,7 @@ function causeOf(error: unknown): string {
 }
 
 /** The path and query of a URL, for messages. */
-export function pathOf(url: string): string {
+function pathOf(url: string): string {
   try {
     const parsedUrl = new URL(url);
     return parsedUrl.pathname;

@@ -5,7 +5,7 @@ import type { CheckResult } from './check.ts';
 import type { CheckOptions } from './options.ts';
 import { summaryOf } from './runner.ts';
 
-export function xmlEscape(text: string): string {
+function xmlEscape(text: string): string {
   return text
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
     .replace(/&/g, '&amp;')

@@ -2,7 +2,7 @@
 // and PSU a flow uses (sandbox defaults, README "Sandbox test data"), and the time limits.
 import { oneOf, parseOptions, required, UsageError } from './cli-args.ts';
 
-export const FORMATS = ['table', 'json', 'junit'] as const;
+const FORMATS = ['table', 'json', 'junit'] as const;
 export type Format = (typeof FORMATS)[number];
 
 export interface CheckOptions {
@@ -29,7 +29,7 @@ export interface CheckOptions {
   readonly totalTimeoutMs: number;
 }
 
-export const DEFAULTS = {
+const DEFAULTS = {
   'psu-id': '191212121212',
   'psu-ip-address': '192.0.2.1',
   'debtor-bban': '6000123456789',

@@ -19,7 +19,7 @@ export interface RetryPolicy {
   readonly totalMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, timeoutMs: 5_000, backoffMs: 250, totalMs: 10_000 };
+const DEFAULT_RETRY: RetryPolicy = { attempts: 3, timeoutMs: 5_000, backoffMs: 250, totalMs: 10_000 };
 
 /** The PSU already had an order in progress; the decoupled service reads `eidFailure`, as services may not import adapters. */
 export class EidFailure extends Error {

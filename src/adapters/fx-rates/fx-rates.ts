@@ -7,4 +7,3 @@ export {
   loadedRates,
 } from './loaded-rates.ts';
 export { noRates } from './no-rates.ts';
-export type { RateSource } from './rate-source.ts';

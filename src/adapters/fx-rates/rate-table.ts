@@ -33,7 +33,7 @@ export function parseDecimal(text: string): Decimal | undefined {
 }
 
 /** The latest day published on or before `date` (a weekend or holiday takes the day before it). */
-export function dayOn(table: RateTable, date: string): RateDay | undefined {
+function dayOn(table: RateTable, date: string): RateDay | undefined {
   // Binary search: the whole history since 1999 is some 6,500 days, and a status asks on every read.
   let low = 0;
   let high = table.length;

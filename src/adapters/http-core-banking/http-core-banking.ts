@@ -31,7 +31,6 @@ import {
 } from './client.ts';
 import { httpCustomers } from './customers.ts';
 
-export type { RetryPolicy } from './client.ts';
 export { CoreBankingContractError, CoreBankingUnavailable, DEFAULT_RETRY } from './client.ts';
 
 export type HttpCoreBankingOptions = ClientOptions;

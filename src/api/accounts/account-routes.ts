@@ -3,9 +3,8 @@
 // /psd2/lu/v1 for Luxembourg's, and under /psd2/v2 with the real service's version 2 records.
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
-import { header, tppHeaders } from '../../http/tpp-headers.ts';
+import { header } from '../../http/tpp-headers.ts';
 import {
   type RecordShape,
   V1_RECORDS,
@@ -24,8 +23,10 @@ import { baseUrlOf } from '../base-url.ts';
 import { AIS_APIS } from '../consents/consent-routes.ts';
 import { AccountFields, Amount, Balances } from '../consents/schemas.ts';
 import { type Api, asBody } from '../shared/api.ts';
+import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import { answer, apiErrors, BEARER, TPP_CALL_ERRORS, tppHeaderSchema } from '../shared/schemas.ts';
+import { tppHeaders } from '../shared/tpp-app.ts';
 
 const Account = Type.Object({
   ...AccountFields,

@@ -1,8 +1,6 @@
 // Card accounts (spec row 16): GET /psd2/v1/card-accounts, /{accountId}, /{accountId}/balances,
 // /{accountId}/transactions. Cards show masked PANs only.
 import { Type } from '@sinclair/typebox';
-import { bearer } from '../../http/bearer.ts';
-import { tppHeaders } from '../../http/tpp-headers.ts';
 import {
   listConsentedCardAccounts,
   readCardAccountBalances,
@@ -17,8 +15,10 @@ import {
   TransactionsResponse,
 } from '../accounts/account-routes.ts';
 import { type Api, asBody } from '../shared/api.ts';
+import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import { answer, apiErrors, BEARER, TPP_CALL_ERRORS, tppHeaderSchema } from '../shared/schemas.ts';
+import { tppHeaders } from '../shared/tpp-app.ts';
 
 /** Card accounts are read under general account consents, at /psd2/v1. */
 const CARD_ACCOUNTS_API = ACCOUNT_APIS[0]!;

@@ -3,9 +3,8 @@
 // products include consent).
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
-import { header, tppHeaders } from '../../http/tpp-headers.ts';
+import { header } from '../../http/tpp-headers.ts';
 import {
   type AisApi,
   type ConsentRequest,
@@ -18,6 +17,7 @@ import {
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { type Api, answerWith, asBody } from '../shared/api.ts';
+import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import {
   answer,
@@ -27,6 +27,7 @@ import {
   TPP_CALL_ERRORS,
   tppHeaderSchema,
 } from '../shared/schemas.ts';
+import { tppHeaders } from '../shared/tpp-app.ts';
 import { CONSENT_BODY_OPTIONS, ConsentResponse } from './schemas.ts';
 
 const ConsentBody = Type.Object(

@@ -1,8 +1,7 @@
 // The Swedish short-term consent (spec rows 14 and 15).
 import { Type } from '@sinclair/typebox';
-import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
-import { corporateHeaders, tppHeaders } from '../../http/tpp-headers.ts';
+import { corporateHeaders } from '../../http/tpp-headers.ts';
 import {
   createShortTermConsent,
   readConsentedAccounts,
@@ -10,6 +9,7 @@ import {
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { type Api, answerWith, asBody } from '../shared/api.ts';
+import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import {
   answer,
@@ -19,6 +19,7 @@ import {
   TPP_CALL_ERRORS,
   tppHeaderSchema,
 } from '../shared/schemas.ts';
+import { tppHeaders } from '../shared/tpp-app.ts';
 import { AccountFields, Balances, CONSENT_BODY_OPTIONS, ConsentResponse } from './schemas.ts';
 
 const ConsentBody = Type.Object({ access: Type.Literal('ALL_ACCOUNTS') }, CONSENT_BODY_OPTIONS);

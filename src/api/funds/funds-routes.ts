@@ -1,11 +1,10 @@
 // POST /psd2/v1/funds-confirmations (spec row 16).
 import { Type } from '@sinclair/typebox';
-import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
-import { tppHeaders } from '../../http/tpp-headers.ts';
 import { confirmFunds, type FundsRequest } from '../../services/account-information/funds-confirmation.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, asBody } from '../shared/api.ts';
+import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import {
   answer,
@@ -15,6 +14,7 @@ import {
   TPP_CALL_ERRORS,
   tppHeaderSchema,
 } from '../shared/schemas.ts';
+import { tppHeaders } from '../shared/tpp-app.ts';
 
 const closed = { additionalProperties: false } as const;
 const FundsBody = Type.Object(

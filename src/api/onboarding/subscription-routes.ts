@@ -1,14 +1,15 @@
 // POST /psd2/v1/subscriptions (spec rows 4 and 5): register an app, or add a product to one.
 import { Type } from '@sinclair/typebox';
-import { bearer } from '../../http/bearer.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import { grantOf } from '../../http/request-context.ts';
-import { header, tppIdHeader, tppIdsOnly } from '../../http/tpp-headers.ts';
+import { header, tppIdsOnly } from '../../http/tpp-headers.ts';
 import { type SubscriptionRequestBody, subscribe } from '../../services/onboarding/subscriptions.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, answerWith } from '../shared/api.ts';
+import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import { answer, apiErrors, BEARER, BODY_ERRORS, tppIdHeaders } from '../shared/schemas.ts';
+import { tppIdHeader } from '../shared/tpp-app.ts';
 
 const closed = { additionalProperties: false } as const;
 

@@ -2,15 +2,14 @@
 // GET .../{paymentId}/status with the Country header. All also under the Sweden v2, GB and LU prefixes,
 // where the country is in the path.
 import type { FastifyRequest } from 'fastify';
-import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
-import { tppHeaders } from '../../http/tpp-headers.ts';
 import { PAYMENT_PRODUCTS_ALL } from '../../services/access/live-access.ts';
 import { cancelPayment } from '../../services/payments/cancellation.ts';
 import { executePayment } from '../../services/payments/execution.ts';
 import { readPaymentStatus } from '../../services/payments/status.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, answerWith } from '../shared/api.ts';
+import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import {
   answer,
@@ -20,6 +19,7 @@ import {
   TPP_CALL_ERRORS,
   tppHeaderSchema,
 } from '../shared/schemas.ts';
+import { tppHeaders } from '../shared/tpp-app.ts';
 import { ExecuteResponseSchema, PaymentParams, StatusResponseSchema } from './schemas.ts';
 
 /** What execute and cancel are asked: the app, token, request id and the payment of the path. */

@@ -4,14 +4,14 @@
 import type { FastifyRequest } from 'fastify';
 import { apiError } from '../../domain/errors.ts';
 import type { CustomerType } from '../../domain/products.ts';
-import { bearer } from '../../http/bearer.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
-import { corporateHeaders, tppHeaders } from '../../http/tpp-headers.ts';
+import { corporateHeaders } from '../../http/tpp-headers.ts';
 import { initiateBasket } from '../../services/payments/basket-initiation.ts';
 import { type Channel, initiatePayment } from '../../services/payments/initiation.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
 import { type Api, answerWith } from '../shared/api.ts';
+import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import {
   answer,
@@ -21,6 +21,7 @@ import {
   TPP_CALL_ERRORS,
   tppHeaderSchema,
 } from '../shared/schemas.ts';
+import { tppHeaders } from '../shared/tpp-app.ts';
 import {
   BasketBodySchema,
   BasketResponseSchema,

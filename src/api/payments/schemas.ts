@@ -104,7 +104,7 @@ export type PaymentBodyInput = Static<typeof PaymentBodySchema>;
 
 const ScaLink = Type.Object({ href: Type.String(), name: Type.String(), type: Type.String() });
 
-export const ScaMethods = Type.Array(
+const ScaMethods = Type.Array(
   Type.Object({
     scaMethodType: Type.String({ description: 'REDIRECT, or DECOUPLED (Sweden)' }),
     _links: Type.Object({ authorization: Type.Array(ScaLink) }),
@@ -220,7 +220,6 @@ export const BasketBodySchema = Type.Object(
     },
   },
 );
-export type BasketBodyInput = Static<typeof BasketBodySchema>;
 
 export const BasketResponseSchema = Type.Object({
   payments: Type.Array(Type.Object({ paymentId: Type.String(), tppPaymentReference: Type.String() })),

@@ -21,7 +21,7 @@ const WORDS = new Set([
  * path is the caller's text: a segment that is not a product or a word of the contract is named by
  * its role ({paymentProduct}, {id}), never repeated.
  */
-export function v2PathFor(rest: string): string {
+function v2PathFor(rest: string): string {
   const segments = rest.split('/');
   const named = segments.map((segment, index) => {
     if (WORDS.has(segment)) return segment;

@@ -20,7 +20,7 @@ import { cookieOf, type DatabaseUnavailable, psuPageErrors, sendPsuAnswer } from
  * Ties a login to the browser that left for the provider. SameSite=Lax, not Strict: it must come
  * along on the provider's redirect back, a navigation from another site.
  */
-export const BROWSER_COOKIE = 'psu_oidc';
+const BROWSER_COOKIE = 'psu_oidc';
 
 const parameter = (description: string) =>
   Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description }));

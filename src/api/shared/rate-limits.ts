@@ -168,7 +168,7 @@ export async function registerRateLimits(
   const address = (request: FastifyRequest) => normalizeIP(request.ip);
   return {
     apiAddress: limit('api', 'api-address', settings.apiPerAddress, 'this address', address),
-    // request.tpp is set once the app is found (http/tpp-headers.ts), and the token checked after it.
+    // request.tpp is set once the app is found (api/shared/tpp-app.ts), and the token checked after it.
     apiApp: limit('api', 'api-app', settings.apiPerApp, 'this app', (request) => request.tpp?.app.clientId),
     authorizationAddress: limit(
       'authorization',

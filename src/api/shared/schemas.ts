@@ -12,7 +12,7 @@ const TPP_MESSAGE_EXAMPLE = {
 };
 
 /** The API's error body (API-NOTES "Error bodies"); tppMessages name the field or header at fault. */
-export const ApiErrorBody = Type.Object(
+const ApiErrorBody = Type.Object(
   {
     httpCode: Type.String({ description: 'The HTTP status as text', examples: ['400'] }),
     httpMessage: Type.String({ description: "The status's reason phrase", examples: ['Bad Request'] }),
@@ -46,7 +46,7 @@ export const ApiErrorBody = Type.Object(
 );
 
 /** RFC 6749 section 5.2: the token, decoupled and authorization endpoints' error body. */
-export const OAuthErrorBody = Type.Object(
+const OAuthErrorBody = Type.Object(
   {
     error: Type.String({
       description:

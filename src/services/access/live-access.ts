@@ -75,7 +75,7 @@ export async function presentsBoundCertificate(
 }
 
 /** An app's product subscriptions. */
-export async function subscriptionsOf(context: ServiceContext, clientId: string): Promise<readonly string[]> {
+async function subscriptionsOf(context: ServiceContext, clientId: string): Promise<readonly string[]> {
   const cached = context.caches.subscriptions.get(clientId);
   if (cached !== undefined) return cached;
   const products = await listSubscriptions(context.db, clientId);
@@ -84,7 +84,7 @@ export async function subscriptionsOf(context: ServiceContext, clientId: string)
 }
 
 /** The certificate's TPP, when the certificate is registered (enrolled or added with PUT). */
-export async function tppOfCertificate(context: ServiceContext, peer: PeerIdentity): Promise<string> {
+async function tppOfCertificate(context: ServiceContext, peer: PeerIdentity): Promise<string> {
   if (expired(context, requireQwac(peer)))
     throw apiError('CERTIFICATE_EXPIRED', 'The certificate has expired');
   const certificate = await registeredCertificate(context, peer);

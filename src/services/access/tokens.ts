@@ -1,7 +1,7 @@
 // Bearer tokens: issued as random secrets, stored as hashes, resolved to what they grant.
 import type { PeerIdentity } from '../../certificates/qwac.ts';
-import type { Consent } from '../../domain/consents.ts';
 import { apiError } from '../../domain/errors.ts';
+import type { TokenGrant, TokenKind } from '../../domain/grants.ts';
 import { type ClientCredentialsScope, grantsRefreshToken } from '../../domain/scope.ts';
 import { hashSecret, newId, newSecret } from '../../domain/secrets.ts';
 import type { Db } from '../../store/database.ts';
@@ -29,21 +29,8 @@ export const LIFETIMES = {
   refreshToken: 181 * 86_400,
 } as const;
 
-export type TokenKind = 'client_credentials' | 'authorization_code' | 'decoupled' | 'refresh_token';
-
-/** What a presented bearer token grants. */
-export interface TokenGrant {
-  readonly kind: TokenKind;
-  readonly clientId: string;
-  readonly scope: string;
-  /** The PSU who authorized; null for client-credentials tokens. */
-  readonly psuId: string | null;
-  /**
-   * For a token of an account consent (scope AIS:<consentId>): that consent as read with the token, in
-   * the same statement (null: there is no such consent). Undefined for other tokens.
-   */
-  readonly consent?: Consent | null;
-}
+// The grant is the domain's type (domain/grants.ts); use cases keep importing it from here.
+export type { TokenGrant } from '../../domain/grants.ts';
 
 export interface TokenResponse {
   readonly access_token: string;

@@ -9,9 +9,9 @@ import { type ServiceContext, today } from '../shared/context.ts';
 
 /** At most this many transactions per answer, and no further back than 15 months (as the real service). */
 export const MAX_TRANSACTIONS = 600;
-export const MAX_HISTORY_MONTHS = 15;
+const MAX_HISTORY_MONTHS = 15;
 /** Without dateFrom, a read covers this many days up to dateTo (the real service's default window). */
-export const DEFAULT_TRANSACTION_DAYS = 90;
+const DEFAULT_TRANSACTION_DAYS = 90;
 
 export interface AmountText {
   readonly content: string;

@@ -20,7 +20,7 @@ import { type Answer, answerOnce } from '../shared/idempotency.ts';
 import { type ScaMethod, scaMethods } from '../shared/sca-methods.ts';
 
 /** The longest validity a consent may ask for, in days (PSD2 RTS art. 10a: 180 days). */
-export const MAX_VALIDITY_DAYS = 180;
+const MAX_VALIDITY_DAYS = 180;
 /** Reads a day per resource without the PSU present (PSD2 RTS art. 36(5)). */
 export const MAX_FREQUENCY_PER_DAY = 4;
 

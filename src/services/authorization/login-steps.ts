@@ -10,7 +10,7 @@ import type { AuthorizationRequest } from './codes.ts';
 import { type PsuAnswer, redirectTo } from './psu-answer.ts';
 
 /** An idle login or consent page expires after this long. */
-export const PAGE_IDLE_MS = 5 * 60_000;
+const PAGE_IDLE_MS = 5 * 60_000;
 
 export const INVALID_PAGE: PsuAnswer = {
   kind: 'page',

@@ -37,7 +37,7 @@ export interface LoginAttempt {
 }
 
 /** How long an answer for a PSU id with so many failures from every address waits (0: none). */
-export function loginDelayMs(failuresEverywhere: number): number {
+function loginDelayMs(failuresEverywhere: number): number {
   if (failuresEverywhere < MAX_FAILURES_PER_PSU) return 0;
   return Math.min(MAX_DELAY_MS, (failuresEverywhere - MAX_FAILURES_PER_PSU + 1) * DELAY_STEP_MS);
 }

@@ -21,8 +21,6 @@ import { checkLogin } from './login-throttle.ts';
 import { startProviderLogin } from './provider-login.ts';
 import type { PsuAnswer } from './psu-answer.ts';
 
-export { PAGE_IDLE_MS } from './login-steps.ts';
-
 export interface PsuForm {
   readonly request?: string;
   readonly csrf?: string;

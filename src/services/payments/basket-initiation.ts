@@ -38,9 +38,6 @@ export interface BasketResponse {
   readonly signingBaskedId: string;
 }
 
-/** Payments one basket may hold. */
-export const MAX_BASKET_PAYMENTS = 50;
-
 const CHANNEL = { api: 'se-v2', customerType: 'private' } as const;
 
 export async function initiateBasket(

@@ -50,7 +50,7 @@ export function countMoves(context: ServiceContext, moves: readonly Move[]): voi
 }
 
 /** How long an unanswered booking is left to its own process before the recovery asks again. */
-export const RECOVER_BOOKINGS_AFTER_MS = 60_000;
+const RECOVER_BOOKINGS_AFTER_MS = 60_000;
 
 function lineOf(payment: Payment, timeZone: string): BookingLine {
   return {

@@ -8,7 +8,7 @@ import type { TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, answerOnce } from '../shared/idempotency.ts';
 import { checkPaymentOfApp, oncePerRequest, productOfPath, requireReader } from './payment-access.ts';
-import type { PaymentStatusResponse } from './status.ts';
+import type { PaymentStatusResponse } from './status-body.ts';
 
 export interface CancelRequest {
   readonly app: App;

@@ -11,6 +11,7 @@ import type { Db } from '../../store/database.ts';
 import { findPaymentToExecute, lockPayment } from '../../store/payments-repository.ts';
 import { requirePsuToken, type TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
+import { noExchangeToday } from '../shared/exchange.ts';
 import { type Answer, earlierAnswer, recordOnce } from '../shared/idempotency.ts';
 import {
   bookOneRecorded,
@@ -22,7 +23,7 @@ import {
   startBooking,
 } from './booking.ts';
 import { checkPaymentOfApp, noSuchPayment, oncePerRequest, productOfPath } from './payment-access.ts';
-import { noExchangeToday, type PaymentStatusResponse, statusBody } from './status.ts';
+import { type PaymentStatusResponse, statusBody } from './status-body.ts';
 
 export interface ExecuteRequest {
   readonly app: App;

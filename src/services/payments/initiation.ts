@@ -16,10 +16,10 @@ import { fingerprint, newId } from '../../domain/secrets.ts';
 import { insertPaymentAnswering } from '../../store/payments-repository.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
+import { noExchangeToday } from '../shared/exchange.ts';
 import { type Answer, replayAnswer } from '../shared/idempotency.ts';
 import { type ScaMethod, scaMethods } from '../shared/sca-methods.ts';
 import { debtorAccountOf } from './debtor-accounts.ts';
-import { noExchangeToday } from './status.ts';
 
 /** Which API the payment came through. */
 export type Channel =

@@ -3,16 +3,14 @@
 // rejection, and for a cross-currency payment the exchange between the debtor account's currency and
 // the instructed one (issue 5).
 import type { App } from '../../domain/apps.ts';
-import { dateIn } from '../../domain/dates.ts';
 import { apiError } from '../../domain/errors.ts';
-import type { CurrencyExchange } from '../../domain/money.ts';
-import { isFinal, type PaymentStatusView, type TransactionStatus } from '../../domain/payment.ts';
+import { isFinal, type PaymentStatusView } from '../../domain/payment.ts';
 import type { Country } from '../../domain/products.ts';
 import { findPaymentStatus } from '../../store/payments-repository.ts';
 import type { TokenGrant } from '../access/tokens.ts';
-import { type ServiceContext, today } from '../shared/context.ts';
-import { exchangeOn } from '../shared/exchange.ts';
+import type { ServiceContext } from '../shared/context.ts';
 import { checkPaymentOfApp, productOfPath, requireReader } from './payment-access.ts';
+import { type PaymentStatusResponse, statusBody } from './status-body.ts';
 
 export interface StatusRequest {
   readonly app: App;
@@ -20,15 +18,6 @@ export interface StatusRequest {
   readonly productName: string;
   readonly paymentId: string;
   readonly country: Country;
-}
-
-export interface PaymentStatusResponse {
-  readonly paymentId: string;
-  readonly transactionStatus: string;
-  readonly currencyExchange?: CurrencyExchange;
-  /** RJCT only (API-NOTES "Statuses"). */
-  readonly reasonCode?: string;
-  readonly reason?: string;
 }
 
 export async function readPaymentStatus(
@@ -60,37 +49,4 @@ async function paymentForStatus(
   const payment = await findPaymentStatus(context.db, paymentId);
   if (payment !== undefined && isFinal(payment.status)) context.caches.finalPayments.set(paymentId, payment);
   return payment;
-}
-
-export function statusBody(
-  context: ServiceContext,
-  payment: PaymentStatusView,
-  status: TransactionStatus,
-): PaymentStatusResponse {
-  const body = {
-    paymentId: payment.id,
-    transactionStatus: status,
-    ...(status === 'RJCT' && payment.reasonCode !== null
-      ? { reasonCode: payment.reasonCode, reason: payment.reason ?? '' }
-      : {}),
-  };
-  if (payment.product !== 'cross-currency-credit-transfer') return body;
-  // Quoted on the day of execution; before it, the indicative rate of today.
-  const quotationDate =
-    payment.executedAt === null ? today(context) : dateIn(payment.executedAt, context.config.timeZone);
-  // Without a rate that day (no rate source, a day before the source's first), the status without it.
-  const exchange = exchangeOn(context, payment.debtorCurrency, payment.amount.currency, quotationDate);
-  return exchange === undefined ? body : Object.assign({}, body, { currencyExchange: exchange });
-}
-
-/** A payment whose debtor account is in another currency, when the bank has no rate for the two today. */
-export function noExchangeToday(
-  context: ServiceContext,
-  accountCurrency: string,
-  paymentCurrency: string,
-): boolean {
-  return (
-    accountCurrency !== paymentCurrency &&
-    exchangeOn(context, accountCurrency, paymentCurrency, today(context)) === undefined
-  );
 }

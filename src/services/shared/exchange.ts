@@ -2,7 +2,7 @@
 // undefined where the bank has none (the ExchangeRates port throws RangeError: no rate source, a day
 // before the source's first, a currency it does not list).
 import type { CurrencyExchange } from '../../domain/money.ts';
-import type { ServiceContext } from './context.ts';
+import { type ServiceContext, today } from './context.ts';
 
 export function exchangeOn(
   context: ServiceContext,
@@ -16,4 +16,19 @@ export function exchangeOn(
     if (error instanceof RangeError) return undefined;
     throw error;
   }
+}
+
+/**
+ * A payment whose debtor account is in another currency, when the bank has no rate for the two today:
+ * initiation refuses it and execution leaves it waiting.
+ */
+export function noExchangeToday(
+  context: ServiceContext,
+  accountCurrency: string,
+  paymentCurrency: string,
+): boolean {
+  return (
+    accountCurrency !== paymentCurrency &&
+    exchangeOn(context, accountCurrency, paymentCurrency, today(context)) === undefined
+  );
 }

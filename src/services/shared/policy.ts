@@ -68,7 +68,7 @@ const REFUSALS = {
   expires: 'the authorization page expired',
 } as const;
 
-export function sandboxPolicy(scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy {
+function sandboxPolicy(scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy {
   return Object.freeze({
     mode: 'sandbox',
     redirectApproval: 'at-once',
@@ -102,7 +102,7 @@ export function sandboxPolicy(scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy
 
 const LIVE_PACING: Pacing = Object.freeze({ maxPolls: MAX_POLLS, maxEarlyPolls: MAX_EARLY_POLLS });
 
-export const livePolicy: ModePolicy = Object.freeze({
+const livePolicy: ModePolicy = Object.freeze({
   mode: 'live',
   redirectApproval: 'psu-login',
   redirectRefusal: () => undefined,

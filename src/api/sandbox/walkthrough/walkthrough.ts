@@ -7,7 +7,7 @@ import { CURL, shellQuote } from './commands.ts';
 import { examplesOf, type WalkthroughSection } from './examples.ts';
 import { decoupledSection, paymentSection } from './payments.ts';
 
-export type { WalkthroughSection, WalkthroughStep } from './examples.ts';
+export type { WalkthroughSection } from './examples.ts';
 
 /** The sections in the order to run them; none before the sandbox app is seeded. */
 export function walkthrough(baseUrl: string, data: SandboxTestData): WalkthroughSection[] {

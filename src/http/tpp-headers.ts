@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fa
 import { ApiError, type TppMessage } from '../domain/errors.ts';
 import { COUNTRIES, type Country, isCountry, looksLikeCountryCode } from '../domain/products.ts';
 
-export const CLIENT_ID_HEADER = 'x-gateway-client-id';
+const CLIENT_ID_HEADER = 'x-gateway-client-id';
 /** Visible ASCII without spaces, as request and transaction ids are echoed in response headers. */
 const TPP_ID = /^[\x21-\x7e]{1,128}$/;
 

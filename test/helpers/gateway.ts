@@ -20,7 +20,8 @@ import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
 import type { Clock, ServiceContext, Sleep } from '../../src/services/shared/context.ts';
 import { policyFor } from '../../src/services/shared/policy.ts';
 import { insertApp } from '../../src/store/apps-repository.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import { openStore } from '../../src/store/database/open.ts';
+import type { Store } from '../../src/store/database.ts';
 import { migratedTemplate } from './pglite-template.ts';
 
 export type Backend = 'pglite' | 'postgres';

@@ -13,7 +13,7 @@ import {
   type ProductDefinition,
 } from '../../domain/products.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
-import { insertPaymentAnswering } from '../../store/payments-repository.ts';
+import { insertPaymentAnswering } from '../../store/payments/insert.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, replayAnswer } from '../shared/idempotency.ts';

@@ -8,7 +8,7 @@ import { apiError } from '../../domain/errors.ts';
 import type { CurrencyExchange } from '../../domain/money.ts';
 import { isFinal, type PaymentStatusView, type TransactionStatus } from '../../domain/payment.ts';
 import type { Country } from '../../domain/products.ts';
-import { findPaymentStatus } from '../../store/payments-repository.ts';
+import { findPaymentStatus } from '../../store/payments/reads.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { exchangeOn } from '../shared/exchange.ts';

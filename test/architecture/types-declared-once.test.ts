@@ -13,6 +13,7 @@ const SRC = new URL('../../src/', import.meta.url).pathname;
  * Folders that are products of their own, on their way to packages of their own (issue 38, point 5):
  * the client imports nothing of the gateway and the checker talks to it over HTTP only, so each names
  * the API's answers in its own types. Names are unique within each folder, and among the rest of src/.
+ * A folder that has left src/ (the checker, for packages/check) needs no entry here.
  */
 const OWN_PRODUCTS = ['client/', 'cli/check/'];
 

@@ -14,7 +14,8 @@ import { buildApp } from '../src/app.ts';
 import { type Config, configWith } from '../src/config.ts';
 import { loggerOptions } from '../src/http/logging.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../src/sandbox/seed.ts';
-import { openStore, type Store } from '../src/store/database.ts';
+import { openStore } from '../src/store/database/open.ts';
+import type { Store } from '../src/store/database.ts';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** Connections of the target figures (issue 18: 50); initiation's latency is also measured at 10. */

@@ -15,7 +15,7 @@ import { TEST_ACCOUNTS } from '../src/sandbox/test-data.ts';
 import { insertApp } from '../src/store/apps-repository.ts';
 import { insertCustomers, type SeedAccount } from '../src/store/customers-repository.ts';
 import type { Store } from '../src/store/database.ts';
-import { insertHistory } from '../src/store/ledger-repository.ts';
+import { insertHistory } from '../src/store/ledger/history.ts';
 import { bankDate } from '../test/helpers/gateway.ts';
 import { ACCOUNTS, domestic } from '../test/helpers/payments.ts';
 import type { Target } from './common.ts';

@@ -20,7 +20,7 @@ import {
 } from '../src/domain/payment-rules.ts';
 import { fingerprint, newId } from '../src/domain/secrets.ts';
 import { initiationProduct } from '../src/services/payments/initiation.ts';
-import { insertPaymentAnswering, type NewPayment } from '../src/store/payments-repository.ts';
+import { insertPaymentAnswering, type NewPayment } from '../src/store/payments/insert.ts';
 import { bankDate } from '../test/helpers/gateway.ts';
 import { gateway } from './common.ts';
 import { initiationRequests, PRODUCT, prepareMixes } from './data.ts';

@@ -10,7 +10,7 @@ import { createCa, issueQwac, issueServerCertificate } from '../src/certificates
 import { configWith } from '../src/config.ts';
 import { seedTestCustomers } from '../src/sandbox/seed.ts';
 import { scaMethods } from '../src/services/shared/sca-methods.ts';
-import { openStore } from '../src/store/database.ts';
+import { openStore } from '../src/store/database/open.ts';
 import { domestic } from '../test/helpers/payments.ts';
 import { tlsRequest } from '../test/helpers/tls.ts';
 import { NO_RATE_LIMITS } from './common.ts';

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { COMMITTED_COLLECTION, COMMITTED_VALUES, postmanCollection } from '../src/api/docs/collection.ts';
 import { buildApp } from '../src/app.ts';
 import { configWith } from '../src/config.ts';
-import { openStore } from '../src/store/database.ts';
+import { openStore } from '../src/store/database/open.ts';
 
 const store = await openStore({ databaseUrl: undefined, dataDir: undefined });
 try {

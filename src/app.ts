@@ -66,7 +66,8 @@ import {
   type SystemProbe,
 } from './services/shared/system-health.ts';
 import { observeBatches } from './store/coalescer.ts';
-import { isConnectionLost, isDatabaseUnavailable, type Store } from './store/database.ts';
+import { isConnectionLost, isDatabaseUnavailable } from './store/database/unavailable.ts';
+import type { Store } from './store/database.ts';
 import { storeProbes } from './store/probes.ts';
 
 export interface AppDependencies {

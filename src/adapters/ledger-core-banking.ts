@@ -23,17 +23,15 @@ import {
   findCardAccountOfCard,
 } from '../store/customers-repository.ts';
 import type { StoreDb } from '../store/database.ts';
+import { bookedBalances, bookedFundsByIban } from '../store/ledger/balances.ts';
 import {
   type AccountCurrencies,
-  bookedBalances,
-  bookedFundsByIban,
   bookLedgerOrder,
-  type ExecutionRecord,
-  executeLedgerOrder,
   type LedgerLine,
   type LedgerRules,
-  statementOf,
-} from '../store/ledger-repository.ts';
+} from '../store/ledger/booking.ts';
+import { type ExecutionRecord, executeLedgerOrder } from '../store/ledger/execution.ts';
+import { statementOf } from '../store/ledger/statements.ts';
 
 export interface LedgerOptions {
   readonly db: StoreDb;

@@ -55,6 +55,18 @@ export interface CardAccountRecord {
   readonly creditLimitMinor: number;
 }
 
+/** One line of an account's statement: an entry booked on it, with what the booking said. */
+export interface StatementLine {
+  /** Negative: debited. */
+  readonly amountMinor: number;
+  readonly currency: string;
+  readonly bookedOn: string;
+  readonly transactionDate: string;
+  readonly debtorName: string | null;
+  readonly creditorName: string | null;
+  readonly remittance: string | null;
+}
+
 /** A card number as the bank keeps it: first six and last four digits; undefined when it is no card number. */
 export function maskPan(cardNumber: string): string | undefined {
   const digits = cardNumber.replace(/[\s-]/g, '');

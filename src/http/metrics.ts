@@ -17,7 +17,7 @@ const UNMATCHED_ROUTE = 'unmatched';
 
 /** Request latency buckets, in seconds: from a cached read to a booking that waits for the bank. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-/** Batch size buckets: the coalescer joins at most 64 items (store/payments-repository.ts). */
+/** Batch size buckets: the coalescer joins at most 64 items (store/coalescer.ts, BATCH_LIMITS). */
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64];
 /** ISO 20022 reason codes are four letters or digits; anything else is counted as "other". */
 const REASON_CODE = /^[A-Z0-9]{4}$/;

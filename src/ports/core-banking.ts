@@ -4,7 +4,7 @@
 // double-entry ledger (src/adapters/ledger-core-banking.ts) is one implementation; that it can also
 // book an execution and record it in the gateway's database in one transaction is a capability of its
 // own (services/shared/recorded-bookings.ts), not a word of this port.
-import type { BankAccount, CardAccountRecord } from '../domain/accounts.ts';
+import type { BankAccount, CardAccountRecord, StatementLine } from '../domain/accounts.ts';
 import type { Money } from '../domain/money.ts';
 import type { DebtorLookup } from '../domain/payment-rules.ts';
 import type { PaymentProduct } from '../domain/products.ts';
@@ -45,18 +45,6 @@ export interface BookingOrder {
 export type BookingOutcome =
   | { readonly booked: true }
   | { readonly booked: false; readonly reasonCode: string; readonly reason: string };
-
-/** One line of an account's statement: an entry booked on it, with what the booking said. */
-export interface StatementLine {
-  /** Negative: debited. */
-  readonly amountMinor: number;
-  readonly currency: string;
-  readonly bookedOn: string;
-  readonly transactionDate: string;
-  readonly debtorName: string | null;
-  readonly creditorName: string | null;
-  readonly remittance: string | null;
-}
 
 /** What an amount is checked against: an account by IBAN, or a card (debit: its account; credit: its limit). */
 export type FundsSource = { readonly iban: string } | { readonly cardNumber: string };

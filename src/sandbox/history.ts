@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import type { SeedCardAccount } from '../store/customers-repository.ts';
-import type { Entry } from '../store/ledger-repository.ts';
+import type { Entry } from '../store/ledger/history.ts';
 import { SCENARIO_PSUS } from './scenarios.ts';
 import { type SeedAccount, TEST_ACCOUNTS, TEST_CARD_ACCOUNTS } from './test-data.ts';
 

@@ -8,7 +8,7 @@ import { newSandboxClientId } from '../domain/secrets.ts';
 import { findApp, findSeededApp, insertApp, updateRedirectUri } from '../store/apps-repository.ts';
 import { insertCustomers } from '../store/customers-repository.ts';
 import type { Db, StoreDb } from '../store/database.ts';
-import { hasHistory, insertHistory } from '../store/ledger-repository.ts';
+import { hasHistory, insertHistory } from '../store/ledger/history.ts';
 import { clearSandboxActivity, restoreAccounts } from '../store/sandbox-repository.ts';
 import { sandboxHistory, withOpeningBalances } from './history.ts';
 import { TEST_CARDS, TEST_PSUS } from './test-data.ts';

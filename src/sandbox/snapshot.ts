@@ -6,7 +6,7 @@ import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_TIME_ZONE } from '../config.ts';
 import { dateIn } from '../domain/dates.ts';
-import { openStore } from '../store/database.ts';
+import { openStore } from '../store/database/open.ts';
 import { seedTestCustomers } from './seed.ts';
 
 /** dist/sandbox-snapshot beside the bundled code (absent when running the TypeScript sources). */

@@ -11,9 +11,8 @@ import {
   newPaymentTuple,
   newPaymentValues,
   type PaymentOfRow,
-  paymentColumns,
-  toPayment,
-} from './payments-repository.ts';
+} from './payments/insert.ts';
+import { paymentColumns, toPayment } from './payments/rows.ts';
 import { payments, signingBaskets } from './schema.ts';
 
 export async function findBasket(db: Db, basketId: string): Promise<Basket | undefined> {

@@ -48,7 +48,7 @@ test('a stack trace points at the TypeScript sources', { skip: !BUILT }, async (
     const answer = await run(['migrate'], { DATABASE_URL: `postgres://nobody@127.0.0.1:${port}/none` });
     assert.equal(answer.code, 1);
     assert.match(answer.stderr, /internal error/);
-    assert.match(answer.stderr, /src\/store\/database\.ts:\d+:\d+/);
+    assert.match(answer.stderr, /src\/store\/database\/postgres\.ts:\d+:\d+/);
   } finally {
     server.close();
   }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { createCa, issueQwac } from '../../src/certificates/issue.ts';
-import { openStore } from '../../src/store/database.ts';
+import { openStore } from '../../src/store/database/open.ts';
 import { addCertificate, enrollTpp, findCertificate } from '../../src/store/tpps-repository.ts';
 
 const BUILT = existsSync(new URL('../../dist/cli.js', import.meta.url));

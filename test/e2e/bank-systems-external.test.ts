@@ -18,7 +18,7 @@ import type { DecoupledComplete, DecoupledInitAnswer } from '../../src/client/an
 import { DEFAULT_TIME_ZONE, loadConfig } from '../../src/config.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import { TEST_ACCOUNTS } from '../../src/sandbox/test-data.ts';
-import { openStore } from '../../src/store/database.ts';
+import { openStore } from '../../src/store/database/open.ts';
 import { bankSystemSettings } from '../helpers/bank-settings.ts';
 import { formField } from '../helpers/decoupled.ts';
 import { createFreshDatabase, type FreshDatabase } from '../helpers/fresh-database.ts';

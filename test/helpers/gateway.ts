@@ -21,7 +21,8 @@ import type { Clock, ServiceContext, Sleep } from '../../src/services/shared/con
 import { policyFor } from '../../src/services/shared/policy.ts';
 import type { RecordedBookings } from '../../src/services/shared/recorded-bookings.ts';
 import { insertApp } from '../../src/store/apps-repository.ts';
-import { openStore, type Store } from '../../src/store/database.ts';
+import { openStore } from '../../src/store/database/open.ts';
+import type { Store } from '../../src/store/database.ts';
 import { migratedTemplate } from './pglite-template.ts';
 
 export type Backend = 'pglite' | 'postgres';

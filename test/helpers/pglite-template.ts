@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore } from '../../src/store/database.ts';
+import { openStore } from '../../src/store/database/open.ts';
 import { definitions } from '../../src/store/migrate.ts';
 
 const MIGRATIONS = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));

@@ -8,8 +8,9 @@ import fc from 'fast-check';
 import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
 import { sandboxRates } from '../../src/adapters/sandbox-rates.ts';
 import { completeBooking, startBooking } from '../../src/services/payments/booking.ts';
-import { entriesSum, entryTotals } from '../../src/store/ledger-repository.ts';
-import { findPayment, lockPayment } from '../../src/store/payments-repository.ts';
+import { entriesSum, entryTotals } from '../../src/store/ledger/balances.ts';
+import { lockPayment } from '../../src/store/payments/locks.ts';
+import { findPayment } from '../../src/store/payments/reads.ts';
 import { type Gateway, serviceContext, startGateway } from '../helpers/gateway.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 

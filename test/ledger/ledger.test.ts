@@ -7,7 +7,8 @@ import { sql } from 'drizzle-orm';
 import type { TppClient } from '../../src/client/tpp-client.ts';
 import { addDays } from '../../src/domain/dates.ts';
 import { issuePsuTokens } from '../../src/services/access/tokens.ts';
-import { bookedBalance, entriesSum, entryTotals, insertHistory } from '../../src/store/ledger-repository.ts';
+import { bookedBalance, entriesSum, entryTotals } from '../../src/store/ledger/balances.ts';
+import { insertHistory } from '../../src/store/ledger/history.ts';
 import {
   backends,
   bankDate,

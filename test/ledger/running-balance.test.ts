@@ -9,7 +9,7 @@ import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
 import { sandboxRates } from '../../src/adapters/sandbox-rates.ts';
 import type { BookingLine, BookingOutcome } from '../../src/ports/core-banking.ts';
 import { EXAMPLE_CREDITORS } from '../../src/sandbox/test-data.ts';
-import { bookedBalances, entriesSum, entryTotals } from '../../src/store/ledger-repository.ts';
+import { bookedBalances, entriesSum, entryTotals } from '../../src/store/ledger/balances.ts';
 import { backends, bankDate, type Gateway, queryRows, setBalance, startGateway } from '../helpers/gateway.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 

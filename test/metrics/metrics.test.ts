@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { certCommand } from '../../src/cli/cert.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
-import { openStore } from '../../src/store/database.ts';
+import { openStore } from '../../src/store/database/open.ts';
 import { initDecoupled, postLink } from '../helpers/decoupled.ts';
 import {
   type Gateway,

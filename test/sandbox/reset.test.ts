@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { addDays } from '../../src/domain/dates.ts';
 import { HISTORY_DAYS, sandboxHistory } from '../../src/sandbox/history.ts';
 import { TEST_ACCOUNTS, TEST_CARD_ACCOUNTS } from '../../src/sandbox/test-data.ts';
-import { bookedBalance, entryTotals } from '../../src/store/ledger-repository.ts';
+import { bookedBalance, entryTotals } from '../../src/store/ledger/balances.ts';
 import { backends, bankDate, type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
 import { call, NOT_FOUND } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';

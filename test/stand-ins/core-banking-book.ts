@@ -4,6 +4,7 @@
 // the sandbox's (same people and account numbers) under ids of the bank's own, which the gateway's
 // seeded data never has, and one customer the sandbox does not know at all (BANK_ONLY).
 import { sandboxRates } from '../../src/adapters/sandbox-rates.ts';
+import type { StatementLine } from '../../src/domain/accounts.ts';
 import {
   type BankAccount,
   type Card,
@@ -12,7 +13,6 @@ import {
   type Psu,
 } from '../../src/domain/accounts.ts';
 import { convert, type Money } from '../../src/domain/money.ts';
-import type { StatementLine } from '../../src/ports/core-banking.ts';
 import { TEST_ACCOUNTS, TEST_CARD_ACCOUNTS, TEST_CARDS, TEST_PSUS } from '../../src/sandbox/test-data.ts';
 
 export interface OrderLine {

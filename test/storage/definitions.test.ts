@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { openStore, type Store } from '../../src/store/database.ts';
+import { openStore } from '../../src/store/database/open.ts';
+import type { Store } from '../../src/store/database.ts';
 import { checksum, type Definition, definitions, runMigrations } from '../../src/store/migrate.ts';
 import { TRANSITION_RULE } from '../../src/store/transition-rule.ts';
 import {

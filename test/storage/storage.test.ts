@@ -9,17 +9,15 @@ import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { validatePaymentBody } from '../../src/domain/payment-rules.ts';
 import { findProduct } from '../../src/domain/products.ts';
 import { hashSecret } from '../../src/domain/secrets.ts';
-import { openStore, runStatement } from '../../src/store/database.ts';
+import { openStore } from '../../src/store/database/open.ts';
+import { runStatement } from '../../src/store/database.ts';
 import { findAnswer } from '../../src/store/idempotency-repository.ts';
-import { bookedBalance } from '../../src/store/ledger-repository.ts';
+import { bookedBalance } from '../../src/store/ledger/balances.ts';
 import { runMigrations } from '../../src/store/migrate.ts';
-import {
-  findPayment,
-  insertPaymentAnswering,
-  markOneBooking,
-  moveBookedAnswering,
-  moveStatus,
-} from '../../src/store/payments-repository.ts';
+import { markOneBooking } from '../../src/store/payments/bookings.ts';
+import { insertPaymentAnswering } from '../../src/store/payments/insert.ts';
+import { moveBookedAnswering, moveStatus } from '../../src/store/payments/moves.ts';
+import { findPayment } from '../../src/store/payments/reads.ts';
 import {
   backends,
   type Gateway,

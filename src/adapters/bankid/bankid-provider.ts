@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { animatedQrCode, type FailedHint, type OrderState, type PendingHint } from '../../domain/eid.ts';
 import type { EidOrderRequest, EidProvider } from '../../ports/eid-provider.ts';
 import { decodeHandle, encodeHandle, type OrderHandle } from './order-handle.ts';
-import { EidFailure, EidUnavailable, type RetryPolicy, RpRefusal, rpClient } from './rp-client.ts';
+import { EidFailure, EidUnavailable, RpRefusal, type RpRetryPolicy, rpClient } from './rp-client.ts';
 
 export interface BankIdOptions {
   /** The API's base URL, e.g. https://appapi2.bankid.com/rp/v6.0 (BANKID_URL). */
@@ -17,7 +17,7 @@ export interface BankIdOptions {
   readonly ca?: string;
   /** The gateway's clock: the QR code's seconds count by it. */
   readonly clock?: () => Date;
-  readonly retry?: Partial<RetryPolicy>;
+  readonly retry?: Partial<RpRetryPolicy>;
 }
 
 const PENDING_HINTS: readonly string[] = ['outstandingTransaction', 'noClient', 'started', 'userSign'];

@@ -8,7 +8,7 @@
 import { Agent, request } from 'node:https';
 import { SystemUnavailable } from '../../domain/bank-systems.ts';
 
-export interface RetryPolicy {
+export interface RpRetryPolicy {
   /** Attempts in all, the first one included. */
   readonly attempts: number;
   /** How long one attempt may take, ms. */
@@ -19,7 +19,7 @@ export interface RetryPolicy {
   readonly totalMs: number;
 }
 
-const DEFAULT_RETRY: RetryPolicy = { attempts: 3, timeoutMs: 5_000, backoffMs: 250, totalMs: 10_000 };
+const DEFAULT_RETRY: RpRetryPolicy = { attempts: 3, timeoutMs: 5_000, backoffMs: 250, totalMs: 10_000 };
 
 /** The PSU already had an order in progress; the decoupled service reads `eidFailure`, as services may not import adapters. */
 export class EidFailure extends Error {
@@ -91,7 +91,7 @@ export function rpClient(options: {
   readonly cert: string;
   readonly key: string;
   readonly ca?: string;
-  readonly retry?: Partial<RetryPolicy>;
+  readonly retry?: Partial<RpRetryPolicy>;
 }): RpClient {
   const retry = { ...DEFAULT_RETRY, ...options.retry };
   const agent = new Agent({

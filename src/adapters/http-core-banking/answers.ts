@@ -3,8 +3,15 @@
 // mapped to the domain's objects, field by field.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
-import type { AccountRecord, BankAccount, Card, CardAccountRecord, Psu } from '../../domain/accounts.ts';
-import type { BookingOutcome, StatementLine } from '../../ports/core-banking.ts';
+import type {
+  AccountRecord,
+  BankAccount,
+  Card,
+  CardAccountRecord,
+  Psu,
+  StatementLine,
+} from '../../domain/accounts.ts';
+import type { BookingOutcome } from '../../ports/core-banking.ts';
 import { CoreBankingContractError } from './client.ts';
 
 const Text = Type.String({ minLength: 1 });

@@ -49,7 +49,7 @@ export type Read = <T extends TSchema>(
   call: Omit<Call, 'what'>,
 ) => Promise<Static<T> | undefined>;
 
-export interface Answer {
+export interface SystemAnswer {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
   /** The JSON body; undefined when there is none. */
@@ -79,7 +79,7 @@ const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 const isPassing = (status: number) => status >= 500 || status === 429 || status === 409;
 
 export interface CoreBankingClient {
-  call(call: Call): Promise<Answer>;
+  call(call: Call): Promise<SystemAnswer>;
   close(): void;
 }
 
@@ -95,9 +95,9 @@ export function coreBankingClient(options: ClientOptions): CoreBankingClient {
   const agent = secure ? new HttpsAgent({ keepAlive: true, ...tls }) : new HttpAgent({ keepAlive: true });
   const send = secure ? httpsRequest : httpRequest;
 
-  function attempt(call: Call): Promise<Answer> {
+  function attempt(call: Call): Promise<SystemAnswer> {
     const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
-    return new Promise<Answer>((resolve, reject) => {
+    return new Promise<SystemAnswer>((resolve, reject) => {
       const request = send(
         new URL(prefix + call.path),
         {

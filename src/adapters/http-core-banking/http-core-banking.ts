@@ -22,12 +22,12 @@ import {
   toStatementLine,
 } from './answers.ts';
 import {
-  type Answer,
   type ClientOptions,
   type CoreBankingClient,
   CoreBankingContractError,
   coreBankingClient,
   type Read,
+  type SystemAnswer,
 } from './client.ts';
 import { httpCustomers } from './customers.ts';
 
@@ -172,14 +172,14 @@ function orderBody(order: BookingOrder) {
   };
 }
 
-function problemCode(answer: Answer): unknown {
+function problemCode(answer: SystemAnswer): unknown {
   return typeof answer.body === 'object' && answer.body !== null
     ? (answer.body as { code?: unknown }).code
     : undefined;
 }
 
 /** An answer outside the contract: 400 or 422 (a fault of ours), a 404 from no endpoint of it, 401/403. */
-function unexpected(what: string, answer: Answer): CoreBankingContractError {
+function unexpected(what: string, answer: SystemAnswer): CoreBankingContractError {
   const code = problemCode(answer);
   const hint =
     answer.status === 404

@@ -133,7 +133,7 @@ export function answer<T extends TSchema>(schema: T, description: string): T {
   return { ...schema, description, headers: ANSWER_HEADERS };
 }
 
-export interface TppHeaderOptions {
+export interface TppHeaderSchemaOptions {
   /** The general API: Country is required. */
   readonly country?: boolean;
   /** A PSU-present call: PSU-IP-Address (required live). */
@@ -145,7 +145,7 @@ export interface TppHeaderOptions {
 }
 
 /** The TPP headers of payment and account calls (spec "Endpoints", common headers). */
-export function tppHeaderSchema(options: TppHeaderOptions = {}): TObject {
+export function tppHeaderSchema(options: TppHeaderSchemaOptions = {}): TObject {
   return Type.Object({
     'X-Gateway-Client-Id': Type.String({
       minLength: 1,

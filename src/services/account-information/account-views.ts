@@ -1,10 +1,9 @@
 // What the account-information answers are made of (API-NOTES "Accounts, cards, consents, funds"):
 // accounts with balances, transactions from the bank's statements, and the period a read may ask for.
-import type { AccountRecord, AccountWithBalance } from '../../domain/accounts.ts';
+import type { AccountRecord, AccountWithBalance, StatementLine } from '../../domain/accounts.ts';
 import { addDays, addMonths, isIsoDate } from '../../domain/dates.ts';
 import { apiError } from '../../domain/errors.ts';
 import { formatAmount } from '../../domain/money.ts';
-import type { StatementLine } from '../../ports/core-banking.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 
 /** At most this many transactions per answer, and no further back than 15 months (as the real service). */

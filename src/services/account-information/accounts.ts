@@ -6,7 +6,7 @@ import type { App } from '../../domain/apps.ts';
 import { dateIn } from '../../domain/dates.ts';
 import { unknownResource } from '../../domain/errors.ts';
 import { formatAmount } from '../../domain/money.ts';
-import { listScheduledDebits } from '../../store/payments-repository.ts';
+import { listScheduledDebits } from '../../store/payments/scheduled-debits.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import {

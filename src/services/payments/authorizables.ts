@@ -4,7 +4,7 @@ import type { Basket } from '../../domain/baskets.ts';
 import { formatAmount } from '../../domain/money.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { findBasket, listBasketPayments } from '../../store/baskets-repository.ts';
-import { findPayment } from '../../store/payments-repository.ts';
+import { findPayment } from '../../store/payments/reads.ts';
 import type { Authorizable, AuthorizableKind, PaymentSummary } from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
 

@@ -15,7 +15,7 @@ import { fingerprint, newId } from '../../domain/secrets.ts';
 import { type BasketMember, insertBasketAnswering } from '../../store/baskets-repository.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
-import { type Answer, replayAnswer } from '../shared/idempotency.ts';
+import { type Answer, storeOnce } from '../shared/idempotency.ts';
 import { debtorAccountOf } from './debtor-accounts.ts';
 import { checkPayer, initiationProduct, UNPAYABLE_DEBTOR } from './initiation.ts';
 
@@ -149,16 +149,23 @@ export async function initiateBasket(
   };
   // One statement stores the basket, its payments and the answer, or nothing when the request id is
   // taken: a repeated request runs the checks again, then answers the first answer (as initiation does).
-  const stored = await insertBasketAnswering(context.db, {
-    basket: { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId },
-    customerType: CHANNEL.customerType,
-    corporateId: null,
-    members,
-    answer: { key, fingerprint: print, ...answer },
-  });
-  if (!stored) return replayAnswer(context.db, key, print);
-  for (const member of members) context.metrics.paymentStatus(member.instruction.product, 'ACTC');
-  return answer;
+  return storeOnce(
+    context.db,
+    key,
+    print,
+    answer,
+    (recorded) =>
+      insertBasketAnswering(context.db, {
+        basket: { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId },
+        customerType: CHANNEL.customerType,
+        corporateId: null,
+        members,
+        answer: recorded,
+      }),
+    () => {
+      for (const member of members) context.metrics.paymentStatus(member.instruction.product, 'ACTC');
+    },
+  );
 }
 
 /** A basket payment's problem, named by its index (its reference is the caller's text: never repeated). */

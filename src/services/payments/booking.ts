@@ -19,15 +19,9 @@ import { findProduct } from '../../domain/products.ts';
 import type { BookingLine, BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
 import type { Db } from '../../store/database.ts';
 import type { RequestKey } from '../../store/idempotency-repository.ts';
-import {
-  lockPayments,
-  lockPaymentsOfBooking,
-  markBooking,
-  markOneBooking,
-  moveBookedAnswering,
-  moveStatus,
-  unansweredBookings,
-} from '../../store/payments-repository.ts';
+import { markBooking, markOneBooking, unansweredBookings } from '../../store/payments/bookings.ts';
+import { lockPayments, lockPaymentsOfBooking } from '../../store/payments/locks.ts';
+import { moveBookedAnswering, moveStatus } from '../../store/payments/moves.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, recordOnce, replayAnswer } from '../shared/idempotency.ts';
 

@@ -3,7 +3,8 @@
 import type { App } from '../../domain/apps.ts';
 import { apiError } from '../../domain/errors.ts';
 import { cancellable, nextStatus } from '../../domain/payment.ts';
-import { lockPayment, moveStatus } from '../../store/payments-repository.ts';
+import { lockPayment } from '../../store/payments/locks.ts';
+import { moveStatus } from '../../store/payments/moves.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, answerOnce } from '../shared/idempotency.ts';

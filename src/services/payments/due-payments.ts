@@ -2,7 +2,7 @@
 // takes the due payments in a transaction with FOR UPDATE SKIP LOCKED and marks them (booking.ts), so
 // several gateway processes on one PostgreSQL share the work and ask each booking once.
 import type { FastifyBaseLogger } from 'fastify';
-import { lockDuePayments } from '../../store/payments-repository.ts';
+import { lockDuePayments } from '../../store/payments/locks.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { completeBooking, recoverBookings, startBooking } from './booking.ts';
 

@@ -13,11 +13,11 @@ import {
   type ProductDefinition,
 } from '../../domain/products.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
-import { insertPaymentAnswering } from '../../store/payments-repository.ts';
+import { insertPaymentAnswering } from '../../store/payments/insert.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { noExchangeToday } from '../shared/exchange.ts';
-import { type Answer, replayAnswer } from '../shared/idempotency.ts';
+import { type Answer, storeOnce } from '../shared/idempotency.ts';
 import { type ScaMethod, scaMethods } from '../shared/sca-methods.ts';
 import { debtorAccountOf } from './debtor-accounts.ts';
 
@@ -102,10 +102,14 @@ export async function initiatePayment(
     debtorCurrency: account.currency,
     instruction,
   };
-  const stored = await insertPaymentAnswering(context.db, payment, { key, fingerprint: print, ...answer });
-  if (!stored) return replayAnswer(context.db, key, print);
-  context.metrics.paymentStatus(product.id, 'ACTC');
-  return answer;
+  return storeOnce(
+    context.db,
+    key,
+    print,
+    answer,
+    (recorded) => insertPaymentAnswering(context.db, payment, recorded),
+    () => context.metrics.paymentStatus(product.id, 'ACTC'),
+  );
 }
 
 /** Initiation takes the product name exactly as the contract spells it for initiation. */

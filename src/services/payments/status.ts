@@ -6,7 +6,7 @@ import type { App } from '../../domain/apps.ts';
 import { apiError } from '../../domain/errors.ts';
 import { isFinal, type PaymentStatusView } from '../../domain/payment.ts';
 import type { Country } from '../../domain/products.ts';
-import { findPaymentStatus } from '../../store/payments-repository.ts';
+import { findPaymentStatus } from '../../store/payments/reads.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { checkPaymentOfApp, productOfPath, requireReader } from './payment-access.ts';

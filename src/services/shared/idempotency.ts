@@ -2,7 +2,12 @@
 // nothing happens twice; with another request it is refused (API-NOTES "Headers").
 import { apiError } from '../../domain/errors.ts';
 import type { Db, StoreDb } from '../../store/database.ts';
-import { findAnswer, type RequestKey, recordAnswer } from '../../store/idempotency-repository.ts';
+import {
+  findAnswer,
+  type RecordedAnswer,
+  type RequestKey,
+  recordAnswer,
+} from '../../store/idempotency-repository.ts';
 
 export interface Answer<T> {
   readonly statusCode: number;
@@ -63,6 +68,26 @@ export async function recordOnce<T>(
     if (!(error instanceof RequestIdTaken)) throw error;
     return replayAnswer(db, key, fingerprint);
   }
+}
+
+/**
+ * For work stored with its answer in one statement, without a transaction (an initiation): `store`
+ * records the answer under the request id together with the work, or answers false, storing nothing,
+ * when the id was taken; then the first answer comes back (or REQUEST_ID_REUSED). `committed` runs once
+ * the work is stored. The use case hands its statement to this step rather than replaying after it, so
+ * that a walk of the request goes one way down, from here into the store (issue 38).
+ */
+export async function storeOnce<T>(
+  db: StoreDb,
+  key: RequestKey,
+  fingerprint: string,
+  answer: Answer<T>,
+  store: (recorded: RecordedAnswer) => Promise<boolean>,
+  committed?: () => void,
+): Promise<Answer<T>> {
+  if (!(await store({ key, fingerprint, ...answer }))) return replayAnswer(db, key, fingerprint);
+  committed?.();
+  return answer;
 }
 
 /** The answer recorded under a request id that turned out to be taken. */

@@ -4,7 +4,7 @@
 // composition root (app.ts) wires it into the context only when the built-in ledger is the core
 // banking system, and services/payments/booking.ts takes it when it is there.
 import type { BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
-import type { ExecutionRecord } from '../../store/ledger-repository.ts';
+import type { ExecutionRecord } from '../../store/ledger/execution.ts';
 
 /** The outcome of a recorded booking, and whether the answer was kept (false: rejected, or the request id was taken). */
 export type RecordedBooking = BookingOutcome & { readonly answered: boolean };

@@ -1,0 +1,18 @@
+// Opens the database: PGlite (embedded, in memory or on disk) by default, PostgreSQL when a URL is given;
+// either way migrated before it is handed out.
+import type { Store, StoreOptions } from '../database.ts';
+import { runMigrations } from '../migrate.ts';
+import { openPglite } from './pglite.ts';
+import { openPostgres } from './postgres.ts';
+
+export async function openStore(
+  options: StoreOptions,
+): Promise<Store & { readonly migrated: readonly string[] }> {
+  const store = options.databaseUrl === undefined ? await openPglite(options) : await openPostgres(options);
+  try {
+    return { ...store, migrated: await runMigrations(store) };
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
+}

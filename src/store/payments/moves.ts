@@ -1,0 +1,152 @@
+// A payment's status moved along the state machine: in a transaction, or with the answer to the
+// request that executed it in one statement.
+import { and, eq } from 'drizzle-orm';
+import { canMove, type TransactionStatus } from '../../domain/payment.ts';
+import { joinedStatement } from '../coalescer.ts';
+import { type Db, runStatement, type StoreDb } from '../database.ts';
+import type { RecordedAnswer } from '../idempotency-repository.ts';
+import { payments } from '../schema.ts';
+
+/**
+ * Moves a locked payment along the state machine (domain/payment.ts TRANSITIONS): RJCT with its
+ * reason; any move ends a booking under way. Throws on a move the table does not have; answers false
+ * when the payment was no longer in `from`.
+ */
+export async function moveStatus(
+  trx: Db,
+  paymentId: string,
+  from: TransactionStatus,
+  to: TransactionStatus,
+  at: Date,
+  rejection?: { readonly reasonCode: string; readonly reason: string },
+): Promise<boolean> {
+  if (!canMove(from, to)) throw new Error(`payment ${paymentId} cannot move from ${from} to ${to}`);
+  if ((to === 'RJCT') !== (rejection !== undefined))
+    throw new Error('a rejection, and only it, has a reason');
+  const rows = await trx
+    .update(payments)
+    .set({
+      status: to,
+      executedAt: at,
+      reasonCode: rejection?.reasonCode ?? null,
+      reason: rejection?.reason ?? null,
+      bookingKey: null,
+      bookingStartedAt: null,
+    })
+    .where(and(eq(payments.paymentId, paymentId), eq(payments.status, from)))
+    .returning({ paymentId: payments.paymentId });
+  return rows.length === 1;
+}
+
+/** A move of a payment whose booking `bookingKey` was answered. */
+export interface BookedMove {
+  readonly paymentId: string;
+  readonly bookingKey: string;
+  readonly from: TransactionStatus;
+  readonly to: TransactionStatus;
+  readonly at: Date;
+  readonly rejection?: { readonly reasonCode: string; readonly reason: string } | undefined;
+}
+
+interface BookedAnswer {
+  readonly move: BookedMove;
+  readonly answer: RecordedAnswer;
+}
+
+/**
+ * Concurrent executions' finishes in one statement and one commit: a payment never twice in one (a
+ * concurrent finish of the same payment waits for the next statement, and finds it moved).
+ */
+const bookedMoves = joinedStatement('move_booked_answering', moveBookedAnsweringAll, {
+  key: ({ move }) => move.paymentId,
+});
+
+/**
+ * Moves a payment still waiting for the answer to its booking along the state machine (as moveStatus)
+ * and records the answer to the request that executed it, in one statement (atomic without a
+ * transaction) joined with concurrent executions' (see coalescer.ts): the answer only when the payment
+ * moved. Answers whether it moved, and whether the answer was recorded (false: the request id was
+ * taken meanwhile; the move stands, as the bank's outcome must be recorded whatever the answer).
+ */
+export function moveBookedAnswering(
+  db: StoreDb,
+  move: BookedMove,
+  answer: RecordedAnswer,
+): Promise<{ moved: boolean; answered: boolean }> {
+  if (!canMove(move.from, move.to))
+    throw new Error(`payment ${move.paymentId} cannot move from ${move.from} to ${move.to}`);
+  if ((move.to === 'RJCT') !== (move.rejection !== undefined))
+    throw new Error('a rejection, and only it, has a reason');
+  return bookedMoves(db, { move, answer });
+}
+
+/**
+ * The moves and their answers. Of two moved payments answered under one request id, only the first
+ * (by payment id) claims it: the other's answer counts as taken, as it would in a statement of its own.
+ */
+async function moveBookedAnsweringAll(
+  db: StoreDb,
+  items: readonly BookedAnswer[],
+): Promise<{ moved: boolean; answered: boolean }[]> {
+  const rows = await runStatement<{ paymentId: string; moved: boolean; answered: boolean }>(
+    db,
+    'move_booked_answering',
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+         AS t("paymentId" text, "bookingKey" text, "from" text, "to" text, at timestamptz,
+              "reasonCode" text, reason text, "clientId" text, "requestId" text, fingerprint text,
+              "statusCode" integer, body jsonb)
+     ),
+     moved AS (
+       UPDATE payments p
+          SET status = i."to", executed_at = i.at, reason_code = i."reasonCode", reason = i.reason,
+              booking_key = NULL, booking_started_at = NULL
+         FROM input i
+        -- The ids as an array too: the planner takes the input for 100 rows (jsonb_to_recordset's
+        -- estimate) and would join it with a scan of every payment; by the array, it reads the key.
+        WHERE p.payment_id = ANY (ARRAY(SELECT "paymentId" FROM input))
+          AND p.payment_id = i."paymentId" AND p.booking_key = i."bookingKey" AND p.status = i."from"
+        RETURNING p.payment_id
+     ),
+     answering AS (
+       SELECT DISTINCT ON (i."clientId", i."requestId") i.*
+         FROM input i JOIN moved m ON m.payment_id = i."paymentId"
+        ORDER BY i."clientId", i."requestId", i."paymentId"
+     ),
+     claim AS (
+       INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
+       SELECT "clientId", "requestId", fingerprint, "statusCode", body FROM answering
+       ON CONFLICT DO NOTHING
+       RETURNING client_id, request_id
+     )
+     SELECT i."paymentId",
+            EXISTS (SELECT 1 FROM moved m WHERE m.payment_id = i."paymentId") AS moved,
+            EXISTS (SELECT 1 FROM claim c JOIN answering a
+                             ON a."clientId" = c.client_id AND a."requestId" = c.request_id
+                     WHERE a."paymentId" = i."paymentId") AS answered
+       FROM input i`,
+    [
+      JSON.stringify(
+        items.map(({ move, answer }) => ({
+          paymentId: move.paymentId,
+          bookingKey: move.bookingKey,
+          from: move.from,
+          to: move.to,
+          at: move.at.toISOString(),
+          reasonCode: move.rejection?.reasonCode ?? null,
+          reason: move.rejection?.reason ?? null,
+          clientId: answer.key.clientId,
+          requestId: answer.key.requestId,
+          fingerprint: answer.fingerprint,
+          statusCode: answer.statusCode,
+          body: answer.body,
+        })),
+      ),
+    ],
+  );
+  const outcomes = new Map(rows.map((row) => [row.paymentId, row]));
+  return items.map(({ move }) => {
+    const row = outcomes.get(move.paymentId)!;
+    return { moved: row.moved, answered: row.answered };
+  });
+}

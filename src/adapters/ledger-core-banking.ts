@@ -1,7 +1,7 @@
 // The built-in core banking system: a double-entry ledger in the gateway's database. A booking order
-// is booked in one call of the database function ledger_book (migrations 0017, 0021), atomically, with the
-// accounts it debits and credits locked in one order: each debtor is debited in its account's currency;
-// within the bank the creditor account is credited, otherwise the bank's clearing account for the
+// is booked in one call of the database function ledger_book (store/definitions/ledger_book.sql),
+// atomically, with the accounts it debits and credits locked in one order: each debtor is debited in
+// its account's currency; within the bank the creditor account is credited, otherwise the bank's clearing account for the
 // currency; a payment in another currency than the account's goes through the bank's fx accounts. Live,
 // the ledger rejects what the accounts cannot pay (the whole order, booking nothing); the sandbox books
 // against generous balances. Every answer is kept under the order's key. One call because a round trip

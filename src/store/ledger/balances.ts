@@ -40,7 +40,7 @@ const balances = batchedRead<readonly string[], { id: string; balance: number }>
 
 /**
  * Booked balances now of accounts and card accounts (minor units), kept by the ledger's triggers
- * (migration 0017); ids the bank does not have are left out. Every balance read and funds check:
+^ * (store/definitions/booked_from_opening.sql, ledger_entries_added.sql); ids the bank does not have are left out. Every balance read and funds check:
  * joined with concurrent reads.
  */
 export async function bookedBalances(db: StoreDb, ids: readonly string[]): Promise<Map<string, number>> {

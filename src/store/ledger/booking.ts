@@ -1,4 +1,4 @@
-// A booking order as the ledger's booking call takes it (ledger_book, migration 0017), and its answer.
+// A booking order as the ledger's booking call takes it (store/definitions/ledger_book.sql), and its answer.
 import { runStatement, type StoreDb } from '../database.ts';
 
 /** What the ledger answered to a booking order: booked, or rejected with a reason. */
@@ -6,7 +6,7 @@ export type OrderOutcome =
   | { readonly booked: true }
   | { readonly booked: false; readonly reasonCode: string; readonly reason: string };
 
-/** A payment of an order as the ledger's booking call takes it (ledger_book, migration 0017). */
+/** A payment of an order as the ledger's booking call takes it (store/definitions/ledger_book.sql). */
 export interface LedgerLine {
   readonly paymentId: string;
   readonly debtorAccountId: string;
@@ -51,7 +51,7 @@ export type LedgerAnswer = OrderOutcome | AccountCurrencies;
 
 /**
  * Books an order in one call, atomically: locks, the answer kept under the key, refusals, bookings
- * and entries (ledger_book, migration 0017). Throws when a payment is booked already under another
+ * and entries (store/definitions/ledger_book.sql). Throws when a payment is booked already under another
  * key, or a debtor account does not exist.
  */
 export async function bookLedgerOrder(

@@ -41,7 +41,7 @@ interface Execution {
   readonly record: ExecutionRecord;
 }
 
-// Executions that arrive together share a statement and a commit (ledger_execute_all, migration 0024);
+// Executions that arrive together share a statement and a commit (store/definitions/ledger_execute_all.sql);
 // two executions of one payment never share one (the later finds the payment moved, as it would alone).
 // A statement that fails is retried item by item, so an item that raises fails only its own request.
 const executions = joinedStatement('ledger_execute_all', executeAll, {

@@ -10,7 +10,7 @@ interface StatementQuery {
   readonly limit: number;
 }
 
-// An entry carries its booking's dates, names and remittance (migration 0020): the lines are one range
+// An entry carries its booking's dates, names and remittance (store/definitions/ledger_entry_from_booking.sql): the lines are one range
 // of ledger_entries_statement per account, ordered by the date and the entry's id, which the answer
 // does not carry.
 const statements = batchedRead<StatementQuery, StatementLine>(

@@ -40,8 +40,8 @@ const balances = batchedRead<readonly string[], { id: string; balance: number }>
 
 /**
  * Booked balances now of accounts and card accounts (minor units), kept by the ledger's triggers
-^ * (store/definitions/booked_from_opening.sql, ledger_entries_added.sql); ids the bank does not have are left out. Every balance read and funds check:
- * joined with concurrent reads.
+ * (store/definitions/booked_from_opening.sql, ledger_entries_added.sql); ids the bank does not have
+ * are left out. Every balance read and funds check: joined with concurrent reads.
  */
 export async function bookedBalances(db: StoreDb, ids: readonly string[]): Promise<Map<string, number>> {
   if (ids.length === 0) return new Map();

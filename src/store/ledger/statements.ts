@@ -10,9 +10,9 @@ interface StatementQuery {
   readonly limit: number;
 }
 
-// An entry carries its booking's dates, names and remittance (store/definitions/ledger_entry_from_booking.sql): the lines are one range
-// of ledger_entries_statement per account, ordered by the date and the entry's id, which the answer
-// does not carry.
+// An entry carries its booking's dates, names and remittance (the trigger function of
+// store/definitions/ledger_entry_from_booking.sql): the lines are one range of ledger_entries_statement
+// per account, ordered by the date and the entry's id, which the answer does not carry.
 const statements = batchedRead<StatementQuery, StatementLine>(
   'statements',
   `SELECT w.item::int AS item, l."amountMinor", l.currency, l."bookedOn", l."transactionDate", l."debtorName",

@@ -1,13 +1,13 @@
-// The built-in core banking system: a double-entry ledger in the gateway's database. A booking order
-// is booked in one call of the database function ledger_book (store/definitions/ledger_book.sql),
-// atomically, with the accounts it debits and credits locked in one order: each debtor is debited in
-// its account's currency; within the bank the creditor account is credited, otherwise the bank's
-// clearing account for the currency; a payment in another currency than the account's goes through the bank's fx accounts. Live,
-// the ledger rejects what the accounts cannot pay (the whole order, booking nothing); the sandbox books
-// against generous balances. Every answer is kept under the order's key. One call because a round trip
-// per check and per insert cost executions more than the work (issue 18); the rules' words and reasons
-// stay here, the database applies them. Being in the gateway's database, the ledger can also book an
-// execution and record it in one call (ledgerRecordedBookings): a capability beside the port, which the
+// The built-in core banking system: a double-entry ledger in the gateway's database. A booking order is
+// booked in one call of the database function ledger_book (store/definitions/ledger_book.sql), atomically,
+// with the accounts it debits and credits locked in one order: each debtor is debited in its account's
+// currency; within the bank the creditor account is credited, otherwise the bank's clearing account for
+// the currency; a payment in another currency than the account's goes through the bank's fx accounts.
+// Live, the ledger rejects what the accounts cannot pay (the whole order, booking nothing); the sandbox
+// books against generous balances. Every answer is kept under the order's key. One call because a round
+// trip per check and per insert cost executions more than the work (issue 18); the rules' words and
+// reasons stay here, the database applies them. Being in the gateway's database, the ledger can also book
+// an execution and record it in one call (ledgerRecordedBookings): a capability beside the port, which the
 // composition root wires (services/shared/recorded-bookings.ts says what it must do).
 import type { Clock } from '../domain/clock.ts';
 import { convert } from '../domain/money.ts';

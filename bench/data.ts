@@ -309,12 +309,15 @@ async function insertPastPayments(db: Store['db'], mix: Mix): Promise<void> {
     creditorBban: mix.creditorOf(index).bban,
     clientId: mix.apps[index % mix.apps.length]!.clientId,
   }));
-  await db.execute(sql`
+  // Stored in ACTC and then executed, as the gateway's own writers do: the database refuses a payment
+  // that starts in another status (store/transition-rule.ts).
+  await db.transaction(async (trx) => {
+    await trx.execute(sql`
     INSERT INTO payments (payment_id, client_id, product, country, customer_type, psu_id, debtor_account_id,
-                          amount_minor, currency, creditor_account, status, instruction, created_at, executed_at,
+                          amount_minor, currency, creditor_account, status, instruction, created_at,
                           debtor_currency)
     SELECT gen_random_uuid()::text, p."clientId", ${PRODUCT}, 'SE', 'private', p."psuId", p."accountId",
-           100 * s.n + 5, 'SEK', p."creditorBban", 'ACSC',
+           100 * s.n + 5, 'SEK', p."creditorBban", 'ACTC',
            jsonb_build_object(
              'amount', jsonb_build_object('minor', 100 * s.n + 5, 'currency', 'SEK'),
              'debtor', jsonb_build_object('bban', p.bban, 'kind', 'bban', 'country', 'SE'),
@@ -323,10 +326,15 @@ async function insertPastPayments(db: Store['db'], mix: Mix): Promise<void> {
                                             'ownBank', true, 'accountType', 'BBAN'),
              'remittance', 'Faktura ' || s.n, 'tppPaymentReference', NULL, 'endToEndIdentification', NULL,
              'requestedExecutionDate', NULL),
-           now() - s.n * interval '1 day', now() - s.n * interval '1 day', 'SEK'
+           now() - s.n * interval '1 day', 'SEK'
       FROM jsonb_to_recordset(${JSON.stringify(payers)}::jsonb)
              AS p ("accountId" text, "psuId" text, bban text, "creditorBban" text, "clientId" text),
            generate_series(1, ${PAST_PAYMENTS_PER_ACCOUNT}) AS s (n)`);
+    // The past's payments are a day old or more; nothing initiated today is touched.
+    await trx.execute(sql`
+      UPDATE payments SET status = 'ACSC', executed_at = created_at
+       WHERE status = 'ACTC' AND created_at < now() - interval '12 hours'`);
+  });
 }
 
 /** How many requests a list spreads over: every debtor once (at least every app once). */

@@ -26,7 +26,8 @@ export const migrateCommand: Command = {
   summary: 'apply the database migrations',
   usage: `usage: psd2-gateway migrate
 
-Applies the database migrations that have not run yet, prints which, and exits.
+Applies the database migrations that have not run yet, then the database functions' definitions
+whose text changed (src/store/definitions, the payments' transition rule), prints which, and exits.
 
 ${SETTINGS}`,
   async run(args) {

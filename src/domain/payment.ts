@@ -82,7 +82,7 @@ export function canMove(from: TransactionStatus, to: TransactionStatus): boolean
  */
 export type PaymentEvent =
   | { readonly type: 'executed'; readonly settlement: SettlementStatus; readonly on: string }
-  | { readonly type: 'rejected'; readonly reasonCode: string; readonly reason: string }
+  | { readonly type: 'rejected' }
   | { readonly type: 'cancelled' };
 
 /** A move the transition table does not have: a bug of the caller, answered as an internal error. */

@@ -8,7 +8,7 @@
 // once). Routes are wrapped by their pipeline (api/shared/pipeline.ts), not by a hook.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Whether an error is the loss of the database connection under a statement (store/database.ts). */
+/** Whether an error is the loss of the database connection under a statement (store/database/unavailable.ts's isConnectionLost). */
 export type ConnectionLost = (error: unknown) => boolean;
 
 type Step = (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => unknown;

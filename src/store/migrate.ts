@@ -1,8 +1,9 @@
 // Applies the SQL files of ./migrations in name order, each once and each in its own transaction,
 // then the definitions: the current text of each database function (./definitions, one file each, and
 // the payments' transition rule generated from the domain's table, transition-rule.ts), each applied
-// again whenever its text changed (Flyway's repeatable migrations). All under a database-wide lock, so
-// that several gateway processes starting together migrate once.
+// again whenever its text changed (Flyway's repeatable migrations), unless a newer build migrated the
+// database (it has a migration this build lacks). All under a database-wide lock, so that several
+// gateway processes starting together migrate once.
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { TRANSITION_RULE, transitionRuleSql } from './transition-rule.ts';
@@ -70,6 +71,11 @@ export async function runMigrations(store: Migratable, wanted?: readonly Definit
       }
       ran.push(name);
     }
+    // A database that a newer build has migrated keeps that build's definitions: an older process
+    // starting during a rolling deploy or after a rollback must not put its own functions (and its
+    // own transition table) back under the newer ones.
+    const known = new Set(files);
+    if ([...applied].some((name) => !known.has(name))) return ran;
     return [...ran, ...(await applyDefinitions(run, current))];
   });
 }

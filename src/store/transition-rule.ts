@@ -17,7 +17,9 @@ function literal(text: string): string {
 /**
  * The trigger function and its two triggers, from a transition table (TRANSITIONS unless a test gives
  * another). The triggers fire only when a status changes or a payment is stored in another than the
- * initial one, so a payment's other updates and ordinary inserts never call the function.
+ * initial one, so a payment's other updates and ordinary inserts never call the function. They are
+ * dropped and created again in the definitions' transaction: CREATE OR REPLACE TRIGGER is PostgreSQL
+ * 14's, and the migrations before ran on 13.
  */
 export function transitionRuleSql(
   table: Table = TRANSITIONS,
@@ -43,9 +45,11 @@ ${ways}
   RAISE EXCEPTION 'payment % cannot move from % to %', OLD.payment_id, OLD.status, NEW.status
     USING ERRCODE = 'check_violation';
 END $$;
-CREATE OR REPLACE TRIGGER payments_status_moves BEFORE UPDATE OF status ON payments
+DROP TRIGGER IF EXISTS payments_status_moves ON payments;
+CREATE TRIGGER payments_status_moves BEFORE UPDATE OF status ON payments
   FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION ${TRANSITION_RULE}();
-CREATE OR REPLACE TRIGGER payments_initial_status BEFORE INSERT ON payments
+DROP TRIGGER IF EXISTS payments_initial_status ON payments;
+CREATE TRIGGER payments_initial_status BEFORE INSERT ON payments
   FOR EACH ROW WHEN (NEW.status <> ${literal(initial)}) EXECUTE FUNCTION ${TRANSITION_RULE}();
 `;
 }

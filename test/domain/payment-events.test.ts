@@ -33,7 +33,7 @@ const EVENTS: readonly {
   },
   {
     name: 'rejected',
-    event: { type: 'rejected', reasonCode: 'AM04', reason: 'Insufficient funds' },
+    event: { type: 'rejected' },
     to: 'RJCT',
   },
   { name: 'cancelled', event: { type: 'cancelled' }, to: 'CANC' },

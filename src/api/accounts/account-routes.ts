@@ -157,15 +157,15 @@ export function accountRoutes(app: Api, context: ServiceContext, { route, limits
             ...READ_ERRORS,
           },
         },
-        handler: // The list carries balances unless asked not to (as the real service's list).
-          async (request) =>
-            asBody(
-              await listConsentedAccounts(
-                context,
-                aisCall(context, request, accountApi),
-                withBalance(request.query, true),
-              ),
+        // The list carries balances unless asked not to (as the real service's list).
+        handler: async (request) =>
+          asBody(
+            await listConsentedAccounts(
+              context,
+              aisCall(context, request, accountApi),
+              withBalance(request.query, true),
             ),
+          ),
       }),
     );
 

@@ -13,7 +13,7 @@ import { renderPage } from './pages.ts';
 
 export const CSRF_COOKIE = 'psu_csrf';
 
-/** Whether an error says the database cannot answer now (store/database.ts's isDatabaseUnavailable). */
+/** Whether an error says the database cannot answer now (store/database/unavailable.ts's isDatabaseUnavailable). */
 export type DatabaseUnavailable = (error: unknown) => boolean;
 
 export function sendPsuAnswer(

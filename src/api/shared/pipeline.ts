@@ -23,7 +23,7 @@ import { documentTooMany, type LimitKind, type RateLimit, type RateLimits } from
 type OwnStep = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 /** A step of a pipeline: one of the route's own, or a rate limit named from `limits`. */
-export type Step = OwnStep | RateLimit;
+export type PipelineStep = OwnStep | RateLimit;
 
 type RouteOptions<S extends FastifySchema> = RouteShorthandOptionsWithHandler<
   RawServerDefault,
@@ -38,9 +38,9 @@ type RouteOptions<S extends FastifySchema> = RouteShorthandOptionsWithHandler<
 export interface Pipeline<S extends FastifySchema> {
   readonly config?: FastifyContextConfig;
   /** Before the body is read: rate limits by address, the TPP headers, the token, the app's limit. */
-  readonly onRequest?: readonly Step[];
+  readonly onRequest?: readonly PipelineStep[];
   /** Once the body is read, before the schema checks it. */
-  readonly preValidation?: readonly Step[];
+  readonly preValidation?: readonly PipelineStep[];
   readonly schema: S;
   /** A GET whose handler only reads this database: run once more when its connection dies. */
   readonly retryReads?: boolean;
@@ -55,7 +55,7 @@ export interface Pipelines {
   readonly limits: RateLimits;
 }
 
-function isLimit(step: Step): step is RateLimit {
+function isLimit(step: PipelineStep): step is RateLimit {
   return typeof step !== 'function';
 }
 
@@ -76,7 +76,7 @@ export function pipelines(limits: RateLimits, connectionLost: ConnectionLost): P
       errorHandler,
     } = pipeline;
     let limited: LimitKind | undefined;
-    const steps = (list: readonly Step[], retried: boolean) =>
+    const steps = (list: readonly PipelineStep[], retried: boolean) =>
       list.flatMap((step) => {
         if (!isLimit(step)) return [retried ? retriedOnce(step, connectionLost) : step];
         if (step.step === undefined) return [];

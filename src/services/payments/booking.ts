@@ -147,7 +147,7 @@ function moveOf(
 ): { to: TransactionStatus; rejection?: { reasonCode: string; reason: string } } {
   if (!outcome.booked) {
     const rejection = { reasonCode: outcome.reasonCode, reason: outcome.reason };
-    return { to: nextStatus(payment, { type: 'rejected', ...rejection }), rejection };
+    return { to: nextStatus(payment, { type: 'rejected' }), rejection };
   }
   const settlement = findProduct(payment.product)!.settlement;
   return { to: nextStatus(payment, { type: 'executed', settlement, on: order.bookingDate }) };
@@ -245,6 +245,9 @@ export async function bookOneRecorded<T>(
   const order = orderOf(key, today(context), [payment], context.config.timeZone);
   if (order.lines.length === 0) return undefined;
   const booked = moveOf(payment, order, { booked: true }).to;
+  // ledger_execute moves a rejected payment to RJCT itself (the transition trigger holds it to the
+  // table); the domain names the same status, asked before anything is committed.
+  const refused = nextStatus(payment, { type: 'rejected' });
   const at = context.clock();
   const reply = answer(executed(payment, booked, at));
   const outcome = await recordedBookings.bookRecorded(order, {
@@ -262,9 +265,6 @@ export async function bookOneRecorded<T>(
     countMoves(context, [moveRecord(payment, booked)]);
     return outcome.answered ? reply : replayAnswer(context.db, request.key, request.fingerprint);
   }
-  // The ledger moved it in SQL (ledger_execute, under the database's transition rule); the domain's
-  // table names the same status.
-  const refused = moveOf(payment, order, outcome).to;
   countMoves(context, [moveRecord(payment, refused, outcome.reasonCode)]);
   const rejected = answer(executed(payment, refused, at, outcome));
   return recordOnce(context.db, request.key, request.fingerprint, async () => rejected);

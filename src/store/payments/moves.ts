@@ -1,7 +1,7 @@
 // A payment's status moved along the state machine: in a transaction, or with the answer to the
 // request that executed it in one statement.
 import { and, eq } from 'drizzle-orm';
-import { canMove, type TransactionStatus } from '../../domain/payment.ts';
+import { canMove, type TransactionStatus, TransitionRefused } from '../../domain/payment.ts';
 import { joinedStatement } from '../coalescer.ts';
 import { type Db, runStatement, type StoreDb } from '../database.ts';
 import type { RecordedAnswer } from '../idempotency-repository.ts';
@@ -20,7 +20,7 @@ export async function moveStatus(
   at: Date,
   rejection?: { readonly reasonCode: string; readonly reason: string },
 ): Promise<boolean> {
-  if (!canMove(from, to)) throw new Error(`payment ${paymentId} cannot move from ${from} to ${to}`);
+  if (!canMove(from, to)) throw new TransitionRefused(paymentId, from, to);
   if ((to === 'RJCT') !== (rejection !== undefined))
     throw new Error('a rejection, and only it, has a reason');
   const rows = await trx
@@ -73,8 +73,7 @@ export function moveBookedAnswering(
   move: BookedMove,
   answer: RecordedAnswer,
 ): Promise<{ moved: boolean; answered: boolean }> {
-  if (!canMove(move.from, move.to))
-    throw new Error(`payment ${move.paymentId} cannot move from ${move.from} to ${move.to}`);
+  if (!canMove(move.from, move.to)) throw new TransitionRefused(move.paymentId, move.from, move.to);
   if ((move.to === 'RJCT') !== (move.rejection !== undefined))
     throw new Error('a rejection, and only it, has a reason');
   return bookedMoves(db, { move, answer });

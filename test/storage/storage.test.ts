@@ -6,6 +6,7 @@ import { readdir } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
+import { TransitionRefused } from '../../src/domain/payment.ts';
 import { validatePaymentBody } from '../../src/domain/payment-rules.ts';
 import { findProduct } from '../../src/domain/products.ts';
 import { hashSecret } from '../../src/domain/secrets.ts';
@@ -157,7 +158,7 @@ for (const backend of backends()) {
       ] as const) {
         await assert.rejects(
           store.db.transaction((trx) => moveStatus(trx, paymentId, from, to, at)),
-          new Error(`payment ${paymentId} cannot move from ${from} to ${to}`),
+          new TransitionRefused(paymentId, from, to),
         );
       }
       await assert.rejects(
@@ -174,7 +175,7 @@ for (const backend of backends()) {
       assert.equal((await findPayment(store.db, paymentId))!.status, 'CANC');
       await assert.rejects(
         store.db.transaction((trx) => moveStatus(trx, paymentId, 'CANC', 'ACCC', at)),
-        new Error(`payment ${paymentId} cannot move from CANC to ACCC`),
+        new TransitionRefused(paymentId, 'CANC', 'ACCC'),
       );
     });
 

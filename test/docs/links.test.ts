@@ -1,7 +1,7 @@
 // Every link a reader is given resolves inside a clone: the relative links of README.md and docs/**.md
-// (anchors too: a heading of that name), and every repository path they, the OpenAPI document's texts
-// and the checker's texts cite (`docs/contract/API-NOTES.md`, `test/docs/readme.test.ts`, ...). None
-// of them points outside the repository (`../shared`).
+// (anchors too: a heading of that name), and every repository path cited by them, by the OpenAPI
+// document's texts and by the checker's and the command line's texts (`docs/contract/API-NOTES.md`,
+// `test/docs/readme.test.ts`, ...). None of them points outside the repository (`../shared`).
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -96,8 +96,8 @@ describe('links and cited paths resolve inside a clone', () => {
     assert.deepEqual(missing, []);
   });
 
-  test("the paths the checker's texts cite", () => {
-    const sources = filesUnder('packages/check/src', '.ts');
+  test("the paths the checker's and the command line's texts cite", () => {
+    const sources = [...filesUnder('packages/check/src', '.ts'), ...filesUnder('src/cli', '.ts')];
     const missing = sources.flatMap((file) =>
       missingCited(readFileSync(join(ROOT, file), 'utf8')).map((reason) => `${file}: ${reason}`),
     );

@@ -3,6 +3,7 @@
 
 export type Mode = 'sandbox' | 'live';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+type LogFormat = 'pretty' | 'json';
 
 export interface Config {
   readonly port: number;
@@ -23,6 +24,8 @@ export interface Config {
   /** On-disk PGlite directory; in memory when unset. Ignored when databaseUrl is set. */
   readonly dataDir: string | undefined;
   readonly logLevel: LogLevel;
+  /** The log's lines: `pretty` for people at a terminal (pino-pretty), `json` for machines. */
+  readonly logFormat: LogFormat;
   /** The seeded sandbox app; generated at start when unset. UUID without dashes. */
   readonly sandboxClientId: string | undefined;
   readonly sandboxRedirectUri: string | undefined;
@@ -369,7 +372,11 @@ function metricsPort(env: Env): number | undefined {
   return port;
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * The settings from the environment. `terminal`: whether stdout is a terminal, which decides the log's
+ * format when LOG_FORMAT is unset (pretty for a person, JSON for a collector or a file).
+ */
+export function loadConfig(env: Env = process.env, terminal = process.stdout.isTTY === true): Config {
   const mode = oneOf<Mode>(env, 'MODE', ['sandbox', 'live'], 'sandbox');
   const tls = tlsFiles(env, mode);
   if (mode === 'live' && tls === undefined) {
@@ -413,6 +420,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir: text(env, 'DATA_DIR'),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf<LogFormat>(env, 'LOG_FORMAT', ['pretty', 'json'], terminal ? 'pretty' : 'json'),
     sandboxClientId,
     sandboxRedirectUri: url(env, 'SANDBOX_REDIRECT_URI', ['http:', 'https:']),
     clientIdHeaderAliases: Object.freeze(aliases.map((name) => name.toLowerCase())),
@@ -450,5 +458,5 @@ export function loadConfig(env: Env = process.env): Config {
 
 /** A config for tests and tools: the defaults with some settings replaced. */
 export function configWith(overrides: Partial<Config>): Config {
-  return Object.freeze({ ...loadConfig({}), ...overrides });
+  return Object.freeze({ ...loadConfig({}, false), ...overrides });
 }

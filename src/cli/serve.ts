@@ -1,12 +1,12 @@
 // psd2-gateway serve | migrate | snapshot: the commands that run the gateway itself. They take no
-// options: settings come from the environment (README, "Settings"), as in a container.
+// options: settings come from the environment (docs/settings.md), as in a container.
 import { type Command, parseOptions } from './args.ts';
 
-const SETTINGS = `settings (environment; README "Settings" lists them all):
+const SETTINGS = `settings (environment; docs/settings.md lists them all):
   PORT (3000), HOST, MODE (sandbox | live), DATABASE_URL (PostgreSQL; unset: embedded PGlite),
   DATA_DIR (PGlite on disk), BASE_PATH, PUBLIC_URL, TLS_CERT, TLS_KEY, TLS_CLIENT_CA, TLS_CRL,
-  LOG_LEVEL, SANDBOX_CLIENT_ID, SANDBOX_REDIRECT_URI, SHUTDOWN_TIMEOUT_MS, DB_CONNECT_TIMEOUT_MS,
-  DB_STATEMENT_TIMEOUT_MS, WORKERS, EID_PROVIDER, PSU_OIDC_*, CORE_BANKING_*, FX_RATES`;
+  LOG_LEVEL, LOG_FORMAT (pretty | json), SANDBOX_CLIENT_ID, SANDBOX_REDIRECT_URI, SHUTDOWN_TIMEOUT_MS,
+  DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, WORKERS, EID_PROVIDER, PSU_OIDC_*, CORE_BANKING_*, FX_RATES`;
 
 export const serveCommand: Command = {
   summary: 'start the gateway',

@@ -1,7 +1,10 @@
 // The gateway's log: pino, with each request's method, path, correlation id and, as API-NOTES asks,
 // the PSU-IP-Address the TPP sent. Tokens and query strings (which carry one-time codes) are left out.
+// LOG_FORMAT: one JSON object a line for machines, or pino-pretty's lines for a person at a terminal.
+import { createRequire } from 'node:module';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import pino, { type Logger, type LoggerOptions } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import type { PrettyOptions } from 'pino-pretty';
 import type { Config } from '../config.ts';
 
 export function loggerOptions(config: Config): LoggerOptions {
@@ -40,5 +43,32 @@ export class RequestLog extends LogController {
 }
 
 export function createLogger(config: Config): Logger {
-  return pino(loggerOptions(config));
+  if (config.logFormat === 'json') return pino(loggerOptions(config));
+  return pino(loggerOptions(config), prettyStream());
+}
+
+/** A request line as a person reads it: `GET /path 201 12 ms (req-1)`. */
+function requestLine(log: Record<string, unknown>, messageKey: string): string {
+  const request = log.req as { method?: string; path?: string } | undefined;
+  const status = (log.res as { statusCode?: number } | undefined)?.statusCode;
+  if (request === undefined || status === undefined) return String(log[messageKey] ?? '');
+  const ms = typeof log.responseTime === 'number' ? ` ${Math.round(log.responseTime)} ms` : '';
+  return `${request.method} ${request.path} ${status}${ms} (${String(log.reqId)})`;
+}
+
+/**
+ * pino-pretty as the logger's stream, loaded only when the pretty format is chosen: a process that logs
+ * JSON (a container, a collector) never reads it. The fields a message already says stay out of the
+ * line; an error keeps its stack.
+ */
+function prettyStream(): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as (
+    options: PrettyOptions,
+  ) => DestinationStream;
+  return pretty({
+    translateTime: 'SYS:HH:MM:ss.l',
+    // The message says what the fields say; an error's message and stack follow it.
+    include: 'level,time,err',
+    messageFormat: requestLine,
+  });
 }

@@ -6,6 +6,15 @@ import { junit } from './junit.ts';
 import type { CheckOptions, Format } from './options.ts';
 import { summaryOf } from './runner.ts';
 
+/**
+ * Where the CONTRACT column's sources are, in the psd2-gateway repository: `spec …` cites the contract,
+ * `API-NOTES …` the notes on what the real service does where the contract is silent.
+ */
+const CONTRACT_SOURCES = {
+  spec: 'docs/contract/spec/payment-initiation-service.md',
+  'API-NOTES': 'docs/contract/API-NOTES.md',
+} as const;
+
 function summaryLine(results: readonly CheckResult[]): string {
   const { total, passed, failed, skipped } = summaryOf(results);
   return `${total} checks: ${passed} passed, ${failed} failed, ${skipped} skipped`;
@@ -41,7 +50,13 @@ function table(results: readonly CheckResult[]): string {
 
 function json(results: readonly CheckResult[], options: CheckOptions): string {
   const ms = results.reduce((sum, result) => sum + result.ms, 0);
-  return `${JSON.stringify({ baseUrl: options.baseUrl, checks: results, summary: { ...summaryOf(results), ms } }, null, 2)}\n`;
+  const report = {
+    baseUrl: options.baseUrl,
+    contract: CONTRACT_SOURCES,
+    checks: results,
+    summary: { ...summaryOf(results), ms },
+  };
+  return `${JSON.stringify(report, null, 2)}\n`;
 }
 
 export function formatResults(results: readonly CheckResult[], options: CheckOptions): string {

@@ -64,6 +64,9 @@ export const USAGE = `usage: psd2-gateway check --base-url URL --client-id ID --
 
 Runs the contract's flows and negative cases against an endpoint (ours or a peer's) and prints every
 deviation with the contract row it breaks. Exit code 0 when no check failed, 1 when one did.
+The CONTRACT column cites, in the psd2-gateway repository, the spec ("spec row 6":
+docs/contract/spec/payment-initiation-service.md) and the notes on the real service ("API-NOTES":
+docs/contract/API-NOTES.md).
 
   --base-url URL            {base_url} of the contract, e.g. http://localhost:3000 (with any base path)
   --client-id ID            the app-id (X-Gateway-Client-Id, client_id)

@@ -7,7 +7,7 @@ import {
   type HttpAnswer,
   TppError,
   timerSleep,
-} from './client.ts';
+} from '@psd2-gateway/client';
 import {
   clientToken,
   type DemoAccounts,

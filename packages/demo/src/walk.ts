@@ -1,7 +1,7 @@
 // How the demo shows its progress: one numbered line per step (the request's method and path, the
 // status, the fields that matter, the time), detail lines under a step, and which step failed. Paths
 // are shown without their query: the authorize query and the decoupled sessionId are nobody's business.
-import { expectStatus, type HttpAnswer } from './client.ts';
+import { expectStatus, type HttpAnswer } from '@psd2-gateway/client';
 
 export class Walk {
   private step = 0;

@@ -226,8 +226,8 @@ test('plain node walks a payment with the installed package: token, initiate, au
 test("the package README's example runs as shown against the sandbox", async () => {
   gateway ??= await startGateway();
   const readme = await readFile(join(PACKAGE, 'README.md'), 'utf8');
-  const example = /```js\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(example?.includes("'http://localhost:3000'"), 'the README has a js example for the sandbox');
+  const example = /```js\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  assert.ok(example.includes("'http://localhost:3000'"), 'the README has a js example for the sandbox');
   await writeFile(
     join(project, 'readme.mjs'),
     example.replace("'http://localhost:3000'", `'${gateway.url}'`),

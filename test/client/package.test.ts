@@ -65,7 +65,9 @@ test('the tarball: under 100 KB, the built module, its declarations and the READ
     paths.filter((path) => !/^dist\/(generated\/)?[a-z-]+\.d\.ts$/.test(path)),
     ['README.md', 'dist/index.js', 'package.json'],
   );
-  assert.ok(paths.includes('dist/index.d.ts') && paths.includes('dist/generated/openapi.d.ts'));
+  for (const declarations of ['dist/index.d.ts', 'dist/generated/openapi.d.ts']) {
+    assert.ok(paths.includes(declarations), `the tarball holds ${declarations}: ${paths.join(', ')}`);
+  }
 });
 
 test('the installed manifest: public, MIT, ESM with types, no dependency of any kind', async () => {

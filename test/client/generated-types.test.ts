@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { COMMITTED_CLIENT_TYPES, clientTypes, sandboxDocument } from '../../scripts/client-types.ts';
+import { COMMITTED_CLIENT_TYPES, clientTypes } from '../../scripts/client-types.ts';
+import { sandboxDocument } from '../../scripts/sandbox-document.ts';
 import { startGateway } from '../helpers/gateway.ts';
 
 test('the committed client types are the ones the OpenAPI document generates (npm run client:types)', async () => {

@@ -10,12 +10,13 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# The workspaces' manifests (the checker and the demo, packages/): npm ci links them.
+# The workspaces' manifests (the checker, the client and the demo, packages/): npm ci links them.
 COPY packages/check/package.json ./packages/check/
+COPY packages/client/package.json ./packages/client/
 COPY packages/demo/package.json ./packages/demo/
 # Scripts off here: prepare would build before the sources are copied.
 RUN npm ci --no-audit --no-fund --ignore-scripts
-COPY tsconfig.json tsconfig.client.json ./
+COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY bin ./bin
 COPY src ./src
@@ -32,6 +33,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Their manifests only, for npm ci to agree with the lock file: their code is in the bundle (dist/).
 COPY packages/check/package.json ./packages/check/
+COPY packages/client/package.json ./packages/client/
 COPY packages/demo/package.json ./packages/demo/
 # --ignore-scripts: prepare (npm run build) needs the devDependencies; the build comes from the stage above.
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force

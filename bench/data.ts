@@ -4,9 +4,9 @@
 // one account, four months of history and a consent of one of the apps, payments spread over them.
 // Inserted through the store's repositories (insertCustomers, insertApp, insertHistory).
 import { randomUUID } from 'node:crypto';
+import { TppClient } from '@psd2-gateway/client';
 import { sql } from 'drizzle-orm';
 import { composeIBAN } from 'ibantools';
-import { TppClient } from '../src/client/tpp-client.ts';
 import { parseSwedishAccount } from '../src/domain/account-identifiers.ts';
 import { addDays } from '../src/domain/dates.ts';
 import { newSandboxClientId } from '../src/domain/secrets.ts';

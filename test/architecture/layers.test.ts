@@ -41,8 +41,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   http: ['services/shared', 'domain', 'certificates', 'config.ts'],
   api: ['http', 'services', ...CONTEXTS, ...KERNEL, 'domain', 'config.ts', 'version.ts'],
   sandbox: ['adapters', 'domain', 'store', 'config.ts'],
-  client: [],
-  cli: ['client', 'certificates', 'domain', 'sandbox', 'store', 'config.ts', 'main.ts', 'version.ts'],
+  cli: ['certificates', 'domain', 'sandbox', 'store', 'config.ts', 'main.ts', 'version.ts'],
   'config.ts': [],
   'version.ts': [],
   'app.ts': [

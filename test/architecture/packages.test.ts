@@ -1,7 +1,9 @@
-// The workspace packages (packages/: the checker and the demo) stay packages of their own: src/ imports
-// them in its CLI entry only, a package reaches outside its folder only through its seam files (so a
-// later move changes one line), the root depends on each, and docs/architecture.md lists each file.
+// The workspace packages (packages/: the checker, the demo and the typed client) stay packages of their
+// own: src/ imports them in its CLI entry only, a package reaches outside its folder only through its seam
+// files (so a later move changes one line), the typed client imports nothing at all (it is published and
+// runs in browsers), the root depends on each, and docs/architecture.md lists each file.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
@@ -10,12 +12,15 @@ import { typeScriptFiles } from '../helpers/files.ts';
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PACKAGES = join(ROOT, 'packages');
 /** The files of a package that may import from outside it: one per thing taken from the root. */
-const SEAMS = ['src/cli-args.ts', 'src/client.ts'];
+const SEAMS = ['src/cli-args.ts'];
 
 /** Every module a file imports, re-exports or loads with import(), type-only ones included. */
 function specifiersOf(text: string): string[] {
   return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*)'([^']+)'/g)].map((match) => match[1]!);
 }
+
+/** A package's own files: its sources, not what a build left in dist/. */
+const sourcesOf = (home: string) => typeScriptFiles(join(home, 'src'));
 
 async function packageNames(): Promise<string[]> {
   const entries = await readdir(PACKAGES, { withFileTypes: true });
@@ -35,7 +40,7 @@ test('a package imports from outside its folder only in its seam files', async (
   const problems: string[] = [];
   for (const name of await packageNames()) {
     const home = join(PACKAGES, name);
-    for (const file of await typeScriptFiles(home)) {
+    for (const file of await sourcesOf(home)) {
       const path = relative(home, file);
       for (const specifier of specifiersOf(await readFile(file, 'utf8'))) {
         if (!specifier.startsWith('.')) continue;
@@ -45,6 +50,24 @@ test('a package imports from outside its folder only in its seam files', async (
     }
   }
   assert.deepEqual(problems, []);
+});
+
+test('the typed client imports only its own files: no package, no node: module', async () => {
+  const home = join(PACKAGES, 'client');
+  const problems: string[] = [];
+  for (const file of await sourcesOf(home)) {
+    for (const specifier of specifiersOf(await readFile(file, 'utf8'))) {
+      const outside = relative(home, join(file, '..', specifier)).startsWith('..');
+      if (!specifier.startsWith('.') || outside)
+        problems.push(`${relative(home, file)} imports ${specifier}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  const manifest = JSON.parse(await readFile(join(home, 'package.json'), 'utf8'));
+  assert.deepEqual(
+    [manifest.private, manifest.license, manifest.dependencies, manifest.peerDependencies],
+    [undefined, 'MIT', undefined, undefined],
+  );
 });
 
 test('the root is a workspace of packages/* and depends on each package at its version', async () => {
@@ -71,7 +94,12 @@ test("docs/architecture.md's Packages tree lists every file of every package", a
       lines.slice(start + 1, end === -1 ? undefined : end).map((line) => line.trim().split(/\s+/)[0]),
     );
     const home = join(PACKAGES, name);
-    const files = [join(home, 'package.json'), ...(await typeScriptFiles(home))];
+    const extra = ['tsconfig.json', 'README.md'].filter((name) => existsSync(join(home, name)));
+    const files = [
+      join(home, 'package.json'),
+      ...extra.map((name) => join(home, name)),
+      ...(await sourcesOf(home)),
+    ];
     for (const file of files) {
       const path = relative(home, file);
       if (start === -1 || !listed.has(path)) missing.push(`packages/${name}/${path}`);

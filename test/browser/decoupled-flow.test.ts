@@ -3,8 +3,8 @@
 // password, then sees what the order signs and signs or cancels; the QR code alone shows and signs nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { TppClient } from '@psd2-gateway/client';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { TppClient } from '../../src/client/tpp-client.ts';
 import { TEST_PSU_PASSWORD } from '../../src/sandbox/seed.ts';
 import { chromiumMissing, openBrowser } from '../helpers/browser.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';

@@ -2,8 +2,8 @@
 // passwords, a tampered CSRF token.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { TppClient } from '@psd2-gateway/client';
 import type { BrowserContext, Page } from 'playwright-core';
-import type { TppClient } from '../../src/client/tpp-client.ts';
 import { TEST_PSU_PASSWORD } from '../../src/sandbox/seed.ts';
 import { chromiumMissing, openBrowser, startTppServer } from '../helpers/browser.ts';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';

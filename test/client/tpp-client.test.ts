@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { expectOk, type HttpAnswer, TppClient, TppError } from '../../src/client/index.ts';
+import { expectOk, type HttpAnswer, TppClient, TppError } from '@psd2-gateway/client';
 import { addDays } from '../../src/domain/dates.ts';
 import { expectedAccount } from '../helpers/accounts.ts';
 import { backends, bankDate, type Gateway, startGateway } from '../helpers/gateway.ts';

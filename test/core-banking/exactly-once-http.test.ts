@@ -5,10 +5,12 @@
 // beyond the retries, or while a gateway process "dies" between the booking and its recording: each
 // payment is booked once in the bank's book and ends in a final status, through the retries, a new
 // execute, or the recovery of unanswered bookings (recoverBookings, as the scheduler runs it).
+
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { InitiationRequest } from '@psd2-gateway/client';
 import {
   type HttpCoreBanking,
   httpCoreBanking,
@@ -52,7 +54,7 @@ for (const backend of backends()) {
     });
     afterEach(() => assert.deepEqual(bank.violations.splice(0), []));
 
-    async function authorized(body: unknown = domestic()) {
+    async function authorized(body: InitiationRequest = domestic()) {
       const initiated = await gateway.client.initiate(token, { path: PATH, body });
       assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
       const paymentId = initiated.body.paymentId;

@@ -1,6 +1,8 @@
 // The decoupled flow in the sandbox (spec rows 9-11): COMPLETE at the first poll, cancel without effect.
+
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { InitiationRequest } from '@psd2-gateway/client';
 import { type InitAnswer, initDecoupled, postLink, UNKNOWN_SESSION } from '../helpers/decoupled.ts';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
 import { call, statusAndBody } from '../helpers/http.ts';
@@ -16,7 +18,7 @@ after(() => gateway.close());
 
 async function payment(
   path = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
-  body: unknown = domestic(),
+  body: InitiationRequest = domestic(),
   country?: string,
 ) {
   const answer = await gateway.client.initiate(token, {

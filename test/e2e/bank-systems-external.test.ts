@@ -12,9 +12,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { DecoupledComplete, DecoupledInitAnswer, InitiationRequest } from '@psd2-gateway/client';
 import { sql } from 'drizzle-orm';
 import { createCa, issueQwac, issueServerCertificate } from '../../src/certificates/issue.ts';
-import type { DecoupledComplete, DecoupledInitAnswer } from '../../src/client/answers.ts';
 import { DEFAULT_TIME_ZONE, loadConfig } from '../../src/config.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import { TEST_ACCOUNTS } from '../../src/sandbox/test-data.ts';
@@ -141,7 +141,7 @@ for (const backend of backends()) {
       };
     }
 
-    async function initiate(product: string, body: unknown): Promise<string> {
+    async function initiate(product: string, body: InitiationRequest): Promise<string> {
       const token = await app.clientCredentialsToken('PIS');
       const initiated = await app.initiate(token, {
         path: `/psd2/se/v2/payments/private/single/${product}`,

@@ -2,7 +2,7 @@
 // every single-payment product on the general and Sweden v2 APIs, on PGlite and on PostgreSQL.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { expectOk } from '../../src/client/tpp-client.ts';
+import { expectOk } from '@psd2-gateway/client';
 import { dateIn } from '../../src/domain/dates.ts';
 import { backends, type Gateway, startGateway } from '../helpers/gateway.ts';
 import { expectedScaMethods } from '../helpers/http.ts';

@@ -3,13 +3,13 @@
 // schema), listening on port 0.
 
 import { randomBytes } from 'node:crypto';
+import { TppClient } from '@psd2-gateway/client';
 import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { type BankSystems, builtInSystems } from '../../src/adapters/built-in-systems.ts';
 import { buildApp, serviceContext as contextOf } from '../../src/app.ts';
-import { TppClient } from '../../src/client/tpp-client.ts';
 import { type Config, configWith, DEFAULT_TIME_ZONE } from '../../src/config.ts';
 import type { App } from '../../src/domain/apps.ts';
 import { dateIn } from '../../src/domain/dates.ts';

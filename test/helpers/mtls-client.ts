@@ -1,6 +1,6 @@
 // The typed TPP client over mutual TLS, as a TPP calls a live gateway: its QWAC on every request, the
 // gateway's issuer trusted (fetch takes neither, so requests go through node:https).
-import { TppClient } from '../../src/client/tpp-client.ts';
+import { TppClient } from '@psd2-gateway/client';
 import { type ClientCertificate, tlsFetch } from './tls.ts';
 
 export class MtlsTppClient extends TppClient {

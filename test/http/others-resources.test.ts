@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { TppClient } from '../../src/client/tpp-client.ts';
+import type { TppClient } from '@psd2-gateway/client';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
 import { FORBIDDEN, NOT_FOUND } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';

@@ -3,8 +3,8 @@
 // two gateways sharing one database book each payment once and never overdraw.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { InitiationRequest, TppClient } from '@psd2-gateway/client';
 import { sql } from 'drizzle-orm';
-import type { TppClient } from '../../src/client/tpp-client.ts';
 import { addDays } from '../../src/domain/dates.ts';
 import { issuePsuTokens } from '../../src/services/access/tokens.ts';
 import { bookedBalance, entriesSum, entryTotals } from '../../src/store/ledger/balances.ts';
@@ -34,7 +34,7 @@ async function executedPayment(
   client: TppClient,
   token: string,
   product: string,
-  body: unknown,
+  body: InitiationRequest,
   psuId?: string,
 ) {
   const initiated = await client.initiate(token, {

@@ -1,11 +1,13 @@
 // GET /metrics (issue 17 item 5): real traffic through the sandbox gateway, then the exposition parsed
 // and held to exactly the series that traffic must produce; live, /metrics is not on the public
 // listener (404 in the API's shape) but on its own (METRICS_PORT); on PostgreSQL the pool's gauges.
+
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { InitiationRequest } from '@psd2-gateway/client';
 import { certCommand } from '../../src/cli/cert.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
@@ -69,7 +71,7 @@ describe('metrics in the sandbox', () => {
   test('payments, executions, rejections, decoupled sessions, tokens and requests, counted exactly', async () => {
     const { client } = gateway;
     const token = await client.clientCredentialsToken();
-    const initiate = async (body: unknown) => {
+    const initiate = async (body: InitiationRequest) => {
       const answer = await client.initiate(token, { path: SE_PATH, body });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       return answer.body.paymentId;

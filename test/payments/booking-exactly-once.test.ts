@@ -4,9 +4,11 @@
 // lost), while our process dies between booking and recording, and while our database refuses to
 // record the outcome. Every payment ends booked once with the status the bank decided, through a
 // retried execute or through the recovery of unanswered bookings.
+
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import type { InitiationRequest } from '@psd2-gateway/client';
 import { sql } from 'drizzle-orm';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
 import type { BookingOrder, BookingOutcome, CoreBanking } from '../../src/ports/core-banking.ts';
@@ -126,7 +128,7 @@ for (const backend of backends()) {
     after(() => gateway.close());
 
     /** A payment initiated and authorized by its PSU: its id and the PSU's token. */
-    async function authorized(body: unknown = domestic()) {
+    async function authorized(body: InitiationRequest = domestic()) {
       const initiated = await gateway.client.initiate(token, { path: PATH, body });
       assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
       const paymentId = initiated.body.paymentId;

@@ -1,7 +1,9 @@
 // The country APIs of Great Britain and Luxembourg: each country's products only, execute and status
 // under the country prefix too, and the exchange shown for cross-currency payments.
+
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { InitiationRequest } from '@psd2-gateway/client';
 import { dateIn } from '../../src/domain/dates.ts';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
 import { call, FORBIDDEN, statusAndBody } from '../helpers/http.ts';
@@ -15,7 +17,7 @@ before(async () => {
 });
 after(() => gateway.close());
 
-async function flow(prefix: string, product: string, body: unknown, settled: string) {
+async function flow(prefix: string, product: string, body: InitiationRequest, settled: string) {
   const { client } = gateway;
   const initiated = await client.initiate(token, { path: `${prefix}/${product}`, body });
   assert.equal(initiated.status, 200, JSON.stringify(initiated.body));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { TppClient } from '../../src/client/tpp-client.ts';
+import type { InitiationRequest, TppClient } from '@psd2-gateway/client';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { type Gateway, manualClock, sibling, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, FORBIDDEN, NOT_FOUND, statusAndBody, UNAUTHORIZED } from '../helpers/http.ts';
@@ -22,7 +22,7 @@ after(() => gateway.close());
 
 async function initiated(
   client: TppClient = gateway.client,
-  body: unknown = domestic(),
+  body: InitiationRequest = domestic(),
   path = DOMESTIC_PATH,
 ) {
   const token = client === gateway.client ? clientToken : await client.clientCredentialsToken();

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import type { TppClient } from '@psd2-gateway/client';
 import type { BrowserContext } from 'playwright-core';
 import { openIdPsuLogin } from '../../src/adapters/openid-psu-login.ts';
-import type { TppClient } from '../../src/client/tpp-client.ts';
 import { chromiumMissing, openBrowser, startTppServer } from '../helpers/browser.ts';
 import { backends, type Gateway, manualClock, sibling, startGateway } from '../helpers/gateway.ts';
 import { Agent, PROVIDER_ACCOUNTS, queryOf, settingsOf } from '../helpers/oidc.ts';

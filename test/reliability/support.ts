@@ -2,7 +2,7 @@
 // load that records every answer it was given, and the checks of what the database holds afterwards.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { TppClient } from '../../src/client/tpp-client.ts';
+import { TppClient } from '@psd2-gateway/client';
 import { TRANSITIONS } from '../../src/domain/payment.ts';
 import type { FreshDatabase } from '../helpers/fresh-database.ts';
 import { TEST_DATABASE_URL } from '../helpers/gateway.ts';

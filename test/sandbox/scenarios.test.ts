@@ -5,7 +5,7 @@
 // Everyone else still succeeds, as the contract says.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { TppClient } from '../../src/client/tpp-client.ts';
+import type { TppClient } from '@psd2-gateway/client';
 import { SCENARIO_TABLE } from '../../src/sandbox/scenarios.ts';
 import { TEST_ACCOUNTS } from '../../src/sandbox/test-data.ts';
 import { initDecoupled, postLink } from '../helpers/decoupled.ts';

@@ -1,5 +1,8 @@
 // The request bodies the checks send, built from the options' accounts: the spec's SEPA example shape
-// for the general API, and the Swedish bodies of API-NOTES "Payment bodies (Sweden)".
+// for the general API, and the Swedish bodies of API-NOTES "Payment bodies (Sweden)". The valid ones
+// satisfy the typed client's request types (generated from the gateway's schemas), so that they cannot
+// drift from the contract; a check's overrides then make one thing wrong on purpose.
+import type { JsonBodyOf } from '@psd2-gateway/client';
 import type { CheckOptions } from './options.ts';
 
 export const OTHER_BANK = 'other-bank-domestic-credit-transfer';
@@ -16,28 +19,29 @@ export const GENERAL = '/psd2/v1/payments';
 const SEPA_CREDITOR_IBAN = 'DE89370400440532013000';
 
 type Body = Record<string, unknown>;
+type SwedishPayment = JsonBodyOf<'initiateSeV2Payment'>;
 
 /** A private customer's SEK payment to another Swedish bank (API-NOTES: message at most 12 characters). */
 export function otherBankBody(options: CheckOptions, overrides: Body = {}): Body {
-  return {
+  const valid = {
     debtorAccount: { value: options.debtorBban, accountType: 'BBAN' },
     creditorAccount: { value: options.creditorBban, accountType: 'BBAN' },
     instructedAmount: { currency: 'SEK', amount: '100.00' },
     creditor: { name: 'Sven Svensson' },
     remittanceInformationUnstructured: 'Faktura 12',
-    ...overrides,
-  };
+  } satisfies SwedishPayment;
+  return { ...valid, ...overrides };
 }
 
 /** A payment within the bank, which may be future dated. */
 export function ownBankBody(options: CheckOptions, overrides: Body = {}): Body {
-  return {
+  const valid = {
     debtorAccount: { value: options.debtorBban, accountType: 'BBAN' },
     creditorAccount: { value: options.ownBankCreditorBban, accountType: 'BBAN' },
     instructedAmount: { currency: 'SEK', amount: '25.50' },
     remittanceInformationUnstructured: 'Hyra',
-    ...overrides,
-  };
+  } satisfies SwedishPayment;
+  return { ...valid, ...overrides };
 }
 
 /** The general API's SEPA example of the spec (Resources: "Payment (initiation request, general API, SEPA example shape)"). */
@@ -54,7 +58,7 @@ export function sepaBody(options: CheckOptions): Body {
     chargeBearer: 'SLEV',
     creditorAccount: { value: SEPA_CREDITOR_IBAN, accountType: 'IBAN', country: 'DE' },
     creditor: { name: 'Muster GmbH', postalAddress: { townName: 'Berlin', country: 'DE' } },
-  };
+  } satisfies JsonBodyOf<'initiatePayment'>;
 }
 
 /** The general API's Country header: the debtor IBAN's country. */

@@ -1,7 +1,7 @@
 // The contract's steps as requests (spec "End-to-end payment flow" 1-5), for the checks to send as
 // they are or with one thing wrong; and the same steps as setup, which skip the check that needs them
 // when they are refused (the refusal is another check's failure).
-import { randomUUID } from 'node:crypto';
+import { newRequestId } from '@psd2-gateway/client';
 import { type CheckContext, Deviation, Skip } from './check.ts';
 import { clip, summary } from './expect.ts';
 import { type Answer, send } from './http.ts';
@@ -10,8 +10,8 @@ import { type Answer, send } from './http.ts';
 export function tppHeaders(context: CheckContext, token: string | undefined): Record<string, string> {
   return {
     'X-Gateway-Client-Id': context.options.clientId,
-    'TPP-Request-ID': randomUUID(),
-    'TPP-Transaction-ID': randomUUID(),
+    'TPP-Request-ID': newRequestId(),
+    'TPP-Transaction-ID': newRequestId(),
     'PSU-IP-Address': context.options.psuIpAddress,
     ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
   };
@@ -75,7 +75,7 @@ export function requestAuthorize(
     response_type: 'code',
     scope,
     client_id: context.options.clientId,
-    state: `check-${randomUUID()}`,
+    state: `check-${newRequestId()}`,
     redirect_uri: context.options.redirectUri,
     ...query,
   };

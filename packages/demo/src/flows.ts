@@ -3,11 +3,12 @@
 // it takes, for the progress counter.
 import {
   type BasketPayment,
+  CREATED,
   type DecoupledPollAnswer,
   type HttpAnswer,
   TppError,
   timerSleep,
-} from './client.ts';
+} from '@psd2-gateway/client';
 import {
   clientToken,
   type DemoAccounts,
@@ -135,7 +136,7 @@ const ais: Flow = {
     const token = await clientToken(context, 'AIS');
     const created = await walk.call(
       () => client.consents.create(token),
-      200,
+      CREATED,
       (body) => `consentId ${body.consentId}, consentStatus ${body.consentStatus}`,
     );
     const consentId = created.body.consentId;

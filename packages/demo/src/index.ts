@@ -2,8 +2,9 @@
 // started here, in memory, unless --base-url names a running one), printing every step, and exits 1 at
 // the first failure with one line saying where and why. The demo never imports the server: the gateway's
 // CLI gives it the function that starts one, called only when no --base-url is given.
+
+import { type SandboxTestData, TppClient } from '@psd2-gateway/client';
 import { type Command, oneOf, parseOptions, UsageError } from './cli-args.ts';
-import { type SandboxTestData, TppClient } from './client.ts';
 import { FLOW_NAMES, FLOWS, type FlowName } from './flows.ts';
 import { demoAccounts } from './steps.ts';
 import { Walk } from './walk.ts';

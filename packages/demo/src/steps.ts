@@ -7,7 +7,7 @@ import {
   type TokenAnswer,
   type TppClient,
   TppError,
-} from './client.ts';
+} from '@psd2-gateway/client';
 import type { Walk } from './walk.ts';
 
 /** What every flow is given: the client, the progress, the test accounts it pays from and to. */

@@ -1,7 +1,7 @@
 // How the demo shows its progress: one numbered line per step (the request's method and path, the
 // status, the fields that matter, the time), detail lines under a step, and which step failed. Paths
 // are shown without their query: the authorize query and the decoupled sessionId are nobody's business.
-import { expectStatus, type HttpAnswer } from './client.ts';
+import { expectStatus, type HttpAnswer } from '@psd2-gateway/client';
 
 export class Walk {
   private step = 0;
@@ -26,17 +26,17 @@ export class Walk {
     this.write(`${' '.repeat(this.counter().length + 1)}${text}`);
   }
 
-  /** One request as a step: printed with its status; any status but `expected` ends the walk. */
+  /** One request as a step: printed with its status; any status but `expected` (one of them) ends the walk. */
   async call<T>(
     call: () => Promise<HttpAnswer<T>>,
-    expected: number,
+    expected: number | readonly number[],
     fields: (body: T, answer: HttpAnswer<T>) => string,
   ): Promise<HttpAnswer<T>> {
     this.step += 1;
     const started = performance.now();
     const answer = await call();
-    const ok = answer.status === expected;
-    const shown = ok ? fields(answer.body, answer) : `expected ${expected}`;
+    const ok = typeof expected === 'number' ? answer.status === expected : expected.includes(answer.status);
+    const shown = ok ? fields(answer.body, answer) : `expected ${String(expected)}`;
     this.write(`${this.counter()} ${requestLine(answer)} -> ${answer.status}  ${shown}${since(started)}`);
     expectStatus(answer, expected, requestLine(answer));
     return answer;

@@ -1,5 +1,5 @@
-// psd2-gateway/client: the typed TPP client, as another project imports it (package.json "exports",
-// built to dist/client/ with its declarations). Dependency-free: fetch and Web Crypto only.
+// @psd2-gateway/client: the typed TPP client, as another project imports it (package.json "exports",
+// built to dist/ with its declarations). Dependency-free: fetch and Web Crypto only.
 export type {
   BalanceOptions,
   ReadOptions,
@@ -17,7 +17,9 @@ export {
   type Sleep,
   timerSleep,
 } from './decoupled.ts';
+export type { components, operations, paths } from './generated/openapi.ts';
 export {
+  CREATED,
   expectOk,
   expectStatus,
   type HttpAnswer,
@@ -27,4 +29,5 @@ export {
   TppError,
 } from './http.ts';
 export { OnboardingApi } from './onboarding.ts';
+export type { AnswerOf, FormOf, JsonBodyOf, OperationId } from './operations.ts';
 export { type InitiateOptions, TppClient } from './tpp-client.ts';

@@ -5,21 +5,25 @@ import type { ConsentAnswer, ConsentRequest, ConsentStatusAnswer, ConsentView } 
 import type { HttpAnswer, HttpCaller } from './http.ts';
 
 export interface ConsentOptions {
-  /** A ConsentRequest, default `{"access": "ALL_ACCOUNTS"}` (unknown: a test may send a wrong one). */
-  readonly body?: ConsentRequest | unknown;
+  /** Default `{"access": "ALL_ACCOUNTS"}`. */
+  readonly body?: ConsentRequest;
   /** Default /psd2/v1. */
   readonly prefix?: string;
   /** E.g. PSU-ID: the PSU who is to approve (the sandbox's default is 191212121212). */
   readonly headers?: Record<string, string>;
+  /** Sent as Idempotency-Key: a retry with the same key and body gets the first consent again. */
+  readonly idempotencyKey?: string;
 }
 
 export class ConsentsApi {
   constructor(private readonly caller: HttpCaller) {}
 
+  /** 201 with the consent awaiting authorization (200 from gateways before issue 40: see CREATED). */
   create(token: string, options: ConsentOptions = {}): Promise<HttpAnswer<ConsentAnswer>> {
     return this.caller.request<ConsentAnswer>('POST', `${options.prefix ?? '/psd2/v1'}/consents`, {
       headers: this.caller.tppHeaders(token, options.headers),
       json: options.body ?? { access: 'ALL_ACCOUNTS' },
+      idempotencyKey: options.idempotencyKey,
     });
   }
 

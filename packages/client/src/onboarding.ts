@@ -1,7 +1,13 @@
 // Onboarding (spec rows 2-5, Authentication rule 2): enroll the TPP (its certificate in TLS live; none
 // in the sandbox), a PSD2-ADMIN token for the TPP id, then an app with its first product, and further
 // products one per request. The app id answered is the client id of every later call.
-import type { AppRegistration, SubscriptionAnswer, ThirdPartyAnswer, TokenAnswer } from './answers.ts';
+import type {
+  AppRegistration,
+  SubscriptionAnswer,
+  SubscriptionRequest,
+  ThirdPartyAnswer,
+  TokenAnswer,
+} from './answers.ts';
 import type { HttpAnswer, HttpCaller } from './http.ts';
 
 const THIRD_PARTIES = '/psd2/v1/third-parties';
@@ -54,7 +60,7 @@ export class OnboardingApi {
     return this.subscribeWith(tppId, adminToken, { clientId, product: { name: product } });
   }
 
-  private subscribeWith(tppId: string, adminToken: string, body: unknown) {
+  private subscribeWith(tppId: string, adminToken: string, body: SubscriptionRequest) {
     return this.caller.request<SubscriptionAnswer>('POST', SUBSCRIPTIONS, {
       headers: {
         ...this.caller.requestIds(),

@@ -6,7 +6,9 @@
 import { AccountsApi, CardAccountsApi } from './accounts.ts';
 import type {
   ConsentAnswer,
+  ExecuteAnswer,
   InitiationAnswer,
+  InitiationRequest,
   SandboxTestData,
   StatusAnswer,
   TokenAnswer,
@@ -17,17 +19,15 @@ import { DecoupledApi } from './decoupled.ts';
 import { expectOk, type HttpAnswer, HttpCaller, newRequestId, TppError } from './http.ts';
 import { OnboardingApi } from './onboarding.ts';
 
-// What this module exported before the client had areas: its callers import them from here.
-export type { ConsentAnswer, InitiationAnswer, StatusAnswer, TokenAnswer } from './answers.ts';
-export { expectOk, type HttpAnswer } from './http.ts';
-
 export interface InitiateOptions {
   /** Path after the base URL, e.g. /psd2/v1/payments/sepa-credit-transfer. */
   readonly path: string;
-  readonly body: unknown;
+  readonly body: InitiationRequest;
   /** The Country header of the general API (/psd2/v1/payments). */
   readonly country?: string;
   readonly headers?: Record<string, string>;
+  /** Sent as Idempotency-Key: a retry with the same key and body gets the first payment again. */
+  readonly idempotencyKey?: string;
 }
 
 const GENERAL_PAYMENTS = '/psd2/v1/payments';
@@ -64,6 +64,7 @@ export class TppClient extends HttpCaller {
     return this.request<InitiationAnswer>('POST', options.path, {
       headers: this.tppHeaders(token, extra),
       json: options.body,
+      idempotencyKey: options.idempotencyKey,
     });
   }
 
@@ -134,8 +135,8 @@ export class TppClient extends HttpCaller {
     paymentId: string,
     psuToken: string,
     prefix = GENERAL_PAYMENTS,
-  ): Promise<HttpAnswer<StatusAnswer>> {
-    return this.request<StatusAnswer>('PUT', `${prefix}/${product}/${paymentId}`, {
+  ): Promise<HttpAnswer<ExecuteAnswer>> {
+    return this.request<ExecuteAnswer>('PUT', `${prefix}/${product}/${paymentId}`, {
       headers: this.tppHeaders(psuToken),
     });
   }
@@ -164,7 +165,7 @@ export class TppClient extends HttpCaller {
   }
 
   /** Steps 3 and 4 of the redirect flow for a payment: authorize, exchange the code, execute. */
-  async authorizeAndExecute(product: string, paymentId: string): Promise<HttpAnswer<StatusAnswer>> {
+  async authorizeAndExecute(product: string, paymentId: string): Promise<HttpAnswer<ExecuteAnswer>> {
     const token = (await this.authorizeScope(`PIS:${paymentId}`)).access_token;
     return this.execute(product, paymentId, token);
   }

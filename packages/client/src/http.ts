@@ -17,6 +17,11 @@ export interface RequestOptions {
   readonly headers?: Record<string, string>;
   readonly json?: unknown;
   readonly form?: Record<string, string>;
+  /**
+   * Sent as Idempotency-Key (draft-ietf-httpapi-idempotency-key-header): a retry with the same key and
+   * body is answered as the first request was. TPP-Request-ID is only a correlation id, fresh per call.
+   */
+  readonly idempotencyKey?: string;
 }
 
 /** A fresh id for TPP-Request-ID and friends (Web Crypto: Node >= 19, browsers, Deno, Bun). */
@@ -74,9 +79,17 @@ export function expectOk<T>(answer: HttpAnswer<T>, operation: string): T {
   return expectStatus(answer, 200, operation);
 }
 
-/** The body of an answer with the expected status, or a TppError carrying the answer. */
-export function expectStatus<T>(answer: HttpAnswer<T>, status: number, operation: string): T {
-  if (answer.status !== status) throw new TppError(operation, answer.status, answer.body, answer);
+/** A created resource (a consent): 201, or 200 from gateways before issue 40. */
+export const CREATED: readonly number[] = [201, 200];
+
+/** The body of an answer with the expected status (or one of them), or a TppError carrying the answer. */
+export function expectStatus<T>(
+  answer: HttpAnswer<T>,
+  status: number | readonly number[],
+  operation: string,
+): T {
+  const expected = typeof status === 'number' ? [status] : status;
+  if (!expected.includes(answer.status)) throw new TppError(operation, answer.status, answer.body, answer);
   return answer.body;
 }
 
@@ -101,6 +114,7 @@ export class HttpCaller {
   ): Promise<HttpAnswer<T>> {
     const url = /^https?:\/\//.test(pathOrUrl) ? pathOrUrl : this.baseUrl + pathOrUrl;
     const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
     let body: string | undefined;
     if (options.json !== undefined) {
       headers['Content-Type'] = 'application/json';

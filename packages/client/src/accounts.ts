@@ -1,7 +1,16 @@
 // Account and card-account information with the PSU's token (README "Account information"): the list,
 // one account, its balances, its transactions. Accounts live under /psd2/v1 by default; `under()` reads
 // the same through another accounts API (/psd2/v2 records, /psd2/gb/v1, /psd2/lu/v1).
-import type { Account, Balance, CardAccount, CardBalance, TransactionsAnswer } from './answers.ts';
+import type {
+  Account,
+  AccountList,
+  BalancesAnswer,
+  CardAccount,
+  CardAccountList,
+  CardBalancesAnswer,
+  CardTransactionsAnswer,
+  TransactionsAnswer,
+} from './answers.ts';
 import type { HttpAnswer, HttpCaller } from './http.ts';
 
 export interface ReadOptions {
@@ -22,7 +31,7 @@ export interface TransactionsOptions extends ReadOptions {
 }
 
 /** The four reads every account-like resource has, under one collection path. */
-class AccountReads<List, One, Balances> {
+class AccountReads<List, One, Balances, Transactions> {
   constructor(
     protected readonly caller: HttpCaller,
     readonly path: string,
@@ -59,9 +68,9 @@ class AccountReads<List, One, Balances> {
     accountId: string,
     token: string,
     options: TransactionsOptions = {},
-  ): Promise<HttpAnswer<TransactionsAnswer>> {
+  ): Promise<HttpAnswer<Transactions>> {
     const { dateFrom, dateTo } = options;
-    return this.get<TransactionsAnswer>(`${this.one(accountId)}/transactions`, token, options, {
+    return this.get<Transactions>(`${this.one(accountId)}/transactions`, token, options, {
       dateFrom,
       dateTo,
     });
@@ -70,11 +79,8 @@ class AccountReads<List, One, Balances> {
 
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : String(value));
 
-export class AccountsApi extends AccountReads<
-  { readonly accounts: readonly Account[] },
-  Account,
-  { readonly accountId: string; readonly balances: readonly Balance[] }
-> {
+/** The accounts of every accounts API (their generated answers are the same as version 1's). */
+export class AccountsApi extends AccountReads<AccountList, Account, BalancesAnswer, TransactionsAnswer> {
   constructor(caller: HttpCaller, prefix = '/psd2/v1') {
     super(caller, `${prefix}/accounts`);
   }
@@ -85,7 +91,7 @@ export class AccountsApi extends AccountReads<
   }
 
   override list(token: string, options: BalanceOptions = {}) {
-    return this.get<{ readonly accounts: readonly Account[] }>('', token, options, {
+    return this.get<AccountList>('', token, options, {
       withBalance: flag(options.withBalance),
     });
   }
@@ -97,9 +103,10 @@ export class AccountsApi extends AccountReads<
 
 /** Card accounts, under general account consents: masked PANs, credit limit, balances. */
 export class CardAccountsApi extends AccountReads<
-  { readonly cardAccounts: readonly CardAccount[] },
+  CardAccountList,
   CardAccount,
-  { readonly accountId: string; readonly balances: readonly CardBalance[] }
+  CardBalancesAnswer,
+  CardTransactionsAnswer
 > {
   constructor(caller: HttpCaller) {
     super(caller, '/psd2/v1/card-accounts');

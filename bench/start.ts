@@ -1,10 +1,13 @@
 // npm run bench, part "start": how fast the sandbox starts and how much memory it holds, as `npm start`
 // runs it (the built bundle, the embedded database from the snapshot), next to a raw node:http
-// process started the same way: the median of several starts to the first 200 on /healthz, and the
-// resident memory after a second idle; then the gateway's resident memory under load (initiations
-// from autocannon in a process of its own), sampled every 100 ms.
+// process started the same way, in alternating rounds: the median and range of several starts to the
+// first 200 on /readyz (the database answers), the CPU time the process had used by then (Linux: what a
+// busy machine does not stretch, unlike the time to ready), and the resident memory after a second
+// idle; the machine's load average is told beside them. Then the gateway's resident memory under load
+// (initiations from autocannon in a process of its own), sampled every 100 ms.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import { domestic } from '../test/helpers/payments.ts';
 import { freePort } from '../test/helpers/serve-process.ts';
@@ -24,11 +27,15 @@ const RAW = [
 export interface StartRow {
   readonly target: string;
   readonly readyMs: readonly number[];
+  /** CPU time (user and system) of the serving process when it was ready, ms; empty off Linux. */
+  readonly cpuMs: readonly number[];
   readonly residentMb: readonly number[];
 }
 
 export interface StartFigures {
   readonly rows: readonly StartRow[];
+  /** The machine's load average over a minute, before and after the starts: a quiet machine's is near 0. */
+  readonly loadAverage: { readonly before: number; readonly after: number };
   /** The gateway's resident memory under load: idle before, and the peak during the run. */
   readonly load: { readonly idleMb: number; readonly peakMb: number; readonly requestsPerSecond: number };
 }
@@ -42,6 +49,15 @@ async function residentMb(pid: number): Promise<number> {
   }
   const { stdout } = await promisify(execFile)('ps', ['-o', 'rss=', '-p', String(pid)]);
   return Math.round(Number(stdout.trim()) / 1024);
+}
+
+/** CPU time a process has used, ms (Linux /proc; undefined elsewhere). */
+function cpuMs(pid: number): number | undefined {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return undefined;
+  // Fields after the command's name: utime and stime are the 12th and 13th, in clock ticks (100 a second).
+  const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** The process that serves: the spawned one, or under npm the node process it started for the script. */
@@ -65,7 +81,10 @@ function server(child: ChildProcess): number {
   return child.pid!;
 }
 
-async function started(args: readonly string[], port: number): Promise<{ child: ChildProcess; ms: number }> {
+async function started(
+  args: readonly string[],
+  port: number,
+): Promise<{ child: ChildProcess; ms: number; cpuMs: number | undefined }> {
   const begin = performance.now();
   const child = spawn(process.execPath, args, {
     env: {
@@ -84,8 +103,11 @@ async function started(args: readonly string[], port: number): Promise<{ child: 
   for (;;) {
     if (performance.now() - begin > 30_000) throw new Error(`${args.join(' ')} did not start in 30 s`);
     try {
-      const answer = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (answer.status === 200) return { child, ms: performance.now() - begin };
+      const answer = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (answer.status === 200) {
+        const ms = performance.now() - begin;
+        return { child, ms, cpuMs: cpuMs(server(child)) };
+      }
     } catch {
       // Not listening yet.
     }
@@ -101,15 +123,17 @@ async function stop(child: ChildProcess): Promise<void> {
 
 async function startRow(target: string, args: readonly string[]): Promise<StartRow> {
   const readyMs: number[] = [];
+  const cpu: number[] = [];
   const resident: number[] = [];
   for (let round = 0; round < STARTS; round += 1) {
-    const { child, ms } = await started(args, await freePort());
+    const { child, ms, cpuMs } = await started(args, await freePort());
     readyMs.push(Math.round(ms));
+    if (cpuMs !== undefined) cpu.push(cpuMs);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     resident.push(await residentMb(server(child)));
     await stop(child);
   }
-  return { target, readyMs, residentMb: resident };
+  return { target, readyMs, cpuMs: cpu, residentMb: resident };
 }
 
 async function underLoad(): Promise<StartFigures['load']> {
@@ -168,6 +192,7 @@ export async function measureStart(): Promise<StartFigures> {
       ? []
       : [['sandbox (npm start)', [NPM_CLI, 'start', '--silent']] as [string, string[]]]),
   ];
+  const before = loadavg()[0]!;
   const rounds: StartRow[][] = targets.map(() => []);
   for (let round = 0; round < 2; round += 1) {
     for (const [index, [target, args]] of targets.entries())
@@ -176,11 +201,14 @@ export async function measureStart(): Promise<StartFigures> {
   const rows = rounds.map((runs) => ({
     target: runs[0]!.target,
     readyMs: runs.flatMap((row) => row.readyMs),
+    cpuMs: runs.flatMap((row) => row.cpuMs),
     residentMb: runs.flatMap((row) => row.residentMb),
   }));
-  return { rows, load: await underLoad() };
+  const loadAverage = { before: round2(before), after: round2(loadavg()[0]!) };
+  return { rows, loadAverage, load: await underLoad() };
 }
 
+const round2 = (value: number) => Math.round(value * 100) / 100;
 const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
@@ -189,16 +217,21 @@ const spread = (values: readonly number[]) => `${Math.min(...values)}-${Math.max
 
 export function printStart(figures: StartFigures): void {
   const [raw] = figures.rows;
+  const { before, after } = figures.loadAverage;
   console.log(
-    `\nStart to the first 200 on /healthz and resident memory after 1 s idle (${raw!.readyMs.length} starts each, median and range):\n`,
+    `\nStart to the first 200 on /readyz, CPU time used by then, and resident memory after 1 s idle (${raw!.readyMs.length} starts each, alternating; median and range; load average ${before} before, ${after} after, on ${cpus().length} cores):\n`,
   );
-  console.log('| target | ready ms | resident MB | ready, ratio to raw | resident, ratio to raw |');
-  console.log('|---|---|---|---|---|');
+  console.log(
+    '| target | ready ms | CPU ms at ready | resident MB | ready, ratio to raw | CPU, ratio to raw | resident, ratio to raw |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  const cell = (values: readonly number[]) =>
+    values.length === 0 ? '-' : `${median(values)} (${spread(values)})`;
   const ratio = (values: readonly number[], of: readonly number[]) =>
-    `${(median(values) / median(of)).toFixed(1)}x`;
+    values.length === 0 || of.length === 0 ? '-' : `${(median(values) / median(of)).toFixed(1)}x`;
   for (const row of figures.rows) {
     console.log(
-      `| ${row.target} | ${median(row.readyMs)} (${spread(row.readyMs)}) | ${median(row.residentMb)} (${spread(row.residentMb)}) | ${ratio(row.readyMs, raw!.readyMs)} | ${ratio(row.residentMb, raw!.residentMb)} |`,
+      `| ${row.target} | ${cell(row.readyMs)} | ${cell(row.cpuMs)} | ${cell(row.residentMb)} | ${ratio(row.readyMs, raw!.readyMs)} | ${ratio(row.cpuMs, raw!.cpuMs)} | ${ratio(row.residentMb, raw!.residentMb)} |`,
     );
   }
   const { idleMb, peakMb, requestsPerSecond } = figures.load;

@@ -2,6 +2,7 @@
 
 import cluster from 'node:cluster';
 import { createServer } from 'node:net';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { buildApp, systemMonitor } from './app.ts';
 import { type Config, ConfigError, loadConfig, StartError } from './config.ts';
@@ -22,7 +23,6 @@ import type { SystemMonitor } from './services/shared/system-health.ts';
 import { openStore } from './store/database/open.ts';
 import type { Store } from './store/database.ts';
 import { explainOpenFailure } from './store/open-failures.ts';
-import { openRedis, RedisOpenError } from './store/redis.ts';
 import { connectBankSystems, readTlsFiles } from './systems.ts';
 import { superviseWorkers } from './workers.ts';
 
@@ -54,6 +54,26 @@ export async function openConfiguredStore(
     });
     throw failure === undefined ? error : new StartError(failure.setting, failure.text);
   }
+}
+
+/**
+ * REDIS_URL's client, loaded only when it is set (most of a megabyte of code that a single process
+ * never runs); a Redis that does not answer is a StartError naming REDIS_URL.
+ */
+async function openConfiguredRedis(url: string, logger: Logger): Promise<Redis> {
+  const { openRedis, RedisOpenError } = await import('./store/redis.ts');
+  return openRedis(url, {
+    onDown: (error) =>
+      logger.warn({ err: error }, 'Redis is away: rate limits are not counted until it is back'),
+    onUp: () => logger.info('Redis is back: rate limits are counted again'),
+  }).catch((error: unknown) => {
+    throw error instanceof RedisOpenError
+      ? new StartError(
+          'REDIS_URL',
+          `${error.message}; start Redis there, correct REDIS_URL, or unset it (each process then counts its own rate limits)`,
+        )
+      : error;
+  });
 }
 
 /** A listening failure that a setting explains, as a StartError naming PORT or HOST. */
@@ -172,19 +192,10 @@ export async function start(
   const redis =
     config.redisUrl === undefined
       ? undefined
-      : await openRedis(config.redisUrl, {
-          onDown: (error) =>
-            logger.warn({ err: error }, 'Redis is away: rate limits are not counted until it is back'),
-          onUp: () => logger.info('Redis is back: rate limits are counted again'),
-        }).catch(async (error: unknown) => {
+      : await openConfiguredRedis(config.redisUrl, logger).catch(async (error: unknown) => {
           bank.close();
           await store.close();
-          throw error instanceof RedisOpenError
-            ? new StartError(
-                'REDIS_URL',
-                `${error.message}; start Redis there, correct REDIS_URL, or unset it (each process then counts its own rate limits)`,
-              )
-            : error;
+          throw error;
         });
   if (redis !== undefined) phase('redis', 'Redis connected: rate limits shared between processes');
   const database = store.kind === 'postgres' ? 'PostgreSQL' : `PGlite (${config.dataDir ?? 'in memory'})`;

@@ -8,9 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { bankIdProvider } from './adapters/bankid/bankid-provider.ts';
 import type { BankSystems } from './adapters/built-in-systems.ts';
-import { loadedRates, noRates } from './adapters/fx-rates/fx-rates.ts';
+import { noRates } from './adapters/fx-rates/no-rates.ts';
 import { httpCoreBanking } from './adapters/http-core-banking/http-core-banking.ts';
-import { openIdPsuLogin } from './adapters/openid-psu-login.ts';
 import { type ClientTlsFiles, type Config, ConfigError, type TlsFiles } from './config.ts';
 import type { SystemProbe } from './domain/bank-systems.ts';
 import type { CustomerDirectory } from './ports/psu-directory.ts';
@@ -93,6 +92,8 @@ export async function connectBankSystems(
         fx.kind === 'file' ? { kind: 'file' as const, path: fx.path } : { kind: 'url' as const, url: fx.url };
       // The source is read on its schedule, not by the probe: its state is whether the last read worked.
       let refreshFailure: Error | undefined;
+      // The rates' reader (an XML parser) and the OpenID client below are loaded only when set.
+      const { loadedRates } = await import('./adapters/fx-rates/loaded-rates.ts');
       const rates = await loadedRates({
         source,
         refreshMs: fx.refreshMs,
@@ -118,6 +119,7 @@ export async function connectBankSystems(
       });
     }
     if (config.psuOidc !== undefined) {
+      const { openIdPsuLogin } = await import('./adapters/openid-psu-login.ts');
       const login = await openIdPsuLogin(config.psuOidc).catch(asConfigError('PSU_OIDC_ISSUER'));
       systems.psuIdentityProvider = login;
       connected.psuLogin = config.psuOidc.issuer;

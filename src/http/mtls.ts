@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest } from 'fastify';
 import { type PeerIdentity, qwacReader } from '../certificates/qwac.ts';
-import { RevocationListError, type Revocations, readRevocations } from '../certificates/revocation.ts';
+import type { Revocations } from '../certificates/revocation.ts';
 import { ConfigError } from '../config.ts';
 
 const identities = new WeakMap<Socket, PeerIdentity>();
@@ -19,6 +19,8 @@ const revocationsOf = new WeakMap<Socket, Revocations>();
  * (PEM bundle); a CRL that none of them signed stops the start, naming TLS_CRL.
  */
 export async function checkRevocations(server: EventEmitter, caBundle: string, crls: string): Promise<void> {
+  // Loaded only here (TLS_CRL, live): the X.509 library is most of a megabyte of code a sandbox never runs.
+  const { RevocationListError, readRevocations } = await import('../certificates/revocation.ts');
   let revocations: Revocations;
   try {
     revocations = await readRevocations(caBundle, crls);

@@ -1,5 +1,5 @@
 // Opens the database: PGlite (embedded, in memory or on disk) by default, PostgreSQL when a URL is given;
-// either way migrated before it is handed out.
+// either way migrated before it is handed out (a fresh copy of the sandbox snapshot already is).
 import type { Store, StoreOptions } from '../database.ts';
 import { runMigrations } from '../migrate.ts';
 import { openPglite } from './pglite.ts';
@@ -10,7 +10,9 @@ export async function openStore(
 ): Promise<Store & { readonly migrated: readonly string[] }> {
   const store = options.databaseUrl === undefined ? await openPglite(options) : await openPostgres(options);
   try {
-    return { ...store, migrated: await runMigrations(store) };
+    // A fresh copy of the sandbox snapshot was migrated by this very build (npm run build writes the
+    // code and the snapshot together): a migrations pass would only read back what it wrote.
+    return { ...store, migrated: store.fromSnapshot ? [] : await runMigrations(store) };
   } catch (error) {
     await store.close().catch(() => {});
     throw error;

@@ -292,6 +292,19 @@ function decoupled(version: 'v2' | 'v1'): Step[] {
   ];
 }
 
+const LOGIN = { psu_id: '191212121212', password: 'none' };
+
+/** A PSU page's form posted without the page's CSRF cookie (as no browser would): its exact error page. */
+function pageWithoutCsrf(name: string, operationId: string, fields: Record<string, string>): Step {
+  return {
+    name,
+    operationId,
+    body: { form: { request: 'none', csrf: 'none', ...fields } },
+    status: 400,
+    after: [textIncludes('This page is no longer valid')],
+  };
+}
+
 /** The folders of "Every operation", in the order they run. */
 export const EVERY_OPERATION: readonly Flow[] = [
   {
@@ -730,41 +743,11 @@ export const EVERY_OPERATION: readonly Flow[] = [
         status: 200,
         after: [textIncludes('Mobile e-ID')],
       },
-      {
-        name: 'Open an order that does not exist',
-        operationId: 'eidSimulatorOpen',
-        body: { form: { csrf: 'none', input: 'no-such-order' } },
-        status: 400,
-        after: [textIncludes('This page is no longer valid')],
-      },
-      {
-        name: 'Identify for an order that does not exist',
-        operationId: 'eidSimulatorIdentify',
-        body: { form: { request: 'none', csrf: 'none', psu_id: '191212121212', password: 'none' } },
-        status: 400,
-        after: [textIncludes('This page is no longer valid')],
-      },
-      {
-        name: 'Sign without an identification',
-        operationId: 'eidSimulatorSign',
-        body: { form: { request: 'none', csrf: 'none', decision: 'approve' } },
-        status: 400,
-        after: [textIncludes('This page is no longer valid')],
-      },
-      {
-        name: 'Log in without an authorization request',
-        operationId: 'psuLogin',
-        body: { form: { request: 'none', csrf: 'none', psu_id: '191212121212', password: 'none' } },
-        status: 400,
-        after: [textIncludes('This page is no longer valid')],
-      },
-      {
-        name: 'Approve without an authorization request',
-        operationId: 'psuConsent',
-        body: { form: { request: 'none', csrf: 'none', decision: 'approve' } },
-        status: 400,
-        after: [textIncludes('This page is no longer valid')],
-      },
+      pageWithoutCsrf('Open an order that does not exist', 'eidSimulatorOpen', { input: 'no-such-order' }),
+      pageWithoutCsrf('Identify for an order that does not exist', 'eidSimulatorIdentify', LOGIN),
+      pageWithoutCsrf('Sign without an identification', 'eidSimulatorSign', { decision: 'approve' }),
+      pageWithoutCsrf('Log in without an authorization request', 'psuLogin', LOGIN),
+      pageWithoutCsrf('Approve without an authorization request', 'psuConsent', { decision: 'approve' }),
     ],
   },
   {

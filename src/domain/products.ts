@@ -60,7 +60,7 @@ const DEFINITIONS: readonly ProductDefinition[] = [
     single: false,
     basket: true,
     futureDated: true,
-    seV2Customers: ['private'],
+    seV2Customers: ['private', 'corporate'],
     settlement: 'ACSC',
     remittanceMax: 210,
   },

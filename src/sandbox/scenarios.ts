@@ -63,56 +63,146 @@ export const SCENARIO_ACCOUNTS: readonly {
   { psuId: ROLF!, account: '240000102', name: 'Allkonto', position: 1 },
 ];
 
-/** The table a TPP reads (README, GET /sandbox/test-data): what to send, and what happens. */
-export const SCENARIO_TABLE: readonly { readonly trigger: string; readonly outcome: string }[] = [
+/**
+ * A scenario's trigger as data (beside its sentence): what the TPP does, and with whom or what. `account`
+ * is the debtor account (clearing number and account number, as a BBAN) of an execution or authorization,
+ * or the IBAN of a funds confirmation; `amount` the payment's or the confirmation's, in SEK.
+ */
+export interface ScenarioTrigger {
+  /**
+   * execute: initiate a domestic payment from `account`, authorize it, execute it; authorize: authorize
+   * one (redirect and decoupled); decoupled: authorize one decoupled, polling until it ends; consent: ask
+   * for a consent with PSU-ID `psuId` and have it approved; read: read the accounts under a consent of
+   * `frequencyPerDay` without the PSU, `reads` times; funds-confirmation: confirm `amount` on `account`.
+   */
+  readonly action: 'execute' | 'authorize' | 'decoupled' | 'consent' | 'read' | 'funds-confirmation';
+  readonly psuId?: string;
+  readonly account?: string;
+  readonly amount?: string;
+  readonly currency?: string;
+  readonly frequencyPerDay?: number;
+  readonly reads?: number;
+}
+
+/** A scenario's outcome as data: the answers' fields a TPP checks. */
+export interface ScenarioOutcome {
+  /** The execution's status and reason code. */
+  readonly transactionStatus?: string;
+  readonly reasonCode?: string;
+  /** The redirect authorization's `error`. */
+  readonly redirectError?: string;
+  /** The decoupled token polls in order: each `result`, or the `error` that ends the session. */
+  readonly decoupledPolls?: string[];
+  /** The consent's status once approved. */
+  readonly consentStatus?: string;
+  /** The last read's status and tppMessages code. */
+  readonly readStatus?: number;
+  readonly readCode?: string;
+  /** The refresh token's `error`. */
+  readonly refreshError?: string;
+  readonly fundsAvailable?: boolean;
+}
+
+export interface ScenarioRow {
+  readonly trigger: string;
+  readonly when: ScenarioTrigger;
+  readonly outcome: string;
+  readonly expected: ScenarioOutcome;
+}
+
+const bban = (account: string) => `6000${account}`;
+const rejected = (reasonCode: string) => ({ transactionStatus: 'RJCT', reasonCode });
+
+/** The table a TPP reads (README, GET /sandbox/test-data, the sandbox page): what to send, and what happens. */
+export const SCENARIO_TABLE: readonly ScenarioRow[] = [
   {
     trigger: `execute a payment from Sam Scenario's account 6000 240000005 (empty)`,
+    when: { action: 'execute', psuId: SAM!, account: bban('240000005') },
     outcome: 'RJCT, reasonCode AM04: insufficient funds',
+    expected: rejected('AM04'),
   },
   {
     trigger: `execute a payment from Sam Scenario's account 6000 240000013 (blocked)`,
+    when: { action: 'execute', psuId: SAM!, account: bban('240000013') },
     outcome: 'RJCT, reasonCode AC06: the debtor account is blocked',
+    expected: rejected('AC06'),
   },
   {
     trigger: `execute payments of more than SEK 1,000.00 in a day from Sam Scenario's account 6000 240000021`,
+    when: { action: 'execute', psuId: SAM!, account: bban('240000021'), amount: '1000.01', currency: 'SEK' },
     outcome: 'RJCT, reasonCode AM02: the daily limit is exceeded',
+    expected: rejected('AM02'),
   },
   {
     trigger: `execute a payment from Sam Scenario's investment savings account (ISK) 6000 240000048`,
+    when: { action: 'execute', psuId: SAM!, account: bban('240000048') },
     outcome: 'RJCT, reasonCode AG01: payments cannot be made from this type of account',
+    expected: rejected('AG01'),
   },
   {
     trigger: `authorize anything of Dennis Declines (${DENNIS}): his payments, or a consent with PSU-ID ${DENNIS}`,
+    when: { action: 'authorize', psuId: DENNIS!, account: bban('240000056') },
     outcome: 'redirect: error=access_denied; decoupled: IN_PROGRESS once, then USER_CANCEL',
+    expected: { redirectError: 'access_denied', decoupledPolls: ['IN_PROGRESS', 'USER_CANCEL'] },
   },
   {
     trigger: `decoupled authorization by Sofia Slow (${SOFIA})`,
+    when: { action: 'decoupled', psuId: SOFIA!, account: bban('240000064') },
     outcome: 'IN_PROGRESS twice, then COMPLETE',
+    expected: { decoupledPolls: ['IN_PROGRESS', 'IN_PROGRESS', 'COMPLETE'] },
   },
   {
     trigger: `authorize anything of Erik Expires (${ERIK})`,
+    when: { action: 'authorize', psuId: ERIK!, account: bban('240000072') },
     outcome:
       'redirect: error=access_denied (the page expired); decoupled: IN_PROGRESS once, then intent_expired',
+    expected: { redirectError: 'access_denied', decoupledPolls: ['IN_PROGRESS', 'intent_expired'] },
   },
   {
     trigger: `decoupled authorization by Max Polling (${MAX})`,
+    when: { action: 'decoupled', psuId: MAX!, account: bban('240000080') },
     outcome: 'IN_PROGRESS twice, then mbid_max_polling',
+    expected: { decoupledPolls: ['IN_PROGRESS', 'IN_PROGRESS', 'mbid_max_polling'] },
   },
   {
     trigger: `a consent approved by Ella Expired (${ELLA}, PSU-ID header or decoupled psu_id)`,
+    when: { action: 'consent', psuId: ELLA! },
     outcome: 'consentStatus expired; reads 401 CONSENT_EXPIRED; refresh invalid_grant',
+    expected: {
+      consentStatus: 'expired',
+      readStatus: 401,
+      readCode: 'CONSENT_EXPIRED',
+      refreshError: 'invalid_grant',
+    },
   },
   {
     trigger: `a consent approved by Rolf Revoked (${ROLF})`,
+    when: { action: 'consent', psuId: ROLF! },
     outcome: 'consentStatus revokedByPsu; reads 401 CONSENT_INVALID; refresh invalid_grant',
+    expected: {
+      consentStatus: 'revokedByPsu',
+      readStatus: 401,
+      readCode: 'CONSENT_INVALID',
+      refreshError: 'invalid_grant',
+    },
   },
   {
     trigger: 'a consent with "frequencyPerDay": 1, read twice a day without PSU-IP-Address',
+    when: { action: 'read', frequencyPerDay: 1, reads: 2 },
     outcome: '429 ACCESS_EXCEEDED on the second read of the resource',
+    expected: { readStatus: 429, readCode: 'ACCESS_EXCEEDED' },
   },
   {
     trigger:
       "funds confirmation for Sam Scenario's empty account (IBAN SE4760000000000240000005), or for more than a balance",
+    when: {
+      action: 'funds-confirmation',
+      psuId: SAM!,
+      account: 'SE4760000000000240000005',
+      amount: '1.00',
+      currency: 'SEK',
+    },
     outcome: '{"fundsAvailable": false}',
+    expected: { fundsAvailable: false },
   },
 ];

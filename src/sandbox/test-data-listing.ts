@@ -6,7 +6,7 @@ import type { AccountRecord, CardAccountRecord } from '../domain/accounts.ts';
 import { formatAmount } from '../domain/money.ts';
 import { listAccounts, listCardAccountsOfPsu, listCardsOf, listPsus } from '../store/customers-repository.ts';
 import type { StoreDb } from '../store/database.ts';
-import { SCENARIO_TABLE } from './scenarios.ts';
+import { SCENARIO_TABLE, type ScenarioRow } from './scenarios.ts';
 import { findSandboxApp, TEST_PSU_PASSWORD } from './seed.ts';
 import { EXAMPLE_CREDITORS } from './test-data.ts';
 
@@ -55,7 +55,7 @@ export interface TestData {
   /** Every test PSU's password in the built-in PSU directory (the live login page asks for it). */
   psuPassword: string;
   /** What the scenario PSUs and accounts make happen (src/sandbox/scenarios.ts). */
-  scenarios: { trigger: string; outcome: string }[];
+  scenarios: ScenarioRow[];
   psus: {
     psuId: string;
     name: string;

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { TEST_PSU_PASSWORD } from '../../src/sandbox/seed.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
 import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
-import { call, errorBody, FORBIDDEN, statusAndBody, UNAUTHORIZED } from '../helpers/http.ts';
+import { BAD_REQUEST, call, errorBody, FORBIDDEN, statusAndBody, UNAUTHORIZED } from '../helpers/http.ts';
 import { openAuthorize, post, redirectQuery } from '../helpers/psu-pages.ts';
 
 const CONSENTS = '/psd2/se/v2/payments/private/accounts/shorttermconsents';
@@ -134,6 +134,27 @@ describe('sandbox', () => {
     const polled = await postLink(gateway, (init.body as InitAnswer)._links.token.href);
     const psu = (polled.body as { access_token: string }).access_token;
     assert.deepEqual(statusAndBody(await readAccounts(gateway, psu)), { status: 200, body: TOLVAN_ACCOUNTS });
+  });
+
+  test('PSU-ID: a corporate customer is refused at once (400), an individual binds the consent', async () => {
+    assert.deepEqual(
+      statusAndBody(await create(gateway, token, { 'PSU-ID': '197001011234' })),
+      BAD_REQUEST({
+        code: 'FORMAT_ERROR',
+        path: 'PSU-ID',
+        text: 'PSU-ID names a corporate customer: short-term consents are for individual customers only',
+      }),
+    );
+    // Agda Andersson named: the sandbox approves as her, and the reads show her accounts, not Tolvan's.
+    const answer = await create(gateway, token, { 'PSU-ID': '198112289874' });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const psu = await psuToken((answer.body as { consentId: string }).consentId);
+    const read = await readAccounts(gateway, psu);
+    assert.equal(read.status, 200);
+    assert.deepEqual(
+      [...new Set((read.body as typeof TOLVAN_ACCOUNTS).accounts.map((account) => account.ownerName))],
+      ['Agda Andersson'],
+    );
   });
 
   test('refusals', async () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
+import { EVERY_OPERATION } from '../../src/api/docs/collection/every-operation.ts';
 import { FLOWS } from '../../src/api/docs/collection/flows.ts';
 import {
   COMMITTED_COLLECTION,
@@ -18,7 +19,12 @@ interface NewmanSummary {
   run: {
     stats: { requests: { total: number; failed: number }; assertions: { total: number; failed: number } };
     failures: { error: { message: string; test?: string }; source?: { name?: string } }[];
-    executions: { item: { name: string }; response?: { code: number; stream?: Uint8Array } }[];
+    executions: {
+      item: { name: string };
+      request: unknown;
+      response?: { code: number; stream?: Uint8Array };
+      assertions?: { assertion: string; error?: { message: string } }[];
+    }[];
     timings: { started: number; completed: number };
   };
 }
@@ -76,7 +82,7 @@ for (const backend of backends()) {
       assert.deepEqual(collection, JSON.parse(JSON.stringify(expected)));
       assert.deepEqual(
         collection.item.map((folder) => [folder.name, folder.item.length]),
-        [...FLOWS.map((flow) => [flow.name, flow.steps.length]), ['Every operation', 12]],
+        [...FLOWS.map((flow) => [flow.name, flow.steps.length]), ['Every operation', EVERY_OPERATION.length]],
       );
     });
 
@@ -112,6 +118,13 @@ for (const backend of backends()) {
       assert.deepEqual(failures, []);
       const steps = FLOWS.reduce((sum, flow) => sum + flow.steps.length, 0);
       assert.equal(summary.run.stats.requests.failed, 0);
+      // Every request tested its status and its body.
+      assert.deepEqual(
+        summary.run.executions
+          .filter((execution) => (execution.assertions ?? []).length < 2)
+          .map((execution) => execution.item.name),
+        [],
+      );
       // Each step once (the decoupled poll again while IN_PROGRESS: the sandbox completes at once).
       assert.equal(summary.run.stats.requests.total, steps);
       assert.ok(
@@ -128,6 +141,41 @@ for (const backend of backends()) {
           ["Execute with the PSU's token", 200],
           ["Execute with the PSU's token", 200],
         ],
+      );
+    });
+
+    test('"Every operation": each operation answers as its tests say, with every variable filled', async () => {
+      const every = collection.item.find((folder) => folder.name === 'Every operation')!;
+      const summary = await runCollection({ ...collection, item: [every] }, [every.name]);
+      const failures = summary.run.failures.map(
+        (failure) => `${failure.source?.name}: ${failure.error.test ?? ''} ${failure.error.message}`,
+      );
+      assert.deepEqual(failures, []);
+      const steps = EVERY_OPERATION.reduce((sum, folder) => sum + folder.steps.length, 0);
+      assert.equal(summary.run.stats.requests.total, steps);
+      // No {{variable}} left unresolved in what was sent (URL, headers, body).
+      const unresolved = summary.run.executions.flatMap((execution) =>
+        (JSON.stringify(execution.request).match(/\{\{[^}]*\}\}/g) ?? []).map(
+          (variable) => `${execution.item.name}: ${variable}`,
+        ),
+      );
+      assert.deepEqual(unresolved, []);
+      // Every request tested its status and more (the body, or the text of a page).
+      const thin = summary.run.executions
+        .filter((execution) => (execution.assertions ?? []).length < 2 && execution.response?.code !== 204)
+        .map((execution) => execution.item.name);
+      assert.deepEqual(thin, []);
+      // Every operation of the document was sent at least once.
+      const operations = new Set(
+        EVERY_OPERATION.flatMap((folder) => folder.steps.map((step) => step.operationId)),
+      );
+      const document = gateway.app.swagger() as unknown as OpenApiDocument;
+      const documented = Object.values(document.paths).flatMap((item) =>
+        Object.values(item).map((operation) => operation.operationId),
+      );
+      assert.deepEqual(
+        documented.filter((operationId) => operationId !== undefined && !operations.has(operationId)),
+        [],
       );
     });
   });

@@ -4,12 +4,14 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { UNPAYABLE_DEBTOR } from '../../src/services/payments/initiation.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
 import { type Gateway, queryRows, sibling, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, FORBIDDEN, statusAndBody } from '../helpers/http.ts';
-import { ACCOUNTS, domestic } from '../helpers/payments.ts';
+import { ACCOUNTS, CORPORATE_HEADERS, domestic } from '../helpers/payments.ts';
 
 const BASKET = '/psd2/se/v2/payments/private/signing-basket';
+const CORPORATE_BASKET = '/psd2/se/v2/payments/corporate/signing-basket';
 let gateway: Gateway;
 let token: string;
 before(async () => {
@@ -35,6 +37,23 @@ function threePayments() {
     { paymentProduct: 'handelsbanken-domestic-credit-transfer', tppPaymentReference: 'rent', ...domestic() },
     giro('BG', '505-0109', 'power'),
     giro('PG', '901234-5', 'water', '99.50'),
+  ];
+}
+
+/** Testbolaget AB pays a supplier within the bank and an invoice by Bankgiro. */
+function corporatePayments() {
+  return [
+    {
+      paymentProduct: 'handelsbanken-domestic-credit-transfer',
+      tppPaymentReference: 'supplier',
+      ...domestic({
+        debtorAccount: { value: ACCOUNTS.corporateSek.bban!, accountType: 'BBAN', currency: 'SEK' },
+      }),
+    },
+    {
+      ...giro('BG', '505-0109', 'invoice'),
+      debtorAccount: { value: ACCOUNTS.corporateSek.bban!, accountType: 'BBAN' },
+    },
   ];
 }
 
@@ -135,14 +154,69 @@ describe('initiation', () => {
     );
   });
 
-  test('baskets are for private customers', async () => {
-    const answer = await call(gateway.app, 'POST', '/psd2/se/v2/payments/corporate/signing-basket', {
-      headers: gateway.client.tppHeaders(token),
-      json: { payments: threePayments() },
-    });
+  test('corporate baskets: the corporate headers are required, and its own accounts pay', async () => {
+    const corporateBasket = (payments: unknown[], headers: Record<string, string>) =>
+      call(gateway.app, 'POST', CORPORATE_BASKET, {
+        headers: gateway.client.tppHeaders(token, headers),
+        json: { payments },
+      });
     assert.deepEqual(
-      statusAndBody(answer),
-      FORBIDDEN({ code: 'PRODUCT_INVALID', text: 'signing baskets are offered to private customers only' }),
+      statusAndBody(await corporateBasket(corporatePayments(), {})),
+      BAD_REQUEST(
+        { code: 'FORMAT_ERROR', path: 'PSU-Corporate-ID', text: 'header PSU-Corporate-ID is required' },
+        {
+          code: 'FORMAT_ERROR',
+          path: 'PSU-Corporate-ID-Type',
+          text: 'header PSU-Corporate-ID-Type is required',
+        },
+      ),
+    );
+    // A private customer's account, or another corporate's, is not one this basket can pay from.
+    for (const headers of [CORPORATE_HEADERS, { ...CORPORATE_HEADERS, 'PSU-Corporate-ID': '5590001235' }]) {
+      const payments =
+        headers === CORPORATE_HEADERS ? threePayments().slice(0, 1) : corporatePayments().slice(0, 1);
+      assert.deepEqual(
+        statusAndBody(await corporateBasket(payments, headers)),
+        BAD_REQUEST({
+          ...UNPAYABLE_DEBTOR,
+          path: 'payments[0].debtorAccount.value',
+          text: `payment 0: ${UNPAYABLE_DEBTOR.text}`,
+        }),
+      );
+    }
+    // The private path refuses the corporate's account.
+    assert.equal((await initiate(corporatePayments().slice(0, 1), CORPORATE_HEADERS)).status, 400);
+    const answer = await corporateBasket(corporatePayments(), CORPORATE_HEADERS);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const body = answer.body as { payments: { paymentId: string }[]; signingBaskedId: string };
+    assert.deepEqual(body, {
+      payments: [
+        { paymentId: body.payments[0]!.paymentId, tppPaymentReference: 'supplier' },
+        { paymentId: body.payments[1]!.paymentId, tppPaymentReference: 'invoice' },
+      ],
+      signingBaskedId: body.signingBaskedId,
+    });
+    const rows = await queryRows<{ customer_type: string; corporate_id: string; psu_id: string }>(
+      gateway.store,
+      sql`SELECT customer_type, corporate_id, psu_id FROM payments WHERE basket_id = ${body.signingBaskedId}`,
+    );
+    assert.deepEqual(rows, [
+      { customer_type: 'corporate', corporate_id: '5566778899', psu_id: '197001011234' },
+      { customer_type: 'corporate', corporate_id: '5566778899', psu_id: '197001011234' },
+    ]);
+    // Authorized by the corporate's PSU, executed and read like a private basket.
+    const scope = `PIS:${body.signingBaskedId}`;
+    const code = (await gateway.client.authorize(scope, 'k')).get('code')!;
+    const psuToken = (await gateway.client.exchangeCode(scope, code)).body.access_token;
+    const executed = await gateway.client.execute('sek-credit-transfer', body.signingBaskedId, psuToken);
+    assert.deepEqual(
+      [executed.status, executed.body],
+      [200, { signingBasketId: body.signingBaskedId, transactionStatus: 'ACSC' }],
+    );
+    const status = await gateway.client.status('sek-credit-transfer', body.signingBaskedId, token, 'SE');
+    assert.deepEqual(
+      [status.status, status.body],
+      [200, { signingBasketId: body.signingBaskedId, transactionStatus: 'ACSC' }],
     );
   });
 
@@ -161,6 +235,14 @@ describe('initiation', () => {
 describe('authorization and execution', () => {
   test('redirect: the basket id is the scope; execute books all; each status by its own id', async () => {
     const { payments, signingBaskedId } = await basket();
+    const basketStatus = async (product: string, reader: string, country = 'SE') => {
+      const answer = await gateway.client.status(product, signingBaskedId, reader, country);
+      return { status: answer.status, body: answer.body as unknown };
+    };
+    assert.deepEqual(await basketStatus('sek-credit-transfer', token), {
+      status: 200,
+      body: { signingBasketId: signingBaskedId, transactionStatus: 'ACTC' },
+    });
     const scope = `PIS:${signingBaskedId}`;
     const code = (await gateway.client.authorize(scope, 'b')).get('code')!;
     const psuToken = (await gateway.client.exchangeCode(scope, code)).body.access_token;
@@ -168,6 +250,28 @@ describe('authorization and execution', () => {
     assert.deepEqual(
       [executed.status, executed.body],
       [200, { signingBasketId: signingBaskedId, transactionStatus: 'ACSC' }],
+    );
+    // The basket's status by its id, with either token: the least advanced of its payments' statuses.
+    for (const reader of [token, psuToken]) {
+      assert.deepEqual(await basketStatus('handelsbanken-domestic-credit-transfer', reader), {
+        status: 200,
+        body: { signingBasketId: signingBaskedId, transactionStatus: 'ACSC' },
+      });
+    }
+    assert.deepEqual(
+      await basketStatus('sepa-credit-transfer', token),
+      FORBIDDEN({
+        code: 'PRODUCT_INVALID',
+        text: `Basket ${signingBaskedId} holds no sepa-credit-transfer payment`,
+      }),
+    );
+    assert.deepEqual(
+      await basketStatus('sek-credit-transfer', token, 'GB'),
+      BAD_REQUEST({
+        code: 'FORMAT_ERROR',
+        path: 'Country',
+        text: `Basket ${signingBaskedId} was initiated for SE, not GB`,
+      }),
     );
     const again = await gateway.client.execute('sek-credit-transfer', signingBaskedId, psuToken);
     assert.deepEqual(again.body, { signingBasketId: signingBaskedId, transactionStatus: 'ACSC' });

@@ -290,7 +290,12 @@ for (const backend of backends()) {
         ...data.cards.flatMap((card) => [card.cardId, card.maskedPan, card.name]),
         ...data.creditors.flatMap((creditor) => [creditor.bank, creditor.account, creditor.product]),
         EXAMPLE_CREDITORS.usBic,
-        ...data.scenarios.flatMap((row) => [row.trigger, row.outcome]),
+        ...data.scenarios.flatMap((row) => [
+          row.trigger,
+          JSON.stringify(row.when),
+          row.outcome,
+          JSON.stringify(row.expected),
+        ]),
       ].filter((value) => value !== undefined);
       for (const value of shown) assert.ok(page.includes(escapeHtml(value)), `the page shows ${value}`);
       // The redirect URI as text, and inside the setup command quoted for the shell.

@@ -6,7 +6,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TppClient } from '@psd2-gateway/client';
-import { SCENARIO_TABLE } from '../../src/sandbox/scenarios.ts';
+import {
+  SCENARIO_TABLE,
+  type ScenarioOutcome,
+  type ScenarioRow,
+  type ScenarioTrigger,
+} from '../../src/sandbox/scenarios.ts';
 import { TEST_ACCOUNTS } from '../../src/sandbox/test-data.ts';
 import { initDecoupled, postLink } from '../helpers/decoupled.ts';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
@@ -308,7 +313,7 @@ describe('sandbox scenarios', () => {
 
   test('the table lists every scenario, with the IBAN the empty account has, and /sandbox/test-data carries it', async () => {
     assert.ok(
-      SCENARIO_TABLE.some((row) => row.trigger.includes(scenarioAccount('240000005').iban!)),
+      SCENARIO_TABLE.some((row) => row.when.account === scenarioAccount('240000005').iban),
       'the empty account by its IBAN',
     );
     const answer = await call(gateway.app, 'GET', '/sandbox/test-data');
@@ -320,6 +325,109 @@ describe('sandbox scenarios', () => {
         body.psus.some((psu) => psu.psuId === psuId),
         `${name} is listed`,
       );
+    }
+  });
+
+  /** What a scenario's trigger, used as listed, makes the API answer: the fields its outcome lists. */
+  async function observe(when: ScenarioTrigger): Promise<ScenarioOutcome> {
+    const account = when.account ?? '';
+    const amount = when.amount === undefined ? {} : { currency: when.currency!, amount: when.amount };
+    const initiate = async () => {
+      const initiated = await client.initiate(token, {
+        path: PATH,
+        body: domestic({
+          debtorAccount: { value: account, accountType: 'BBAN' },
+          ...(when.amount === undefined ? {} : { instructedAmount: amount }),
+        }),
+      });
+      assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
+      return initiated.body.paymentId;
+    };
+    // Decoupled polls until the session ends (bounded), each answer's result or error.
+    const polls = async (scope: string) => {
+      const answers = await decoupledPolls(scope, 4);
+      const ends = answers.findIndex(
+        (answer) => (answer.body as { result?: string }).result !== 'IN_PROGRESS',
+      );
+      return answers
+        .slice(0, ends + 1)
+        .map(
+          (answer) =>
+            (answer.body as { result?: string; error?: string }).result ??
+            (answer.body as { error: string }).error,
+        );
+    };
+    switch (when.action) {
+      case 'execute': {
+        const paymentId = await initiate();
+        const psuToken = (await client.authorizeScope(`PIS:${paymentId}`)).access_token;
+        const executed = await client.execute(DOMESTIC, paymentId, psuToken);
+        assert.equal(executed.status, 200);
+        const body = executed.body as { transactionStatus: string; reasonCode?: string };
+        return { transactionStatus: body.transactionStatus, reasonCode: body.reasonCode! };
+      }
+      case 'authorize': {
+        const scope = `PIS:${await initiate()}`;
+        const redirectError = (await client.authorize(scope, 's')).get('error')!;
+        return { redirectError, decoupledPolls: await polls(scope) };
+      }
+      case 'decoupled':
+        return { decoupledPolls: await polls(`PIS:${await initiate()}`) };
+      case 'consent': {
+        const { consentId, tokens } = await consentOf(when.psuId!);
+        const status = await client.read(`/psd2/v1/consents/${consentId}/status`, ais);
+        const read = await client.read('/psd2/v1/accounts', tokens.access_token);
+        const refreshed = await refresh(tokens.refresh_token!);
+        return {
+          consentStatus: (status.body as { consentStatus: string }).consentStatus,
+          readStatus: read.status,
+          readCode: (read.body as unknown as { tppMessages: { code: string }[] }).tppMessages[0]!.code,
+          refreshError: (refreshed.body as { error: string }).error,
+        };
+      }
+      case 'read': {
+        const created = await client.createConsent(ais, {
+          body: { access: 'ALL_ACCOUNTS', frequencyPerDay: when.frequencyPerDay! },
+        });
+        const tokens = await client.authorizeScope(`AIS:${created.body.consentId}`);
+        let last: { status: number; body: unknown } = { status: 0, body: undefined };
+        for (let read = 0; read < when.reads!; read += 1) {
+          last = whole(await client.read('/psd2/v1/accounts', tokens.access_token, { psuPresent: false }));
+        }
+        return {
+          readStatus: last.status,
+          readCode: (last.body as { tppMessages: { code: string }[] }).tppMessages[0]!.code,
+        };
+      }
+      case 'funds-confirmation': {
+        const answer = await client.request('POST', '/psd2/v1/funds-confirmations', {
+          headers: client.tppHeaders(token),
+          json: { account: { iban: account }, instructedAmount: amount },
+        });
+        assert.equal(answer.status, 200);
+        return { fundsAvailable: (answer.body as { fundsAvailable: boolean }).fundsAvailable };
+      }
+    }
+  }
+
+  test('every listed trigger, used as listed (GET /sandbox/test-data), produces the listed outcome', async () => {
+    // On a sandbox of its own: the daily limit counts the day's payments of the tests above.
+    const fresh = await startGateway();
+    const saved = { gateway, client, token, ais };
+    try {
+      gateway = fresh;
+      client = fresh.client;
+      token = await client.clientCredentialsToken();
+      ais = await client.clientCredentialsToken('AIS');
+      const listing = await call(gateway.app, 'GET', '/sandbox/test-data');
+      const scenarios = (listing.body as { scenarios: ScenarioRow[] }).scenarios;
+      assert.equal(scenarios.length, SCENARIO_TABLE.length);
+      for (const row of scenarios) {
+        assert.deepEqual(await observe(row.when), row.expected, row.trigger);
+      }
+    } finally {
+      ({ gateway, client, token, ais } = saved);
+      await fresh.close();
     }
   });
 });

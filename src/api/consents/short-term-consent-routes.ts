@@ -1,7 +1,7 @@
 // The Swedish short-term consent (spec rows 14 and 15).
 import { Type } from '@sinclair/typebox';
 import { grantOf, tppOf } from '../../http/request-context.ts';
-import { corporateHeaders } from '../../http/tpp-headers.ts';
+import { corporateHeaders, header } from '../../http/tpp-headers.ts';
 import {
   createShortTermConsent,
   readConsentedAccounts,
@@ -59,7 +59,17 @@ export function shortTermConsentRoutes(
         operationId: 'createShortTermConsent',
         tags: ['Consents'],
         security: BEARER,
-        headers: tppHeaderSchema({ corporate: true }),
+        headers: tppHeaderSchema({
+          corporate: true,
+          extra: {
+            'PSU-ID': Type.Optional(
+              Type.String({
+                description:
+                  'The individual who is to approve, when known in advance (optional); a corporate customer is refused',
+              }),
+            ),
+          },
+        }),
         body: ConsentBody,
         response: {
           200: answer(ConsentResponse, 'Received: the consentId and where the PSU approves'),
@@ -74,6 +84,7 @@ export function shortTermConsentRoutes(
           requestId: tpp.requestId,
           access: request.body.access,
           corporate: corporateHeaders(request),
+          psuId: header(request, 'psu-id'),
           baseUrl: baseUrlOf(context.config, request),
         });
         return answerWith(reply, answer);

@@ -1,14 +1,16 @@
 // A Postman collection (v2.1) generated from the OpenAPI document: the flows of the contract in order,
 // each request taken from its operation (method, path, documented headers, example body) and wired to
 // the ones before it by variables (token -> paymentId -> code -> PSU token), with a test per request;
-// then every operation by tag, for reference. Served at /sandbox/collection with the sandbox's own
+// then every operation, each wired and tested as well. Served at /sandbox/collection with the sandbox's own
 // base URL, client id and redirect URI; committed as docs/psd2-gateway.postman_collection.json.
 //
 // Its parts are in collection/: document.ts (the document's operations by id), steps.ts and flows.ts
-// (the flows of the contract), requests.ts (a Postman request from an operation and a step).
+// (the flows of the contract), every-operation.ts (each operation at least once, in a working order),
+// requests.ts (a Postman request from an operation and a step).
 import { type Json, type OpenApiDocument, operationsById } from './collection/document.ts';
+import { EVERY_OPERATION } from './collection/every-operation.ts';
 import { FLOWS } from './collection/flows.ts';
-import { reference, request } from './collection/requests.ts';
+import { request } from './collection/requests.ts';
 
 export type { OpenApiDocument } from './collection/document.ts';
 
@@ -41,15 +43,40 @@ const VARIABLES = {
   basketId: ['', 'Set by the basket initiation'],
   consentId: ['', 'Set by the consent request'],
   accountId: ['', 'Set by the account list'],
+  aisToken: ['', 'Set by the client-credentials token request of scope AIS'],
+  refreshToken: ['', "Set by the code exchange of a consent: the PSU's refresh token"],
+  consentIdGb: ['', 'Set by the GB consent request'],
+  consentIdLu: ['', 'Set by the LU consent request'],
+  psuTokenGb: ['', "Set by the GB consent's code exchange"],
+  psuTokenLu: ['', "Set by the LU consent's code exchange"],
+  accountIdV2: ['', 'Set by the v2 account list'],
+  accountIdGb: ['', 'Set by the GB account list'],
+  accountIdLu: ['', 'Set by the LU account list'],
+  cardAccountId: ['', 'Set by the card-account list'],
+  gbAccount: ['', "Set from GET /sandbox/test-data: the GB test PSU's account"],
+  luIban: ['', "Set from GET /sandbox/test-data: the LU test PSU's IBAN"],
+  corporateBban: ['', "Set from GET /sandbox/test-data: the corporate's SEK account"],
+  corporateId: ['', "Set from GET /sandbox/test-data: the corporate's PSU-Corporate-ID"],
+  gbCreditor: ['', 'Set from GET /sandbox/test-data: a British creditor'],
+  sepaCreditor: ['', 'Set from GET /sandbox/test-data: a SEPA creditor'],
+  tppId: ['', 'Set by the enrollment of a third party'],
+  adminToken: ['', "Set by the TPP's PSD2-ADMIN token request"],
 } as const;
 
 /** The collection of a document, with the flows first and every operation after. */
 export function postmanCollection(document: OpenApiDocument, values: CollectionValues): Json {
   const operations = operationsById(document);
+  const wired = new Set(EVERY_OPERATION.flatMap((folder) => folder.steps.map((step) => step.operationId)));
+  const missing = [...operations.keys()].filter((operationId) => !wired.has(operationId));
+  if (missing.length > 0) {
+    throw new Error(
+      `"Every operation" has no request for ${missing.join(', ')} (collection/every-operation.ts)`,
+    );
+  }
   return {
     info: {
       name: document.info.title,
-      description: `The flows of the contract, in order, then every operation by tag. Generated from the OpenAPI document (version ${document.info.version}). Set baseUrl, clientId and redirectUri (from GET /sandbox/test-data), or import it from GET /sandbox/collection, which fills them in.`,
+      description: `The flows of the contract, in order, then every operation. Generated from the OpenAPI document (version ${document.info.version}). Set baseUrl, clientId and redirectUri (from GET /sandbox/test-data), or import it from GET /sandbox/collection, which fills them in.`,
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
     },
     variable: [
@@ -66,8 +93,13 @@ export function postmanCollection(document: OpenApiDocument, values: CollectionV
       })),
       {
         name: 'Every operation',
-        description: 'By tag, for reference: the flows above wire them.',
-        item: reference(document, operations),
+        description:
+          'Each operation at least once, in an order that makes each answer as its test says: earlier requests set the variables later ones use.',
+        item: EVERY_OPERATION.map((folder) => ({
+          name: folder.name,
+          description: folder.description,
+          item: folder.steps.map((step) => request(step, operations)),
+        })),
       },
     ],
   };

@@ -120,14 +120,18 @@ export function paymentExecutionRoutes(
         ],
         schema: {
           summary: `Read a payment's status (${api})`,
-          description: 'Step 5, with the client-credentials token or the PSU token.',
+          description:
+            "Step 5, with the client-credentials token or the PSU token. A signing basket's id answers signingBasketId and the least advanced status of its payments.",
           operationId: `getPaymentStatus${name}`,
           tags: ['Payments'],
           security: BEARER,
           params: PaymentParams,
           headers: tppHeaderSchema({ country: general }),
           response: {
-            200: answer(StatusResponseSchema, "The payment's status"),
+            200: answer(
+              ExecuteResponseSchema,
+              "The payment's status; for a basket's id, signingBasketId and the basket's status",
+            ),
             ...apiErrors(...TPP_CALL_ERRORS),
           },
         },

@@ -50,66 +50,51 @@ export function paymentInitiationRoutes(
   context: ServiceContext,
   { route, limits }: Pipelines,
 ): void {
-  app.post(
-    '/psd2/se/v2/payments/private/signing-basket',
-    route({
-      onRequest: [
-        limits.apiAddress,
-        tppHeaders(context, { country: 'path', psuPresent: true, live: pis('payments-se-private') }),
-        bearer(context),
-        limits.apiApp,
-      ],
-      schema: {
-        summary: 'Initiate a signing basket (Sweden, private customers)',
-        description:
-          'Several payments signed and executed together: authorize with scope `PIS:<signingBaskedId>`, execute PUT /psd2/v1/payments/{any product of the basket}/{signingBaskedId}; all are booked or none.',
-        operationId: 'initiateBasket',
-        tags: ['Signing baskets'],
-        security: BEARER,
-        headers: tppHeaderSchema({ psuPresent: true }),
-        body: BasketBodySchema,
-        response: {
-          200: answer(BasketResponseSchema, 'Initiated: one paymentId per payment, and the basket id'),
-          ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+  // Signing baskets for private and corporate customers (API-NOTES "Paths and prefixes"): corporate PSUs
+  // send PSU-Corporate-ID and PSU-Corporate-ID-Type, and pay from that corporate's accounts.
+  for (const customerType of ['private', 'corporate'] as const) {
+    const corporate = customerType === 'corporate';
+    app.post(
+      `/psd2/se/v2/payments/${customerType}/signing-basket`,
+      route({
+        onRequest: [
+          limits.apiAddress,
+          tppHeaders(context, {
+            country: 'path',
+            psuPresent: true,
+            live: pis(`payments-se-${customerType}`),
+          }),
+          bearer(context),
+          limits.apiApp,
+        ],
+        schema: {
+          summary: `Initiate a signing basket (Sweden, ${customerType} customers)`,
+          description: `Several payments signed and executed together: authorize with scope \`PIS:<signingBaskedId>\`, execute PUT /psd2/v1/payments/{any product of the basket}/{signingBaskedId} and read its status at .../{signingBaskedId}/status; all are booked or none.${corporate ? " Corporate PSUs send PSU-Corporate-ID and PSU-Corporate-ID-Type: BANK, and pay from that corporate's accounts." : ''}`,
+          operationId: corporate ? 'initiateCorporateBasket' : 'initiateBasket',
+          tags: ['Signing baskets'],
+          security: BEARER,
+          headers: tppHeaderSchema({ psuPresent: true, ...(corporate ? { corporate: true } : {}) }),
+          body: BasketBodySchema,
+          response: {
+            200: answer(BasketResponseSchema, 'Initiated: one paymentId per payment, and the basket id'),
+            ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+          },
         },
-      },
-      handler: async (request, reply) => {
-        const tpp = tppOf(request);
-        const answer = await initiateBasket(context, {
-          app: tpp.app,
-          grant: grantOf(request),
-          requestId: tpp.requestId,
-          payments: request.body.payments,
-          corporate: corporateHeaders(request),
-        });
-        return answerWith(reply, answer);
-      },
-    }),
-  );
-  app.post(
-    '/psd2/se/v2/payments/corporate/signing-basket',
-    route({
-      onRequest: [
-        limits.apiAddress,
-        tppHeaders(context, { country: 'path', psuPresent: true, live: pis('payments-se-corporate') }),
-        bearer(context),
-        limits.apiApp,
-      ],
-      schema: {
-        summary: 'Signing baskets for corporate customers: refused (PRODUCT_INVALID)',
-        description:
-          'The bank offers signing baskets to private customers only; this path always answers 403.',
-        operationId: 'initiateCorporateBasket',
-        tags: ['Signing baskets'],
-        security: BEARER,
-        headers: tppHeaderSchema({ psuPresent: true, corporate: true }),
-        response: apiErrors(...TPP_CALL_ERRORS, ...BODY_ERRORS),
-      },
-      handler: () => {
-        throw apiError('PRODUCT_INVALID', 'signing baskets are offered to private customers only');
-      },
-    }),
-  );
+        handler: async (request, reply) => {
+          const tpp = tppOf(request);
+          const answer = await initiateBasket(context, {
+            app: tpp.app,
+            grant: grantOf(request),
+            requestId: tpp.requestId,
+            customerType,
+            payments: request.body.payments,
+            corporate: corporateHeaders(request),
+          });
+          return answerWith(reply, answer);
+        },
+      }),
+    );
+  }
 
   const initiate = async (request: FastifyRequest, reply: object, channel: Channel, productName: string) => {
     const tpp = tppOf(request);

@@ -149,8 +149,12 @@ ${table(
 <h2 id="scenarios">Scenarios</h2>
 <p>Everything in the sandbox succeeds, except what these test PSUs and accounts make happen: the live service's failures, every time the same way.</p>
 ${table(
-  ['trigger', 'what happens'],
-  each(data.scenarios, (row) => html`<tr><td>${row.trigger}</td><td>${row.outcome}</td></tr>`),
+  ['trigger', 'as data (when)', 'what happens', 'as data (expected)'],
+  each(
+    data.scenarios,
+    (row) =>
+      html`<tr><td>${row.trigger}</td><td><code>${JSON.stringify(row.when)}</code></td><td>${row.outcome}</td><td><code>${JSON.stringify(row.expected)}</code></td></tr>`,
+  ),
 )}`;
 }
 

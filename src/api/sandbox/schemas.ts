@@ -46,7 +46,42 @@ export const TestDataSchema = Type.Object({
     ),
   ),
   psuPassword: Type.String({ description: "Every test PSU's password (the live login page asks for it)" }),
-  scenarios: Type.Array(Type.Object({ trigger: Type.String(), outcome: Type.String() })),
+  scenarios: Type.Array(
+    Type.Object({
+      trigger: Type.String({ description: 'What to do, in a sentence' }),
+      when: Type.Object(
+        {
+          action: Type.String({
+            description: 'execute, authorize, decoupled, consent, read or funds-confirmation',
+          }),
+          psuId: Type.Optional(Type.String()),
+          account: Type.Optional(
+            Type.String({ description: 'The debtor BBAN, or the IBAN of a funds confirmation' }),
+          ),
+          amount: Type.Optional(Type.String()),
+          currency: Type.Optional(Type.String()),
+          frequencyPerDay: Type.Optional(Type.Integer()),
+          reads: Type.Optional(Type.Integer()),
+        },
+        { description: 'The trigger as data' },
+      ),
+      outcome: Type.String({ description: 'What happens, in a sentence' }),
+      expected: Type.Object(
+        {
+          transactionStatus: Type.Optional(Type.String()),
+          reasonCode: Type.Optional(Type.String()),
+          redirectError: Type.Optional(Type.String()),
+          decoupledPolls: Type.Optional(Type.Array(Type.String())),
+          consentStatus: Type.Optional(Type.String()),
+          readStatus: Type.Optional(Type.Integer()),
+          readCode: Type.Optional(Type.String()),
+          refreshError: Type.Optional(Type.String()),
+          fundsAvailable: Type.Optional(Type.Boolean()),
+        },
+        { description: 'The outcome as data: the fields of the answers' },
+      ),
+    }),
+  ),
   psus: Type.Array(
     Type.Object({
       psuId: Type.String(),

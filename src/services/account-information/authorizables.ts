@@ -57,10 +57,9 @@ function consentResource(context: ServiceContext, consent: Consent): Authorizabl
     refusal: consent.status === 'received' ? undefined : 'the consent is not awaiting authorization',
     visibleText,
     async psuRefusal(psuId) {
-      if (!shortTerm) {
-        const named = consent.requestedPsuId;
-        return named === null || named === psuId ? undefined : 'the consent was asked for another PSU';
-      }
+      const named = consent.requestedPsuId;
+      if (named !== null && named !== psuId) return 'the consent was asked for another PSU';
+      if (!shortTerm) return undefined;
       const psu = await context.psuDirectory.findPsu(psuId);
       return psu?.customerType === 'private'
         ? undefined

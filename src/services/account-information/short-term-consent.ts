@@ -35,6 +35,8 @@ export async function createShortTermConsent(
     requestId: string;
     access: string;
     corporate: CorporateHeaders;
+    /** PSU-ID: the individual who is to approve, when the TPP knows it (optional). */
+    psuId: string | undefined;
     baseUrl: string;
   },
 ): Promise<Answer<ConsentResponse>> {
@@ -42,12 +44,24 @@ export async function createShortTermConsent(
   if (request.corporate.id !== undefined || request.corporate.type !== undefined) {
     throw apiError('PRODUCT_INVALID', 'short-term consents are for individual customers only');
   }
+  // A PSU-ID that names a corporate customer can never approve: said now rather than at authorization.
+  // Any other PSU-ID binds the consent to that PSU, as an account consent's does.
+  if (request.psuId !== undefined) {
+    const psu = await context.psuDirectory.findPsu(request.psuId);
+    if (psu?.customerType === 'corporate') {
+      throw apiError(
+        'FORMAT_ERROR',
+        'PSU-ID names a corporate customer: short-term consents are for individual customers only',
+        'PSU-ID',
+      );
+    }
+  }
   const consentId = newId();
   const key = { clientId: request.app.clientId, requestId: request.requestId };
   return answerOnce(
     context.db,
     key,
-    fingerprint({ operation: 'short-term-consent', access: request.access }),
+    fingerprint({ operation: 'short-term-consent', access: request.access, psuId: request.psuId ?? null }),
     async (trx) => {
       await insertConsent(trx, {
         consentId,
@@ -56,6 +70,7 @@ export async function createShortTermConsent(
         access: 'ALL_ACCOUNTS',
         status: 'received',
         readsLeft: SHORT_TERM_READS,
+        requestedPsuId: request.psuId ?? null,
         createdAt: context.clock(),
       });
       return {

@@ -1,9 +1,9 @@
-// Swedish signing baskets (issue 5): POST /psd2/se/v2/payments/private/signing-basket. The basket is
+// Swedish signing baskets (issue 5): POST /psd2/se/v2/payments/{private|corporate}/signing-basket. The basket is
 // validated as a whole: one bad payment refuses it, naming the payment by index and reference, and
 // nothing is stored. One PSU signs a basket, so all debtor accounts are that PSU's.
 import type { BankAccount } from '../../domain/accounts.ts';
 import type { App } from '../../domain/apps.ts';
-import type { CorporateHeaders } from '../../domain/corporate.ts';
+import { type CorporateHeaders, checkCorporateHeaders } from '../../domain/corporate.ts';
 import { ApiError, type TppMessage } from '../../domain/errors.ts';
 import {
   checkDebtorAccount,
@@ -11,6 +11,7 @@ import {
   type PaymentInstruction,
   validatePaymentBody,
 } from '../../domain/payment-rules.ts';
+import type { CustomerType } from '../../domain/products.ts';
 import { fingerprint, newId } from '../../domain/secrets.ts';
 import { type BasketMember, insertBasketAnswering } from '../../store/baskets-repository.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
@@ -28,6 +29,8 @@ export interface BasketRequest {
   readonly app: App;
   readonly grant: TokenGrant;
   readonly requestId: string;
+  /** The path's customer type: a corporate basket names its corporate in the corporate headers. */
+  readonly customerType: CustomerType;
   readonly payments: readonly BasketItem[];
   readonly corporate: CorporateHeaders;
 }
@@ -38,13 +41,14 @@ export interface BasketResponse {
   readonly signingBaskedId: string;
 }
 
-const CHANNEL = { api: 'se-v2', customerType: 'private' } as const;
-
 export async function initiateBasket(
   context: ServiceContext,
   request: BasketRequest,
 ): Promise<Answer<BasketResponse>> {
   requireClientToken(request.grant, request.app.clientId);
+  const { customerType } = request;
+  checkCorporateHeaders(request.corporate, customerType === 'corporate');
+  const channel = { api: 'se-v2', customerType } as const;
   const date = today(context);
   const messages: TppMessage[] = [];
   const instructions: (PaymentInstruction | undefined)[] = request.payments.map((item, index) => {
@@ -57,7 +61,7 @@ export async function initiateBasket(
       problems((error as ApiError).messages);
       return undefined;
     }
-    if (!product.basket || !product.seV2Customers.includes('private')) {
+    if (!product.basket || !product.seV2Customers.includes(customerType)) {
       problems([
         {
           code: 'PRODUCT_INVALID',
@@ -102,7 +106,7 @@ export async function initiateBasket(
       continue;
     }
     try {
-      checkPayer({ channel: CHANNEL, corporate: request.corporate }, account);
+      checkPayer({ channel, corporate: request.corporate }, account);
     } catch (error) {
       messages.push(...(error as ApiError).messages.map((message) => within(index, message)));
       continue;
@@ -157,8 +161,8 @@ export async function initiateBasket(
     (recorded) =>
       insertBasketAnswering(context.db, {
         basket: { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId },
-        customerType: CHANNEL.customerType,
-        corporateId: null,
+        customerType,
+        corporateId: customerType === 'corporate' ? (request.corporate.id ?? null) : null,
         members,
         answer: recorded,
       }),

@@ -2,7 +2,7 @@
 // executed payment answers its status unchanged (API-NOTES "Statuses"). A signing basket executes all
 // or nothing: its payments are one booking order, and a rejection rejects every one of them.
 import type { App } from '../../domain/apps.ts';
-import { type Basket, basketStatus } from '../../domain/baskets.ts';
+import type { Basket } from '../../domain/baskets.ts';
 import { apiError } from '../../domain/errors.ts';
 import { awaitsExecution, type Payment } from '../../domain/payment.ts';
 import { formatResourceScope } from '../../domain/scope.ts';
@@ -24,7 +24,13 @@ import {
   startBooking,
 } from './booking.ts';
 import { checkPaymentOfApp, noSuchPayment, oncePerRequest, productOfPath } from './payment-access.ts';
-import { type PaymentStatusResponse, statusBody } from './status-body.ts';
+import {
+  type BasketStatusResponse,
+  basketMembersOf,
+  basketStatusBody,
+  type PaymentStatusResponse,
+  statusBody,
+} from './status-body.ts';
 
 export interface ExecuteRequest {
   readonly app: App;
@@ -32,11 +38,6 @@ export interface ExecuteRequest {
   readonly requestId: string;
   readonly productName: string;
   readonly paymentId: string;
-}
-
-export interface BasketStatusResponse {
-  readonly signingBasketId: string;
-  readonly transactionStatus: string;
 }
 
 /** What is executed: the payments under one booking key (read and checked; locked), and the answer. */
@@ -173,9 +174,7 @@ function executeBasket(
     throw apiError('TOKEN_INVALID', 'The access token was issued by another PSU');
   const product = productOfPath(request.productName);
   const check = (members: readonly Payment[]) => {
-    if (!members.some((member) => member.product === product.id)) {
-      throw apiError('PRODUCT_INVALID', `Basket ${basket.basketId} holds no ${product.id} payment`);
-    }
+    basketMembersOf(basket.basketId, members, product);
     if (members.some(awaitsExecution) && !members.every(awaitsExecution)) {
       throw new Error(`basket ${basket.basketId} is partly executed`);
     }
@@ -185,12 +184,6 @@ function executeBasket(
     key: basket.basketId,
     read: async () => check(await listBasketPayments(context.db, basket.basketId)),
     lock: async (trx) => check(await lockBasketPayments(trx, basket.basketId)),
-    answer: (members) => ({
-      statusCode: 200,
-      body: {
-        signingBasketId: basket.basketId,
-        transactionStatus: basketStatus(members.map((member) => member.status)),
-      },
-    }),
+    answer: (members) => ({ statusCode: 200, body: basketStatusBody(basket.basketId, members) }),
   });
 }

@@ -5,12 +5,19 @@
 import type { App } from '../../domain/apps.ts';
 import { apiError } from '../../domain/errors.ts';
 import { isFinal, type PaymentStatusView } from '../../domain/payment.ts';
-import type { Country } from '../../domain/products.ts';
+import type { Country, ProductDefinition } from '../../domain/products.ts';
+import { findBasket, listBasketPayments } from '../../store/baskets-repository.ts';
 import { findPaymentStatus } from '../../store/payments/reads.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { checkPaymentOfApp, productOfPath, requireReader } from './payment-access.ts';
-import { type PaymentStatusResponse, statusBody } from './status-body.ts';
+import { checkPaymentOfApp, noSuchPayment, productOfPath, requireReader } from './payment-access.ts';
+import {
+  type BasketStatusResponse,
+  basketMembersOf,
+  basketStatusBody,
+  type PaymentStatusResponse,
+  statusBody,
+} from './status-body.ts';
 
 export interface StatusRequest {
   readonly app: App;
@@ -23,9 +30,16 @@ export interface StatusRequest {
 export async function readPaymentStatus(
   context: ServiceContext,
   request: StatusRequest,
-): Promise<PaymentStatusResponse> {
-  productOfPath(request.productName);
+): Promise<PaymentStatusResponse | BasketStatusResponse> {
+  const product = productOfPath(request.productName);
   const found = await paymentForStatus(context, request.paymentId);
+  // A signing basket's id reads the basket's status, as its execution answers it (API-NOTES: execute
+  // and status use the general paths); only an id no payment has is looked for among the baskets.
+  if (found === undefined) {
+    const basket = await findBasket(context.db, request.paymentId);
+    if (basket !== undefined)
+      return readBasketStatus(context, request, basket.basketId, basket.clientId, product);
+  }
   // Whose it is first: the token's scope names the payment's basket, which another app must not learn.
   const payment = checkPaymentOfApp(found, request.paymentId, request.productName, request.app.clientId);
   requireReader(request.grant, request.app.clientId, request.paymentId, payment);
@@ -37,6 +51,27 @@ export async function readPaymentStatus(
     );
   }
   return statusBody(context, payment, payment.status);
+}
+
+async function readBasketStatus(
+  context: ServiceContext,
+  request: StatusRequest,
+  basketId: string,
+  clientId: string,
+  product: ProductDefinition,
+): Promise<BasketStatusResponse> {
+  if (clientId !== request.app.clientId) throw noSuchPayment();
+  // The client-credentials token, or the PSU token of the basket (PIS:<basketId>).
+  requireReader(request.grant, request.app.clientId, basketId, undefined);
+  if (request.country !== 'SE') {
+    throw apiError(
+      'FORMAT_ERROR',
+      `Basket ${basketId} was initiated for SE, not ${request.country}`,
+      'Country',
+    );
+  }
+  const members = basketMembersOf(basketId, await listBasketPayments(context.db, basketId), product);
+  return basketStatusBody(basketId, members);
 }
 
 /** A payment in a final status never changes again: it is read from the database once. */

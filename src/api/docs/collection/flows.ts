@@ -5,6 +5,7 @@ import {
   executeAndStatus,
   expectField,
   type Flow,
+  hasFields,
   initiateSeV2,
   json,
   redirectAuthorization,
@@ -45,6 +46,7 @@ export const FLOWS: readonly Flow[] = [
         status: 200,
         after: [
           json,
+          hasFields(['qr_code', 'sleep_time', '_links']),
           set('sessionId', 'decodeURIComponent(/sessionId=([^&]+)/.exec(body._links.token.href)[1])'),
           set('sleepTime', 'body.sleep_time'),
           set('polls', '0'),
@@ -86,7 +88,7 @@ export const FLOWS: readonly Flow[] = [
         auth: 'token',
         body: { example: 'basket' },
         status: 200,
-        after: [json, set('basketId', 'body.signingBaskedId')],
+        after: [json, hasFields(['payments', 'signingBaskedId']), set('basketId', 'body.signingBaskedId')],
       },
       ...redirectAuthorization('PIS:{{basketId}}'),
       {
@@ -114,6 +116,7 @@ export const FLOWS: readonly Flow[] = [
         operationId: 'createConsent',
         auth: 'token',
         body: { example: 'allAccounts' },
+        // 201 once consent creation answers 201 (issue 40).
         status: 200,
         after: [json, expectField('consentStatus', ['received']), set('consentId', 'body.consentId')],
       },
@@ -135,6 +138,10 @@ export const FLOWS: readonly Flow[] = [
         auth: 'psuToken',
         path: { accountId: '{{accountId}}' },
         status: 200,
+        after: [
+          json,
+          "pm.test('balances are listed', () => pm.expect(body.balances).to.be.an('array').that.is.not.empty);",
+        ],
       },
       {
         name: 'Read the transactions',
@@ -142,6 +149,10 @@ export const FLOWS: readonly Flow[] = [
         auth: 'psuToken',
         path: { accountId: '{{accountId}}' },
         status: 200,
+        after: [
+          json,
+          "pm.test('transactions are listed', () => pm.expect(body.transactions).to.be.an('array'));",
+        ],
       },
     ],
   },

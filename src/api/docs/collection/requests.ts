@@ -1,7 +1,7 @@
 // A Postman request from an operation and a step: the documented headers filled from the collection's
 // variables, the URL with its path parameters and query, the body (a form, JSON, or the operation's
-// example), the status test and the step's scripts; and every operation by tag, for reference.
-import type { Json, Located, OpenApiDocument, Operation, Parameter } from './document.ts';
+// example), the status test and the step's scripts.
+import type { Json, Located, Operation, Parameter } from './document.ts';
 import type { Step } from './steps.ts';
 
 /** The value a documented header gets unless a step says otherwise; undefined: not sent. */
@@ -99,28 +99,4 @@ function exampleOf(operation: Operation, name: string): unknown {
   const example = operation.requestBody?.content['application/json']?.examples?.[name];
   if (example === undefined) throw new Error(`${operation.operationId} has no example ${name}`);
   return example.value;
-}
-
-/** Every operation by tag, its variables unwired: the first example as its body. */
-export function reference(document: OpenApiDocument, operations: Map<string, Located>): Json[] {
-  const byTag = new Map<string, Json[]>();
-  for (const [operationId, { operation }] of operations) {
-    const tag = operation.tags?.[0] ?? 'Other';
-    const content = operation.requestBody?.content ?? {};
-    const form = 'application/x-www-form-urlencoded' in content;
-    const first = Object.keys(content['application/json']?.examples ?? {})[0];
-    const step: Step = {
-      name: operation.summary ?? operationId,
-      operationId,
-      ...(operation.security === undefined ? {} : { auth: 'token' as const }),
-      ...(form ? { body: { form: {} } } : first === undefined ? {} : { body: { example: first } }),
-      status: 200,
-    };
-    const item = request(step, operations);
-    // Reference requests carry no tests: their answers depend on what comes before.
-    byTag.set(tag, [...(byTag.get(tag) ?? []), { ...item, event: [] }]);
-  }
-  return (document.tags ?? [])
-    .filter((tag) => byTag.has(tag.name))
-    .map((tag) => ({ name: tag.name, description: tag.description ?? '', item: byTag.get(tag.name) }));
 }

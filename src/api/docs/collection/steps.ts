@@ -6,8 +6,8 @@
 export interface Step {
   readonly name: string;
   readonly operationId: string;
-  /** The bearer token variable: the client-credentials token, or the PSU's. */
-  readonly auth?: 'token' | 'psuToken';
+  /** The bearer token's variable: a client-credentials token (token, aisToken) or a PSU's (psuToken...). */
+  readonly auth?: string;
   readonly path?: Record<string, string>;
   readonly query?: Record<string, string>;
   readonly headers?: Record<string, string>;
@@ -33,22 +33,48 @@ export const set = (variable: string, expression: string) =>
 export const expectField = (field: string, values: readonly string[]) =>
   `pm.test('${field} is ${values.join(' or ')}', () => pm.expect(${JSON.stringify(values)}).to.include(body.${field}));`;
 
-export function clientToken(scope: string): Step {
+/** A test that the body has these fields. */
+export const hasFields = (fields: readonly string[]) =>
+  `pm.test('the body has ${fields.join(', ')}', () => pm.expect(body).to.include.keys(${JSON.stringify(fields)}));`;
+/** A test that a part of the body (\`body\`, \`body.x\`) equals a value: JSON, or a script expression. */
+export const equals = (part: string, value: unknown, expression = false) =>
+  `pm.test('${part} is as expected', () => pm.expect(${part}).to.eql(${expression ? String(value) : JSON.stringify(value)}));`;
+/** A test that the answer is the API error of this status and code (API-NOTES "Error bodies"). */
+export const apiErrorIs = (status: number, message: string, code: string) =>
+  `pm.test('${status} ${code}', () => { pm.expect(body.httpCode).to.equal('${status}'); pm.expect(body.httpMessage).to.equal('${message}'); pm.expect(body.tppMessages[0].code).to.equal('${code}'); });`;
+/** A test that a text answer (HTML, YAML, metrics) contains this. */
+export const textIncludes = (text: string) =>
+  `pm.test('the answer shows ${text.replaceAll("'", '')}', () => pm.expect(pm.response.text()).to.include(${JSON.stringify(text)}));`;
+
+export function clientToken(scope: string, variable = 'token'): Step {
   return {
     name: `Client-credentials token (${scope})`,
     operationId: 'getToken',
     body: { form: { grant_type: 'client_credentials', scope, client_id: '{{clientId}}' } },
     status: 200,
-    after: [json, set('token', 'body.access_token')],
+    after: [
+      json,
+      hasFields(['access_token', 'token_type', 'expires_in']),
+      expectField('token_type', ['Bearer']),
+      set(variable, 'body.access_token'),
+    ],
   };
 }
 
-/** The redirect authorization of a scope, and the code's exchange for the PSU's token. */
-export function redirectAuthorization(scope: string): Step[] {
+/**
+ * The redirect authorization of a scope, and the code's exchange for the PSU's token (in `token`, and
+ * its refresh token in refreshToken when asked); `operation` authorizeRedirect exchanges at the /redirect
+ * token alias as well.
+ */
+export function redirectAuthorization(
+  scope: string,
+  options: { token?: string; refresh?: boolean; operation?: 'authorize' | 'authorizeRedirect' } = {},
+): Step[] {
+  const { token = 'psuToken', refresh = false, operation = 'authorize' } = options;
   return [
     {
       name: 'Authorize (the sandbox approves at once)',
-      operationId: 'authorize',
+      operationId: operation,
       query: {
         response_type: 'code',
         scope,
@@ -65,7 +91,7 @@ export function redirectAuthorization(scope: string): Step[] {
     },
     {
       name: "Exchange the code for the PSU's token",
-      operationId: 'getToken',
+      operationId: operation === 'authorize' ? 'getToken' : 'getTokenRedirect',
       body: {
         form: {
           grant_type: 'authorization_code',
@@ -76,7 +102,12 @@ export function redirectAuthorization(scope: string): Step[] {
         },
       },
       status: 200,
-      after: [json, set('psuToken', 'body.access_token')],
+      after: [
+        json,
+        hasFields(['access_token', 'token_type', 'expires_in']),
+        set(token, 'body.access_token'),
+        ...(refresh ? [set('refreshToken', 'body.refresh_token')] : []),
+      ],
     },
   ];
 }

@@ -209,7 +209,8 @@ export class RouteTable {
           : 0;
       for (let skip = first; skip < route.segments.length; skip++) {
         const segment = route.segments[skip]!;
-        if ('param' in segment) continue;
+        // Only a version is missed so: any segment before a parameter would match too loosely.
+        if ('param' in segment || !VERSION.test(segment.text)) continue;
         const missing: Difference = { kind: 'missing-segment', segment: segment.text };
         if (matches(input, route, skip, false)) yield [route, [missing]];
         else if (matches(input, route, skip, true)) yield [route, [missing, { kind: 'case' }]];
@@ -277,9 +278,7 @@ export function describeDifference(difference: Difference): string {
         ? 'without the first segment'
         : `without the first ${difference.count} segments`;
     case 'missing-segment':
-      return VERSION.test(difference.segment)
-        ? `with the version segment ${difference.segment}`
-        : `with the segment ${difference.segment}`;
+      return `with the version segment ${difference.segment}`;
     case 'version':
       return `its version is ${difference.segment}`;
   }

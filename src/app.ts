@@ -45,6 +45,7 @@ import { lazyCompilers } from './http/lazy-compilers.ts';
 import { createLogger, RequestLog } from './http/logging.ts';
 import { attachMetrics, createMetrics, observeSystems } from './http/metrics.ts';
 import { checkRevocations } from './http/mtls.ts';
+import { registerNotFound } from './http/not-found.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerTolerantBodies, setIgnoredFieldsHeader } from './http/tolerant-body.ts';
 import { setAnswerHeaders } from './http/tpp-headers.ts';
@@ -202,6 +203,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     done();
   });
   registerErrorHandling(app, isDatabaseUnavailable);
+  // Before any route: it learns the routes to answer a path none serves, before its body is read.
+  registerNotFound(app, config.basePath);
   if (dependencies.checkAnswers === true) registerAnswerCheck(app, SHARED_SCHEMAS);
   registerTextGuard(app);
   registerTolerantBodies(app);

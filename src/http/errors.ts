@@ -262,14 +262,4 @@ export function registerErrorHandling(
     if (isOAuthRoute(request)) return sendOAuthError(reply, 500, 'server_error', text);
     return sendApiError(reply, 500, [{ code: 'INTERNAL_ERROR', text }]);
   });
-
-  app.setNotFoundHandler((request, reply) =>
-    sendApiError(reply, 404, [
-      {
-        code: 'RESOURCE_UNKNOWN',
-        // The path is the caller's text: never repeated.
-        text: `There is no endpoint for ${request.method} at this path`,
-      },
-    ]),
-  );
 }

@@ -330,6 +330,69 @@ describe('check against a deviating endpoint', () => {
   });
 });
 
+describe('check against a wrong base URL', () => {
+  let gateway: Gateway;
+  let otherClientId: string;
+  /** A server that refuses every body as the gateway once did a form at a path it did not have. */
+  let refusing: { url: string; close(): Promise<void> };
+  before(async () => {
+    gateway = await startGateway();
+    otherClientId = (await gateway.addApp('A second app')).clientId;
+    const server = createServer((incoming, outgoing) => {
+      incoming.resume().on('end', () => {
+        const text = 'Content-Type must be application/json';
+        const body = JSON.stringify({
+          httpCode: '415',
+          httpMessage: 'Unsupported Media Type',
+          moreInformation: text,
+          tppMessages: [{ category: 'ERROR', code: 'UNSUPPORTED_MEDIA_TYPE', text }],
+        });
+        outgoing.writeHead(415, { 'content-type': 'application/json' }).end(body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    refusing = {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  });
+  after(async () => {
+    await refusing.close();
+    await gateway.close();
+  });
+
+  const tokenResult = async (baseUrl: string) => {
+    const run = await cli(checkArgs(baseUrl, gateway, otherClientId, 'json'));
+    assert.equal(run.code, 1);
+    const report = JSON.parse(run.stdout) as JsonReport;
+    const { result, expected, actual } = report.checks.find(
+      (check) => check.id === 'token.client-credentials',
+    )!;
+    return { result, expected, actual };
+  };
+
+  test("a base path the gateway does not have: the unknown path, with the gateway's hint", async () => {
+    assert.deepEqual(await tokenResult(`${gateway.url}/openbanking`), {
+      result: 'fail',
+      expected: '200',
+      actual:
+        '404 RESOURCE_UNKNOWN at POST /openbanking/oauth2/token/1.0: There is no endpoint for POST at this path; ' +
+        'did you mean POST /oauth2/token/1.0 (this gateway serves its API with no base path)?',
+    });
+  });
+
+  test('a form refused 415: the path reached another endpoint, not a media type to change', async () => {
+    assert.deepEqual(await tokenResult(refusing.url), {
+      result: 'fail',
+      expected: '200',
+      actual:
+        '415 UNSUPPORTED_MEDIA_TYPE at POST /oauth2/token/1.0: Content-Type must be application/json (the ' +
+        'application/x-www-form-urlencoded body the contract names was refused: the path reached another ' +
+        'endpoint; is --base-url right?)',
+    });
+  });
+});
+
 describe('check usage', () => {
   test('--help prints the usage', async () => {
     const run = await cli(['check', '--help']);

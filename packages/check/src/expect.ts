@@ -5,10 +5,43 @@ import type { Answer } from './http.ts';
 
 type Json = Record<string, unknown>;
 
-/** An answer in a few words: its status and the start of its body. */
+/**
+ * An answer in a few words: its status and what its error body says (code and text, whole enough to
+ * keep a hint), else the start of its body. A 404, 405 or 415 is about the path asked for, which is
+ * named: a form or JSON body the contract names refused as 415 means the path reached another
+ * endpoint than the contract's, and a 404 without an error body of the contract a path this server
+ * does not have; either way the base URL is the first suspect.
+ */
 export function summary(answer: Answer): string {
-  const body = answer.text.trim();
-  return body === '' ? `${answer.status} (no body)` : `${answer.status} ${clip(body)}`;
+  const said = errorSaid(answer.json);
+  const { method, path, mediaType } = answer.asked;
+  const at = [404, 405, 415].includes(answer.status) ? ` at ${method} ${path}` : '';
+  const suspect = 'is --base-url right?';
+  if (said === undefined) {
+    const body = answer.text.trim();
+    const shownBody = body === '' ? '(no body)' : clip(body);
+    if (answer.status === 404) return `404${at}: no such path here (${suspect}): ${shownBody}`;
+    return `${answer.status}${at} ${shownBody}`;
+  }
+  const text = `${answer.status} ${said.code}${at}: ${clip(said.text, 300)}`;
+  if (answer.status === 415 && mediaType !== undefined)
+    return `${text} (the ${mediaType} body the contract names was refused: the path reached another endpoint; ${suspect})`;
+  return text;
+}
+
+/** The code and text of an error body of the contract: the API's first tppMessage, or OAuth's error. */
+function errorSaid(json: unknown): { code: string; text: string } | undefined {
+  if (json === null || typeof json !== 'object') return undefined;
+  const body = json as Json;
+  if (typeof body.error === 'string')
+    return {
+      code: body.error,
+      text: typeof body.error_description === 'string' ? body.error_description : '',
+    };
+  const first = Array.isArray(body.tppMessages) ? (body.tppMessages[0] as Json | undefined) : undefined;
+  if (typeof first?.code !== 'string') return undefined;
+  const text = typeof first.text === 'string' ? first.text : body.moreInformation;
+  return { code: first.code, text: typeof text === 'string' ? text : '' };
 }
 
 export function clip(text: string, length = 160): string {

@@ -9,6 +9,12 @@ export interface Answer {
   readonly text: string;
   /** The body parsed, when it is JSON; undefined otherwise. */
   readonly json: unknown;
+  /**
+   * What was asked: the method, the URL's path (no query), and the media type of a body built from
+   * `json` or `form`, which is the one the contract names for the path (a check that sends another
+   * sends a raw `body`).
+   */
+  readonly asked: { readonly method: string; readonly path: string; readonly mediaType?: string };
 }
 
 export interface HttpRequest {
@@ -30,20 +36,33 @@ export async function send(context: CheckContext, request: HttpRequest): Promise
   if (ms <= 0) throw new Skip('the total time limit was reached');
   const headers: Record<string, string> = { Accept: 'application/json', ...request.headers };
   let body = request.body;
+  let mediaType: string | undefined;
   if (request.json !== undefined) {
-    headers['Content-Type'] ??= 'application/json';
+    mediaType = headers['Content-Type'] ??= 'application/json';
     body = JSON.stringify(request.json);
   } else if (request.form !== undefined) {
-    headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
+    mediaType = headers['Content-Type'] ??= 'application/x-www-form-urlencoded';
     body = new URLSearchParams(request.form).toString();
   }
   const url = /^https?:\/\//.test(request.path) ? request.path : context.options.baseUrl + request.path;
+  const asked = {
+    method: request.method,
+    path: pathOf(url),
+    ...(mediaType === undefined ? {} : { mediaType }),
+  };
   const signal = AbortSignal.timeout(ms);
   try {
     const response = await fetch(url, { method: request.method, headers, body, redirect: 'manual', signal });
     const text = await readCapped(response);
     const contentType = response.headers.get('content-type') ?? '';
-    return { status: response.status, headers: response.headers, contentType, text, json: parsed(text) };
+    return {
+      status: response.status,
+      headers: response.headers,
+      contentType,
+      text,
+      json: parsed(text),
+      asked,
+    };
   } catch (error) {
     if (error instanceof Deviation) throw error;
     // Cut short by the run's time, not by the endpoint's slowness: not the endpoint's failure.

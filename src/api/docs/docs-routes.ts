@@ -6,9 +6,11 @@ import { Type } from '@sinclair/typebox';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { VERSION } from '../../version.ts';
 import { baseUrlOf, originOf } from '../base-url.ts';
+import { REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import { answer } from '../shared/schemas.ts';
+import { wantsPage } from '../shared/wants-page.ts';
 import { type OpenApiDocument, postmanCollection } from './collection.ts';
 
 const Index = Type.Object({
@@ -79,11 +81,19 @@ export async function docsRoutes(
     route({
       schema: {
         summary: 'Where the docs, the document and (sandbox) the test data are',
+        description:
+          'JSON for a client; a browser (Accept: text/html before application/json) is sent to the sandbox page, which links the docs page, or live to the docs page.',
         operationId: 'getIndex',
         tags: ['Service'],
-        response: { 200: answer(Index, 'Links to the docs page, the document and the sandbox page') },
+        response: {
+          200: answer(Index, 'Links to the docs page, the document and the sandbox page'),
+          302: REDIRECT('A browser: to the sandbox page (sandbox) or the docs page (live)'),
+        },
       },
-      handler: (request) => {
+      handler: (request, reply) => {
+        // A path from the origin, not the request's Host: a browser stays where it is.
+        if (wantsPage(request))
+          return reply.redirect(`${config.basePath}${context.policy.sandboxTools ? '/sandbox' : '/docs'}`);
         const base = baseUrlOf(config, request);
         return {
           service: 'psd2-gateway' as const,

@@ -1,6 +1,5 @@
 // GET /oauth2/authorize/1.0, also named /redirect/oauth2/authorize/1.0 (spec row 8).
 import { Type } from '@sinclair/typebox';
-import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.ts';
 import { type AuthorizeQuery, authorize } from '../../services/authorization/authorize.ts';
 import type { PsuAnswer } from '../../services/authorization/psu-answer.ts';
@@ -9,6 +8,7 @@ import { sendPsuAnswer } from '../psu/reply.ts';
 import type { Api } from '../shared/api.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import { apiErrors } from '../shared/schemas.ts';
+import { wantsPage } from '../shared/wants-page.ts';
 import { HTML_PAGE, REDIRECT } from './answers.ts';
 
 /** A parameter the service checks itself (given once, storable text): errors then redirect to the TPP. */
@@ -29,26 +29,6 @@ const AuthorizeQuerySchema = Type.Object({
   code_challenge: parameter('PKCE (RFC 7636), optional: the S256 challenge'),
   code_challenge_method: parameter('S256'),
 });
-
-/**
- * Whether the caller asks for a page rather than JSON: text/html named with a higher q than
- * application/json (absent: 0). A browser's navigation names text/html and never application/json;
- * an API client names application/json, or nothing, or *\/*, and keeps the JSON body of API-NOTES.
- */
-function wantsPage(request: FastifyRequest): boolean {
-  const quality = (type: string) => {
-    let best = 0;
-    for (const entry of String(request.headers.accept ?? '').split(',')) {
-      const [name, ...parameters] = entry.split(';').map((part) => part.trim().toLowerCase());
-      if (name !== type) continue;
-      const q = parameters.find((parameter) => parameter.startsWith('q='));
-      const value = q === undefined ? 1 : Number(q.slice(2));
-      if (Number.isFinite(value)) best = Math.max(best, value);
-    }
-    return best;
-  };
-  return quality('text/html') > quality('application/json');
-}
 
 /** The PSU's page for a link that may not redirect (unknown client, unregistered URI): never the link's text. */
 function unusableLink(error: ApiError): PsuAnswer {

@@ -172,6 +172,7 @@ export function renderSandboxPage(view: SandboxPageView): string {
 <dt>Redirect URI</dt><dd><code data-field="redirect-uri">${data.app?.redirectUri ?? 'not seeded yet'}</code></dd>
 <dt>Test PSUs' password</dt><dd><code data-field="password">${data.psuPassword}</code></dd>
 <dt>As JSON</dt><dd><a href="${baseUrl}/sandbox/test-data">${baseUrl}/sandbox/test-data</a></dd>
+<dt>Docs</dt><dd><a href="${baseUrl}/docs">${baseUrl}/docs</a> (every operation, to try out)</dd>
 </dl></div>
 <nav><a href="#try-it">Try it</a><a href="#psus">PSUs</a><a href="#accounts">Accounts</a><a href="#card-accounts">Cards</a><a href="#creditors">Creditors</a><a href="#scenarios">Scenarios</a></nav>
 <h2 id="try-it">Try it with curl and jq</h2>

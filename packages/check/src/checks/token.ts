@@ -80,10 +80,16 @@ export const tokenChecks: readonly Check[] = [
     'a JSON token request is refused',
     'spec row 1 "Form (application/x-www-form-urlencoded)"; API-NOTES "400 for invalid_request"',
     (context) =>
+      // A raw body, not `json`: JSON is not what the contract names here (http.ts's Answer.asked).
       send(context, {
         method: 'POST',
         path: '/oauth2/token/1.0',
-        json: { grant_type: 'client_credentials', scope: 'PIS', client_id: context.options.clientId },
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'client_credentials',
+          scope: 'PIS',
+          client_id: context.options.clientId,
+        }),
       }),
     { status: 400, errors: ['invalid_request'] },
   ),

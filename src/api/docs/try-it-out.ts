@@ -1,7 +1,8 @@
 // The docs page's copy of the document (/docs/json), made to be tried: "Try it out" starts from values
 // that work. A form field without an example starts empty, so that it is not sent (Swagger UI fills
 // others with the word "string"); each operation gets TPP ids of its own, fresh on each load (the page
-// would otherwise send one id for every call); authorize gets a fresh state. A sandbox also fills in
+// would otherwise send one id for every call); authorize gets a fresh state; the corporate headers
+// start empty (the examples are a private customer's). A sandbox also fills in
 // its app: the client id (X-Gateway-Client-Id, client_id) and the redirect URI where the code is
 // exchanged and authorized. /openapi.json stays the contract, with none of this.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -68,6 +69,9 @@ function prepare(operation: Operation, sandbox: SandboxApp | undefined): void {
           ? randomBytes(8).toString('hex')
           : fill[parameter.name];
     if (value !== undefined) parameter.example = value;
+    // Corporate headers make a private customer's call fail: typed in by whoever needs them.
+    else if (parameter.in === 'header' && parameter.name.startsWith('PSU-Corporate-ID'))
+      delete parameter.example;
   }
   for (const [name, property] of Object.entries(form ?? {})) {
     const value = fill[name];

@@ -236,6 +236,17 @@ test('live: every operation asks for the TPP certificate too (mutual TLS)', asyn
       ([name]) => name === 'POST /psd2/v1/payments/{paymentProduct}',
     )![1];
     assert.deepEqual(initiate.security, [{ bearerToken: [], mutualTLS: [] }]);
+    // The docs page's copy fills in nothing of a sandbox: no client id, no redirect URI.
+    const page = (await gateway.app
+      .inject({ method: 'GET', url: '/docs/json' })
+      .then((answer) => answer.json())) as Document;
+    const filled = operationsOf(page).flatMap(([name, operation]) =>
+      (operation.parameters ?? [])
+        .filter((p) => ['X-Gateway-Client-Id', 'client_id', 'redirect_uri'].includes(p.name))
+        .filter((p) => (p as { example?: unknown }).example !== undefined)
+        .map((p) => `${name} ${p.name}`),
+    );
+    assert.deepEqual(filled, []);
   } finally {
     await gateway.close();
   }

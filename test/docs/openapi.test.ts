@@ -5,6 +5,7 @@
 // src/http/answer-check.ts); the last tests show that check catching a mismatch.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { STATUS_CODES } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -17,6 +18,7 @@ import { TAGS } from '../../src/api/shared/openapi.ts';
 import { buildApp } from '../../src/app.ts';
 import { createCa, issueServerCertificate } from '../../src/certificates/issue.ts';
 import { configWith } from '../../src/config.ts';
+import { API_ERRORS } from '../../src/domain/errors.ts';
 import { type Gateway, openTestStore, startGateway } from '../helpers/gateway.ts';
 
 type Operation = {
@@ -149,6 +151,44 @@ describe('the OpenAPI document', () => {
     ]);
   });
 
+  test('every error answer shows an example of its own status, in its shape', () => {
+    const problems: string[] = [];
+    let examples = 0;
+    for (const [name, operation] of operationsOf(document)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [type, media] of Object.entries(response.content ?? {})) {
+          const shape = (media.schema as { $ref?: string } | undefined)?.$ref?.split('/').pop();
+          if (shape !== 'ApiError' && shape !== 'OAuthError') continue;
+          const where = `${name} ${status} ${type}`;
+          const example = (media as { example?: Record<string, unknown> }).example;
+          if (example === undefined) {
+            problems.push(`${where}: no example`);
+            continue;
+          }
+          examples += 1;
+          // The codes a status answers are the ones its description names (e.g. "(invalid_client)").
+          const named = (code: string) =>
+            new RegExp(`\\b${code.replace(/_[A-Z]+$/, '_')}`).test(response.description);
+          if (shape === 'OAuthError') {
+            if (Object.keys(example).sort().join() !== 'error,error_description')
+              problems.push(`${where}: not RFC 6749's shape`);
+            if (!named(String(example.error))) problems.push(`${where}: ${example.error}`);
+            continue;
+          }
+          const messages = example.tppMessages as { code: string }[];
+          if (example.httpCode !== status || example.httpMessage !== STATUS_CODES[Number(status)])
+            problems.push(`${where}: httpCode ${example.httpCode} ${example.httpMessage}`);
+          for (const { code } of messages) {
+            const own = API_ERRORS[code as keyof typeof API_ERRORS] === Number(status);
+            if (!own && !named(code)) problems.push(`${where}: ${code}`);
+          }
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+    assert.ok(examples > 300, `only ${examples} error examples`);
+  });
+
   test('every request example is accepted by its schema', () => {
     const compile = AjvCompiler()({}, { customOptions: { strict: false } } as never) as unknown as (route: {
       schema: object;
@@ -196,6 +236,17 @@ test('live: every operation asks for the TPP certificate too (mutual TLS)', asyn
       ([name]) => name === 'POST /psd2/v1/payments/{paymentProduct}',
     )![1];
     assert.deepEqual(initiate.security, [{ bearerToken: [], mutualTLS: [] }]);
+    // The docs page's copy fills in nothing of a sandbox: no client id, no redirect URI.
+    const page = (await gateway.app
+      .inject({ method: 'GET', url: '/docs/json' })
+      .then((answer) => answer.json())) as Document;
+    const filled = operationsOf(page).flatMap(([name, operation]) =>
+      (operation.parameters ?? [])
+        .filter((p) => ['X-Gateway-Client-Id', 'client_id', 'redirect_uri'].includes(p.name))
+        .filter((p) => (p as { example?: unknown }).example !== undefined)
+        .map((p) => `${name} ${p.name}`),
+    );
+    assert.deepEqual(filled, []);
   } finally {
     await gateway.close();
   }

@@ -3,6 +3,7 @@
 // GET / naming where everything is.
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { VERSION } from '../../version.ts';
 import { baseUrlOf, originOf } from '../base-url.ts';
@@ -12,6 +13,7 @@ import type { Pipelines } from '../shared/pipeline.ts';
 import { answer } from '../shared/schemas.ts';
 import { wantsPage } from '../shared/wants-page.ts';
 import { type OpenApiDocument, postmanCollection } from './collection.ts';
+import { forTrying, type SandboxApp, withoutEmptyFields } from './try-it-out.ts';
 
 const Index = Type.Object({
   service: Type.Literal('psd2-gateway'),
@@ -27,7 +29,7 @@ const Index = Type.Object({
 });
 
 /** Sandbox: the seeded app, whose client id and redirect URI the served collection carries. */
-export type SandboxAppOf = () => Promise<{ clientId: string; redirectUri: string } | undefined>;
+export type SandboxAppOf = () => Promise<SandboxApp | undefined>;
 
 export async function docsRoutes(
   app: Api,
@@ -138,9 +140,24 @@ export async function docsRoutes(
     );
   }
 
-  // Swagger UI from the package's own files (it serves the document again at /docs/json).
+  // Swagger UI from the package's own files. It serves the document again at /docs/json, made to be
+  // tried (try-it-out.ts): with this sandbox's app, read when the page loads it.
+  const pageApps = new WeakMap<FastifyRequest, SandboxApp | undefined>();
   await app.register(swaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { deepLinking: true, docExpansion: 'list', validatorUrl: null, tryItOutEnabled: true },
+    uiConfig: {
+      deepLinking: true,
+      docExpansion: 'list',
+      validatorUrl: null,
+      tryItOutEnabled: true,
+      requestInterceptor: withoutEmptyFields,
+    },
+    uiHooks: {
+      preHandler: async (request) => {
+        if (sandboxApp !== undefined && /\/docs\/(json|yaml)$/.test(request.routeOptions.url ?? ''))
+          pageApps.set(request, await sandboxApp());
+      },
+    },
+    transformSpecification: (document, request) => forTrying(document, pageApps.get(request)),
   });
 }

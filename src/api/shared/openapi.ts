@@ -7,7 +7,7 @@ import type { Config } from '../../config.ts';
 import { MAX_MESSAGES } from '../../http/errors.ts';
 import { MAX_JSON_DEPTH } from '../../http/json-body.ts';
 import { VERSION } from '../../version.ts';
-import { SHARED_SCHEMAS } from './schemas.ts';
+import { errorExample, SHARED_SCHEMAS } from './schemas.ts';
 
 export const TAGS = [
   {
@@ -69,7 +69,13 @@ const SECURITY_SCHEMES = {
 };
 
 type Options = FastifyDynamicSwaggerOptions;
-type Operation = { tags?: string[]; security?: Record<string, string[]>[]; responses?: unknown };
+type Media = { schema?: { $ref?: string }; example?: unknown };
+type Operation = {
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  requestBody?: { content?: Record<string, unknown> };
+  responses?: Record<string, { content?: Record<string, Media> }>;
+};
 
 /**
  * Registers the document's generator; the shared schemas become its components. Where the service asks
@@ -104,6 +110,7 @@ export async function registerOpenApi(
     },
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject;
+      withErrorExamples(document.openapiObject.paths as Record<string, Record<string, Operation>>);
       if (mutualTls) withMutualTls(document.openapiObject.paths as Record<string, Record<string, Operation>>);
       return document.openapiObject;
     },
@@ -117,6 +124,27 @@ function withMutualTls(paths: Record<string, Record<string, Operation>>): void {
       if (operation.security !== undefined)
         operation.security = operation.security.map((requirement) => ({ ...requirement, mutualTLS: [] }));
       else if (operation.tags?.includes('Onboarding')) operation.security = [{ mutualTLS: [] }];
+    }
+  }
+}
+
+/**
+ * Each error answer shows an example of its own status (the shared shapes' own example is a 400): a
+ * route's schema refers to ApiError or OAuthError by $ref, which carries nothing beside it into the
+ * document, so the examples are added here, where the status and the media type taken are known.
+ */
+function withErrorExamples(paths: Record<string, Record<string, Operation>>): void {
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      const takes = Object.keys(operation.requestBody?.content ?? {})[0];
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        for (const media of Object.values(response.content ?? {})) {
+          const shape = media.schema?.$ref?.split('/').pop();
+          if (media.example !== undefined || (shape !== 'ApiError' && shape !== 'OAuthError')) continue;
+          const example = errorExample(shape, Number(status), takes);
+          if (example !== undefined) media.example = example;
+        }
+      }
     }
   }
 }

@@ -2,10 +2,10 @@
 // headers every answer carries, and the statuses a route answers with their meaning. The OpenAPI
 // document (/openapi.json) is generated from these and the routes' own schemas.
 import { type TObject, type TProperties, type TSchema, Type } from '@sinclair/typebox';
-import { API_ERRORS, type ApiErrorCode } from '../../domain/errors.ts';
+import { API_ERRORS, type ApiErrorCode, type OAuthErrorCode, type TppMessage } from '../../domain/errors.ts';
+import { apiErrorBody } from '../../http/errors.ts';
 
-const TPP_MESSAGE_EXAMPLE = {
-  category: 'ERROR',
+const FORMAT_ERROR_EXAMPLE: TppMessage = {
   code: 'FORMAT_ERROR',
   path: 'instructedAmount.amount',
   text: 'instructedAmount.amount must be a decimal with at most 2 fraction digits',
@@ -34,14 +34,7 @@ const ApiErrorBody = Type.Object(
   {
     $id: 'ApiError',
     title: 'ApiError',
-    examples: [
-      {
-        httpCode: '400',
-        httpMessage: 'Bad Request',
-        moreInformation: TPP_MESSAGE_EXAMPLE.text,
-        tppMessages: [TPP_MESSAGE_EXAMPLE],
-      },
-    ],
+    examples: [apiErrorBody(400, [FORMAT_ERROR_EXAMPLE])],
   },
 );
 
@@ -57,7 +50,7 @@ const OAuthErrorBody = Type.Object(
   {
     $id: 'OAuthError',
     title: 'OAuthError',
-    examples: [{ error: 'invalid_grant', error_description: 'the code is unknown, used or expired' }],
+    examples: [{ error: 'invalid_grant', error_description: 'the code has expired' }],
   },
 );
 
@@ -89,6 +82,57 @@ const OAUTH_ERROR_MEANINGS: Record<number, string> = {
   503: "A system the call needs cannot answer now: the database, the bank's core banking system or its e-ID service (temporarily_unavailable): try again after Retry-After seconds; a decoupled session goes on",
 };
 
+const CORRELATION_EXAMPLE = '6f1c2b9e-8d4a-4e57-a0c3-2f9b7d1e5a48';
+
+/** What the service answers with each status, as an example of it (texts as the service writes them). */
+const API_ERROR_EXAMPLES: Record<number, TppMessage> = {
+  400: FORMAT_ERROR_EXAMPLE,
+  401: { code: 'TOKEN_UNKNOWN', text: 'The access token is not known' },
+  403: { code: 'PRODUCT_INVALID', text: 'sek-credit-transfer is available only in a signing basket' },
+  404: { code: 'RESOURCE_UNKNOWN', text: 'There is no endpoint for GET at this path' },
+  405: {
+    code: 'CANCELLATION_INVALID',
+    text: 'payment 0f9d7c1e-3b7a-4c55-9f0e-5b2c8e1d4a6f is ACSC and can no longer be cancelled',
+  },
+  409: { code: 'STATUS_INVALID', text: 'App 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9 is subscribed to PIS already' },
+  410: {
+    code: 'SERVICE_INVALID',
+    path: '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+    text: 'Version 1 of the Swedish payment API was decommissioned on 15 November 2026: use /psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+  },
+  413: { code: 'REQUEST_TOO_LARGE', text: 'the request body is too large' },
+  429: {
+    code: 'ACCESS_EXCEEDED',
+    text: 'Too many requests from this app: at most 100 in 1 seconds; try again in 1 seconds',
+  },
+  500: { code: 'INTERNAL_ERROR', text: `An internal error occurred; correlation id ${CORRELATION_EXAMPLE}` },
+  503: {
+    code: 'SERVICE_UNAVAILABLE',
+    text: `The service cannot answer now; try again in 5 seconds (correlation id ${CORRELATION_EXAMPLE})`,
+  },
+};
+
+type OAuthErrorExample = { readonly error: OAuthErrorCode; readonly error_description: string };
+
+const OAUTH_ERROR_EXAMPLES: Record<number, OAuthErrorExample> = {
+  400: { error: 'invalid_grant', error_description: 'the code has expired' },
+  401: { error: 'invalid_client', error_description: 'client authentication failed' },
+  413: { error: 'invalid_request', error_description: 'the request body is too large' },
+  429: {
+    error: 'temporarily_unavailable',
+    error_description:
+      'Too many requests from this address: at most 30 in 60 seconds; try again in 12 seconds',
+  },
+  500: {
+    error: 'server_error',
+    error_description: `An internal error occurred; correlation id ${CORRELATION_EXAMPLE}`,
+  },
+  503: {
+    error: 'temporarily_unavailable',
+    error_description: `The service cannot answer now; try again in 5 seconds (correlation id ${CORRELATION_EXAMPLE})`,
+  },
+};
+
 /** The API error body as the answer of each status, with what the status means. */
 export function apiErrors(...statuses: number[]): Record<number, TSchema> {
   return errorAnswers(statuses, API_ERROR_MEANINGS, 'ApiError');
@@ -114,6 +158,39 @@ function errorAnswers(
     }),
   );
 }
+
+/**
+ * The error body an operation answers with a status, as the document's example of that answer: in the
+ * shape the answer refers to (ApiError or OAuthError), the code of that status, and the text the
+ * service writes (a 415 names the media type the operation takes). Undefined for a status without one.
+ */
+export function errorExample(
+  shape: 'ApiError' | 'OAuthError',
+  status: number,
+  takes: string | undefined,
+): unknown {
+  if (shape === 'OAuthError') {
+    if (status === 415)
+      return { error: 'invalid_request', error_description: `the body must be ${takes ?? FORM}` };
+    // The decoupled endpoints (JSON) refuse a poll too soon; the token endpoint an expired code.
+    if (status === 400 && takes === 'application/json') return DECOUPLED_400;
+    return OAUTH_ERROR_EXAMPLES[status];
+  }
+  const message =
+    status === 415
+      ? {
+          code: 'UNSUPPORTED_MEDIA_TYPE' as const,
+          text: `Content-Type must be ${takes ?? 'application/json'}`,
+        }
+      : API_ERROR_EXAMPLES[status];
+  return message === undefined ? undefined : apiErrorBody(status, [message]);
+}
+
+const FORM = 'application/x-www-form-urlencoded';
+const DECOUPLED_400: OAuthErrorExample = {
+  error: 'mbid_max_polling',
+  error_description: 'polled too often: wait sleep_time (2000 ms) between polls',
+};
 
 /** The statuses of calls with TPP headers and a bearer token; more for calls that take a body or write. */
 export const TPP_CALL_ERRORS = [400, 401, 403, 404, 500] as const;
@@ -149,8 +226,8 @@ export function tppHeaderSchema(options: TppHeaderSchemaOptions = {}): TObject {
   return Type.Object({
     'X-Gateway-Client-Id': Type.String({
       minLength: 1,
+      // No example: an id that is no app's only fails (the sandbox's docs page fills in its app's).
       description: 'The app id (client_id) the call is made for; onboarding: the TPP id',
-      examples: ['0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9'],
     }),
     ...tppIdHeaders,
     ...(options.country === true

@@ -387,7 +387,7 @@ for (const backend of backends()) {
         const created = await client.consents.create(ais);
         const { consentId } = created.body;
         assert.deepEqual(whole(created), {
-          status: 200,
+          status: 201,
           body: { consentId, consentStatus: 'received', scaMethods: expectedScaMethods(gateway.url, true) },
         });
         assert.deepEqual(whole(await client.consents.status(consentId, ais)), {

@@ -112,7 +112,7 @@ class RealClient {
       headers: this.headers(aisToken),
       json: { access: 'ALL_ACCOUNTS' },
     });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
     return answer.body.consentId;
   }
 }

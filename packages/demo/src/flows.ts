@@ -135,7 +135,7 @@ const ais: Flow = {
     const token = await clientToken(context, 'AIS');
     const created = await walk.call(
       () => client.consents.create(token),
-      200,
+      201,
       (body) => `consentId ${body.consentId}, consentStatus ${body.consentStatus}`,
     );
     const consentId = created.body.consentId;

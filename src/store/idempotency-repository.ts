@@ -26,7 +26,12 @@ export interface RecordedAnswer {
 /** What is recorded under a key: a request in flight, or the answer of one that was done. */
 export type KeyRecord =
   | { readonly fingerprint: string; readonly inFlight: true }
-  | { readonly fingerprint: string; readonly inFlight: false; readonly statusCode: number; readonly body: unknown };
+  | {
+      readonly fingerprint: string;
+      readonly inFlight: false;
+      readonly statusCode: number;
+      readonly body: unknown;
+    };
 
 /** How many keys past their time one claim deletes: the purge keeps pace with the keys made, no more. */
 const PURGED_PER_CLAIM = 10;

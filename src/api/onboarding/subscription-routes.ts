@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import { grantOf } from '../../http/request-context.ts';
-import { header, tppIdsOnly } from '../../http/tpp-headers.ts';
+import { tppIdsOnly } from '../../http/tpp-headers.ts';
 import { type SubscriptionRequestBody, subscribe } from '../../services/onboarding/subscriptions.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, answerWith } from '../shared/api.ts';

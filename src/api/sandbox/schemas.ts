@@ -48,7 +48,7 @@ export const TestDataSchema = Type.Object({
   psuPassword: Type.String({ description: "Every test PSU's password (the live login page asks for it)" }),
   sandboxUsers: Type.Array(Type.Object({ name: Type.String(), psuId: Type.String() }), {
     description:
-      'The values of X-Sandbox-User on the authorize request (the real sandbox\'s user names) and the test PSU each one picks',
+      "The values of X-Sandbox-User on the authorize request (the real sandbox's user names) and the test PSU each one picks",
   }),
   scenarios: Type.Array(Type.Object({ trigger: Type.String(), outcome: Type.String() })),
   psus: Type.Array(

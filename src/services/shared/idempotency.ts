@@ -51,7 +51,7 @@ export type Claim = KeyClaim & { readonly fingerprint: string };
  */
 const LEASE_MS = 120_000;
 /** How long an answer is kept under its key (the draft leaves it to the server: at least 24 hours). */
-export const KEY_KEPT_MS = 24 * 60 * 60 * 1000;
+const KEY_KEPT_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Runs `work` for the request: without a key at once, with nothing recorded; with a key, under its

@@ -61,7 +61,10 @@ export const idempotencyChecks: readonly Check[] = [
       const token = context.fact('clientToken');
       const initiation = { path: PATH, body: otherBankBody(context.options), headers };
       const first = expectString(jsonBody(await initiate(context, token, initiation), 200), 'paymentId');
-      const second = expectString(jsonBody(await initiate(context, token, initiation), 200, 'again'), 'paymentId');
+      const second = expectString(
+        jsonBody(await initiate(context, token, initiation), 200, 'again'),
+        'paymentId',
+      );
       if (second === first) throw new Deviation('a second paymentId', `paymentId ${first} again`);
     },
   },

@@ -728,7 +728,10 @@ describe('clients of the real service, unchanged', () => {
       { ...first, consentId: 'c', paymentId: 'p' },
     );
     assert.equal(first.consentStatus, 'received');
-    assert.ok(first.accounts.some((account) => account.accountId === ACCOUNTS.tolvan.accountId));
+    assert.ok(
+      first.accounts.some((account) => account.accountId === ACCOUNTS.tolvan.accountId),
+      JSON.stringify(first.accounts),
+    );
     assert.deepEqual(
       new Set(first.accounts.map((account) => account.ownerName)),
       new Set([ACCOUNTS.tolvan.ownerName]),

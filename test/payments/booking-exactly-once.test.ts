@@ -20,7 +20,7 @@ import {
   sibling,
   startGateway,
 } from '../helpers/gateway.ts';
-import { errorBody } from '../helpers/http.ts';
+import { errorBody, KEY_IN_FLIGHT, KEY_REUSED } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 
 /** What a client relies on of an answer: its status and whole body. */
@@ -298,11 +298,7 @@ for (const backend of backends()) {
 
     const inFlight = {
       status: 409,
-      body: errorBody(409, 'Conflict', {
-        code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
-        path: 'Idempotency-Key',
-        text: 'A request with this Idempotency-Key is still being processed: retry after it has been answered',
-      }),
+      body: KEY_IN_FLIGHT,
     };
 
     test('its key while the bank books: 409 on either process, 422 for another payment, then the first answer', async () => {
@@ -319,11 +315,7 @@ for (const backend of backends()) {
         assert.deepEqual(statusAndBody(await execute(second, paymentId, psuToken, key)), inFlight);
         assert.deepEqual(statusAndBody(await execute(second, other.paymentId, other.psuToken, key)), {
           status: 422,
-          body: errorBody(422, 'Unprocessable Entity', {
-            code: 'IDEMPOTENCY_KEY_REUSED',
-            path: 'Idempotency-Key',
-            text: 'Idempotency-Key was already used for another request to this operation: send a new key for a new request',
-          }),
+          body: KEY_REUSED,
         });
         // The key of another operation (a cancellation) is another key.
         const cancelled = await gateway.client.request(

@@ -9,8 +9,8 @@ import { type Gateway, manualClock, sibling, startGateway } from '../helpers/gat
 import {
   BAD_REQUEST,
   call,
-  errorBody,
   FORBIDDEN,
+  KEY_REUSED,
   NOT_FOUND,
   statusAndBody,
   UNAUTHORIZED,
@@ -186,11 +186,7 @@ describe('execute', () => {
     );
     assert.deepEqual(statusAndBody(await execute(DOMESTIC, third, await psuToken(third), undefined, key)), {
       status: 422,
-      body: errorBody(422, 'Unprocessable Entity', {
-        code: 'IDEMPOTENCY_KEY_REUSED',
-        path: 'Idempotency-Key',
-        text: 'Idempotency-Key was already used for another request to this operation: send a new key for a new request',
-      }),
+      body: KEY_REUSED,
     });
   });
 

@@ -12,6 +12,7 @@ import {
   call,
   errorBody,
   FORBIDDEN,
+  KEY_REUSED,
   NOT_FOUND,
   statusAndBody,
   UNAUTHORIZED,
@@ -754,11 +755,7 @@ describe('Idempotency-Key retries; TPP-Request-ID is a correlation id', () => {
       domestic({ instructedAmount: { currency: 'SEK', amount: '1.00' } }),
       {
         status: 422,
-        body: errorBody(422, 'Unprocessable Entity', {
-          code: 'IDEMPOTENCY_KEY_REUSED',
-          path: 'Idempotency-Key',
-          text: 'Idempotency-Key was already used for another request to this operation: send a new key for a new request',
-        }),
+        body: KEY_REUSED,
       },
       { 'idempotency-key': key },
     );

@@ -24,10 +24,13 @@ export const API_ERRORS = {
   RESOURCE_UNKNOWN: 404,
   SERVICE_INVALID: 405,
   CANCELLATION_INVALID: 405,
-  REQUEST_ID_REUSED: 409,
+  // Not Berlin Group: Idempotency-Key (draft-ietf-httpapi-idempotency-key-header) while its first
+  // request is in flight (409), and used before for another request (422).
+  IDEMPOTENCY_KEY_IN_FLIGHT: 409,
   STATUS_INVALID: 409,
   REQUEST_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  IDEMPOTENCY_KEY_REUSED: 422,
   ACCESS_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,

@@ -4,6 +4,7 @@
 import type { Config } from '../config.ts';
 import type { AccountRecord, CardAccountRecord } from '../domain/accounts.ts';
 import { formatAmount } from '../domain/money.ts';
+import { SANDBOX_USERS } from '../domain/sandbox-users.ts';
 import { listAccounts, listCardAccountsOfPsu, listCardsOf, listPsus } from '../store/customers-repository.ts';
 import type { StoreDb } from '../store/database.ts';
 import { SCENARIO_TABLE, type ScenarioRow } from './scenarios.ts';
@@ -54,6 +55,8 @@ export interface TestData {
   app?: { clientId: string; redirectUri: string };
   /** Every test PSU's password in the built-in PSU directory (the live login page asks for it). */
   psuPassword: string;
+  /** X-Sandbox-User's values on the authorize request, and the test PSU each picks (domain/sandbox-users.ts). */
+  sandboxUsers: { name: string; psuId: string }[];
   /** What the scenario PSUs and accounts make happen (src/sandbox/scenarios.ts). */
   scenarios: ScenarioRow[];
   psus: {
@@ -136,6 +139,7 @@ export async function listTestData(
   return {
     ...(app === undefined ? {} : { app: { clientId: app.clientId, redirectUri: app.redirectUri } }),
     psuPassword: TEST_PSU_PASSWORD,
+    sandboxUsers: Object.entries(SANDBOX_USERS).map(([name, psuId]) => ({ name, psuId })),
     scenarios: [...SCENARIO_TABLE],
     psus: psus.map((psu) => ({
       psuId: psu.psuId,

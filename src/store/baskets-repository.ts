@@ -5,7 +5,7 @@ import type { Payment } from '../domain/payment.ts';
 import type { CustomerType } from '../domain/products.ts';
 import { joinedStatement } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
-import { inClaimOrder, type RecordedAnswer, requestKeyOf } from './idempotency-repository.ts';
+import { answerColumns, type RecordedAnswer, recordAnswersSql } from './idempotency-repository.ts';
 import {
   NEW_PAYMENT_COLUMNS,
   newPaymentTuple,
@@ -37,19 +37,18 @@ export interface NewBasket {
   readonly customerType: CustomerType;
   readonly corporateId: string | null;
   readonly members: readonly BasketMember[];
-  /** The answer to the request that created it: `answer.key.clientId` is the basket's app. */
-  readonly answer: RecordedAnswer;
+  /** The answer to the request that created it, under its Idempotency-Key's claim; none without a key. */
+  readonly answer: RecordedAnswer | undefined;
 }
 
 /**
- * Stores a basket, all its payments and the answer to its request in one statement: all of it or,
- * when the app already used the request id, nothing (answers false). One statement needs no
- * transaction, so no connection is held between round trips; concurrent baskets share a statement
- * and a commit (see coalescer.ts). On PostgreSQL a concurrent claim of the same id waits for the first.
+ * Stores a basket, all its payments and the answer to its request (under its Idempotency-Key's claim)
+ * in one statement: all of it or, when the claim is no longer the request's, nothing (answers false).
+ * One statement needs no transaction, so no connection is held between round trips; concurrent
+ * baskets share a statement and a commit (see coalescer.ts).
  */
 export function insertBasketAnswering(db: StoreDb, basket: NewBasket): Promise<boolean> {
-  if (basket.answer.key.clientId !== basket.basket.clientId) throw new Error('a request id of another app');
-  // Without payments the statement would claim the request id and store the basket, yet answer false.
+  // Without payments the statement would record the answer and store the basket, yet answer false.
   if (basket.members.length === 0) throw new Error('a basket without payments');
   return basketInitiations(db, basket);
 }
@@ -62,28 +61,27 @@ export function insertBasketAnswering(db: StoreDb, basket: NewBasket): Promise<b
 const basketInitiations = joinedStatement('insert_baskets_answering', insertBasketsAnswering, {
   maxInFlight: 4,
   maxBatch: 16,
-  key: requestKeyOf,
 });
 
 /**
- * The baskets whose request ids were still free. Everything travels as one JSON array (a parameter
- * per column would be thousands, and building them cost more CPU than the statement); baskets go in
- * the order of their request ids, so that two statements claiming the same ids lock them in one order.
+ * The baskets whose claims still held (or that had none). Everything travels as one JSON array (a
+ * parameter per column would be thousands, and building them cost more CPU than the statement).
  * A basket's payments are inserted only with their basket, and the basket only with its claim. A
  * payment travels as `newPaymentTuple` with its reference; its app, PSU and customer are the basket's.
  */
 async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]): Promise<boolean[]> {
   // Object.assign, not `{ ...basket, ... }`: docs/decisions.md, "Spreads followed by members".
-  const rows = inClaimOrder(items).map(({ basket, customerType, corporateId, members, answer }) =>
-    Object.assign({}, basket, {
-      customerType,
-      corporateId,
-      requestId: answer.key.requestId,
-      fingerprint: answer.fingerprint,
-      statusCode: answer.statusCode,
-      body: answer.body,
-      payments: members.map((member) => [...newPaymentTuple(member), member.tppPaymentReference]),
-    }),
+  const rows = items.map(({ basket, customerType, corporateId, members, answer }) =>
+    Object.assign(
+      {},
+      basket,
+      {
+        customerType,
+        corporateId,
+        payments: members.map((member) => [...newPaymentTuple(member), member.tppPaymentReference]),
+      },
+      answerColumns(answer),
+    ),
   );
   const stored = await runStatement<{ basketId: string }>(
     db,
@@ -91,18 +89,14 @@ async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]):
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS t("basketId" text, "clientId" text, "psuId" text, "customerType" text, "corporateId" text,
-              "requestId" text, fingerprint text, "statusCode" integer, body jsonb, payments jsonb)
+              payments jsonb, "claimClient" text, operation text, key text, claim text,
+              "statusCode" integer, body jsonb)
      ),
-     claim AS (
-       INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
-       SELECT "clientId", "requestId", fingerprint, "statusCode", body FROM input
-       ON CONFLICT DO NOTHING
-       RETURNING client_id, request_id
-     ),
+     recorded AS (${recordAnswersSql('input')}),
      basket AS (
        INSERT INTO signing_baskets (basket_id, client_id, psu_id)
        SELECT i."basketId", i."clientId", i."psuId"
-         FROM input i JOIN claim c ON c.client_id = i."clientId" AND c.request_id = i."requestId"
+         FROM input i WHERE i.claim IS NULL OR i.claim IN (SELECT claim FROM recorded)
        RETURNING basket_id
      ),
      member AS (

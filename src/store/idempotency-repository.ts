@@ -1,68 +1,152 @@
-// The answers to state-changing requests, by app and TPP-Request-ID.
+// Idempotency-Key records (migration 0030), by app, operation and key: a claim while the first request
+// with the key is in flight, then the answer it gave, written with its work.
+import { and, eq } from 'drizzle-orm';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { idempotencyKeys } from './schema.ts';
 
-export interface RequestKey {
+/** Whose key it is and for what: an app (onboarding: a TPP), an operation, the Idempotency-Key. */
+export interface KeyScope {
   readonly clientId: string;
-  readonly requestId: string;
+  readonly operation: string;
+  readonly key: string;
 }
 
-/** An answer to record under a request id. */
+/** A key this request holds: its scope and the claimant's token. */
+export interface KeyClaim extends KeyScope {
+  readonly token: string;
+}
+
+/** The answer to record under a claim, by the statement or transaction that does the work. */
 export interface RecordedAnswer {
-  readonly key: RequestKey;
-  readonly fingerprint: string;
+  readonly claim: KeyClaim;
   readonly statusCode: number;
   readonly body: unknown;
 }
 
-/** An answer's request id as one key: its app and its TPP-Request-ID. */
-export const requestKeyOf = ({ answer }: { readonly answer: RecordedAnswer }): string =>
-  `${answer.key.clientId} ${answer.key.requestId}`;
+/** What is recorded under a key: a request in flight, or the answer of one that was done. */
+export type KeyRecord =
+  | { readonly fingerprint: string; readonly inFlight: true }
+  | {
+      readonly fingerprint: string;
+      readonly inFlight: false;
+      readonly statusCode: number;
+      readonly body: unknown;
+    };
+
+/** How many keys past their time one claim deletes: the purge keeps pace with the keys made, no more. */
+const PURGED_PER_CLAIM = 10;
 
 /**
- * Items that claim request ids, in the order of their keys: two statements claiming the same ids lock
- * them in the same order (and so never deadlock).
+ * Claims a key for a request: answers true when the key was free (never used, used more than `keptSince`
+ * ago, or held by a claimant whose lease ended before `now`), the claim then committed before the work
+ * starts, so that a concurrent request with the key, in any process, finds it in flight. Deletes a few
+ * keys older than `keptSince` on the way.
  */
-export function inClaimOrder<T extends { readonly answer: RecordedAnswer }>(items: readonly T[]): T[] {
-  return items
-    .map((item) => ({ key: requestKeyOf(item), item }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ item }) => item);
-}
-
-export interface StoredAnswer {
-  readonly fingerprint: string;
-  readonly statusCode: number;
-  readonly body: unknown;
-}
-
-/**
- * Records the answer to a request, in the transaction that did its work. Answers false when the id
- * is taken. On PostgreSQL a concurrent record of the same id waits here until the first
- * transaction ends, then finds the id taken (or free again, after a rollback).
- */
-export async function recordAnswer(
-  db: Db,
-  key: RequestKey,
+export async function claimKey(
+  db: StoreDb,
+  claim: KeyClaim,
   fingerprint: string,
-  statusCode: number,
-  body: unknown,
+  times: { readonly now: Date; readonly leaseUntil: Date; readonly keptSince: Date },
 ): Promise<boolean> {
-  const rows = await db
-    .insert(idempotencyKeys)
-    .values({ clientId: key.clientId, requestId: key.requestId, fingerprint, statusCode, body })
-    .onConflictDoNothing()
-    .returning({ requestId: idempotencyKeys.requestId });
+  const rows = await runStatement<{ claimed: number }>(
+    db,
+    'claim_idempotency_key',
+    `WITH purged AS (
+       DELETE FROM idempotency_keys
+        WHERE ctid = ANY (ARRAY(
+          SELECT ctid FROM idempotency_keys
+           WHERE created_at < $7 AND NOT (client_id = $1 AND operation = $2 AND idempotency_key = $3)
+           ORDER BY created_at LIMIT ${PURGED_PER_CLAIM}))
+     )
+     INSERT INTO idempotency_keys AS k
+            (client_id, operation, idempotency_key, fingerprint, claim, lease_until, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $8)
+     ON CONFLICT (client_id, operation, idempotency_key) DO UPDATE
+        SET fingerprint = excluded.fingerprint, claim = excluded.claim, lease_until = excluded.lease_until,
+            status_code = NULL, body = NULL, created_at = excluded.created_at
+      WHERE (k.claim IS NOT NULL AND k.lease_until < excluded.created_at) OR k.created_at < $7
+     RETURNING 1 AS claimed`,
+    [
+      claim.clientId,
+      claim.operation,
+      claim.key,
+      fingerprint,
+      claim.token,
+      times.leaseUntil.toISOString(),
+      times.keptSince.toISOString(),
+      times.now.toISOString(),
+    ],
+  );
   return rows.length === 1;
 }
 
-export async function findAnswer(db: StoreDb, key: RequestKey): Promise<StoredAnswer | undefined> {
-  const rows = await runStatement<StoredAnswer>(
+/** What the key holds, if anything. */
+export async function findKey(db: StoreDb, scope: KeyScope): Promise<KeyRecord | undefined> {
+  const rows = await runStatement<{ fingerprint: string; statusCode: number | null; body: unknown }>(
     db,
-    'find_answer',
+    'find_idempotency_key',
     `SELECT fingerprint, status_code AS "statusCode", body
-       FROM idempotency_keys WHERE client_id = $1 AND request_id = $2`,
-    [key.clientId, key.requestId],
+       FROM idempotency_keys WHERE client_id = $1 AND operation = $2 AND idempotency_key = $3`,
+    [scope.clientId, scope.operation, scope.key],
   );
-  return rows[0];
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  return row.statusCode === null
+    ? { fingerprint: row.fingerprint, inFlight: true }
+    : { fingerprint: row.fingerprint, inFlight: false, statusCode: row.statusCode, body: row.body };
+}
+
+/**
+ * Records the answer under the claim, in the transaction that did its work. Answers false when the claim
+ * is no longer this request's (its lease ended and another request took the key): the caller rolls back.
+ */
+export async function recordAnswer(db: Db, answer: RecordedAnswer): Promise<boolean> {
+  const rows = await db
+    .update(idempotencyKeys)
+    .set({ statusCode: answer.statusCode, body: answer.body, claim: null, leaseUntil: null })
+    .where(and(...claimed(answer.claim)))
+    .returning({ key: idempotencyKeys.idempotencyKey });
+  return rows.length === 1;
+}
+
+/** Gives a key up after its request failed: a retry with it is done as a new request. */
+export async function releaseClaim(db: StoreDb, claim: KeyClaim): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(...claimed(claim)));
+}
+
+function claimed(claim: KeyClaim) {
+  return [
+    eq(idempotencyKeys.clientId, claim.clientId),
+    eq(idempotencyKeys.operation, claim.operation),
+    eq(idempotencyKeys.idempotencyKey, claim.key),
+    eq(idempotencyKeys.claim, claim.token),
+  ];
+}
+
+/** The columns of an answer as the statements that record one with their work take it (JSON input). */
+export function answerColumns(answer: RecordedAnswer | undefined) {
+  // Without an answer no member at all: the JSON of the hot path (no key) stays as short as it was.
+  return answer === undefined
+    ? {}
+    : {
+        claimClient: answer.claim.clientId,
+        operation: answer.claim.operation,
+        key: answer.claim.key,
+        claim: answer.claim.token,
+        statusCode: answer.statusCode,
+        body: answer.body,
+      };
+}
+
+/**
+ * The CTE that records the answers of `input` (a relation with answerColumns' columns) under their
+ * claims, returning the claims recorded (`claim`). Rows without a claim record nothing.
+ */
+export function recordAnswersSql(input: string): string {
+  return `UPDATE idempotency_keys k
+        SET status_code = a."statusCode", body = a.body, claim = NULL, lease_until = NULL
+       FROM ${input} a
+      WHERE a.claim IS NOT NULL AND k.client_id = a."claimClient" AND k.operation = a.operation
+        AND k.idempotency_key = a.key AND k.claim = a.claim
+      RETURNING a.claim`;
 }

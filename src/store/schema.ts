@@ -133,13 +133,16 @@ export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
     clientId: text('client_id').notNull(),
-    requestId: text('request_id').notNull(),
+    operation: text('operation').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
     fingerprint: text('fingerprint').notNull(),
-    statusCode: integer('status_code').notNull(),
-    body: jsonb('body').notNull(),
-    createdAt: instant('created_at').notNull().default(sql`now()`),
+    claim: text('claim'),
+    leaseUntil: instant('lease_until'),
+    statusCode: integer('status_code'),
+    body: jsonb('body'),
+    createdAt: instant('created_at').notNull(),
   },
-  (table) => [primaryKey({ columns: [table.clientId, table.requestId] })],
+  (table) => [primaryKey({ columns: [table.clientId, table.operation, table.idempotencyKey] })],
 );
 
 export const eidOrders = pgTable('eid_orders', {

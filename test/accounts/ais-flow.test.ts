@@ -35,7 +35,7 @@ async function consentedTokens(
   options: Parameters<TppClient['createConsent']>[1] = {},
 ) {
   const created = await client.createConsent(aisToken, options);
-  assert.equal(created.status, 200, JSON.stringify(created.body));
+  assert.equal(created.status, 201, JSON.stringify(created.body));
   const consentId = created.body.consentId;
   const tokens = await client.authorizeScope(`AIS:${consentId}`);
   return { consentId, tokens };
@@ -73,7 +73,7 @@ describe('account information in the sandbox', () => {
 
   test('consent, redirect authorization, accounts with balances, one account, balances', async () => {
     const created = await client.createConsent(ais);
-    assert.equal(created.status, 200);
+    assert.equal(created.status, 201);
     const consentId = created.body.consentId;
     assert.deepEqual(created.body, {
       consentId,

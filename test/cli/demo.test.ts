@@ -112,7 +112,7 @@ test('every flow against a sandbox started in the process: each step, exit 0', a
     '',
     'ais: a consent, its authorization, the accounts, balances and transactions',
     '[21/31] POST /oauth2/token/1.0 -> 200  scope AIS, token_type Bearer, expires_in 86400',
-    '[22/31] POST /psd2/v1/consents -> 200  consentId <id>, consentStatus received',
+    '[22/31] POST /psd2/v1/consents -> 201  consentId <id>, consentStatus received',
     `[23/31] ${AUTHORIZED}`,
     `[24/31] ${PSU_TOKEN}, with a refresh_token`,
     '[25/31] GET /psd2/v1/consents/<id> -> 200  consentStatus valid, validUntil <date>, frequencyPerDay 4',

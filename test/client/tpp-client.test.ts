@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { expectOk, type HttpAnswer, TppClient, TppError } from '@psd2-gateway/client';
+import { expectOk, expectStatus, type HttpAnswer, TppClient, TppError } from '@psd2-gateway/client';
 import { addDays } from '../../src/domain/dates.ts';
 import { expectedAccount } from '../helpers/accounts.ts';
 import { backends, bankDate, type Gateway, startGateway } from '../helpers/gateway.ts';
@@ -387,7 +387,7 @@ for (const backend of backends()) {
         const created = await client.consents.create(ais);
         const { consentId } = created.body;
         assert.deepEqual(whole(created), {
-          status: 200,
+          status: 201,
           body: { consentId, consentStatus: 'received', scaMethods: expectedScaMethods(gateway.url, true) },
         });
         assert.deepEqual(whole(await client.consents.status(consentId, ais)), {
@@ -425,8 +425,9 @@ for (const backend of backends()) {
 
       test('accounts: list, details, balances, transactions; version 2 records', async () => {
         // Jan de Vries's EUR account: no other test of this file pays from or to it.
-        const consentId = expectOk(
+        const consentId = expectStatus(
           await client.consents.create(ais, { headers: { 'PSU-ID': NL_PSU } }),
+          201,
           'consent',
         ).consentId;
         const token = (await client.authorizeScope(`AIS:${consentId}`)).access_token;
@@ -481,7 +482,7 @@ for (const backend of backends()) {
 
       test('card accounts: list, details, balances, transactions', async () => {
         const tokens = await client.authorizeScope(
-          `AIS:${expectOk(await client.consents.create(ais), 'consent').consentId}`,
+          `AIS:${expectStatus(await client.consents.create(ais), 201, 'consent').consentId}`,
         );
         const list = await client.cardAccounts.list(tokens.access_token);
         assert.equal(list.status, 200);

@@ -112,7 +112,7 @@ class RealClient {
       headers: this.headers(aisToken),
       json: { access: 'ALL_ACCOUNTS' },
     });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
     return answer.body.consentId;
   }
 }
@@ -537,7 +537,7 @@ describe('clients of the real service, unchanged', () => {
     assert.deepEqual(
       [created.status, created.body],
       [
-        200,
+        201,
         {
           consentId: created.body.consentId,
           consentStatus: 'received',
@@ -639,12 +639,142 @@ describe('clients of the real service, unchanged', () => {
     );
     const added = await subscribe({ clientId: appId, product: { name: 'consents' } });
     assert.equal(added.status, 200);
-    assert.equal((await consent()).status, 200);
+    assert.equal((await consent()).status, 201);
     // The seeded sandbox app is subscribed to everything.
     assert.equal(
       (await client.consent(await client.clientToken('AIS'), '/openbanking/psd2/gb/v1/consents')).length > 0,
       true,
     );
+  });
+
+  test('the fifth client: one TPP-Request-ID for every call, its whole flow twice, X-Sandbox-User; the second run as the first', async () => {
+    // Its ids never change, between calls or runs (API-NOTES "What clients of the real service send").
+    const ids = {
+      'TPP-Request-ID': 'fifth-client-request',
+      'TPP-Transaction-ID': 'fifth-client-transaction',
+    };
+    const headers = (token: string) => ({ ...client.headers(token), ...ids });
+    const token = async (form: Record<string, string>) => {
+      const answer = await client.send<{ access_token: string }>('POST', '/openbanking/oauth2/token/1.0', {
+        form: { client_id: client.clientId, ...form },
+        headers: ids,
+      });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      return answer.body.access_token;
+    };
+    const authorized = async (scope: string) => {
+      const query = new URLSearchParams({
+        response_type: 'code',
+        scope,
+        client_id: client.clientId,
+        state: 'fifth',
+        redirect_uri: client.redirectUri,
+      });
+      const answer = await client.send('GET', `/openbanking/oauth2/authorize/1.0?${query}`, {
+        headers: { ...ids, 'X-Sandbox-User': 'SANDBOX-INDIVIDUAL-SE-1' },
+      });
+      assert.equal(answer.status, 302);
+      const code = new URL(answer.headers.get('location')!).searchParams.get('code');
+      assert.ok(code, answer.headers.get('location') ?? '');
+      return token({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, scope });
+    };
+    const run = async () => {
+      const consent = await client.send<{ consentId: string; consentStatus: string }>(
+        'POST',
+        '/openbanking/psd2/v1/consents',
+        {
+          headers: headers(await token({ grant_type: 'client_credentials', scope: 'AIS' })),
+          json: { access: 'ALL_ACCOUNTS' },
+        },
+      );
+      assert.equal(consent.status, 201, JSON.stringify(consent.body));
+      assert.equal(consent.headers.get('tpp-request-id'), ids['TPP-Request-ID']);
+      const ais = await authorized(`AIS:${consent.body.consentId}`);
+      const accounts = await client.send<{ accounts: { accountId: string; ownerName: string }[] }>(
+        'GET',
+        '/openbanking/psd2/v2/accounts',
+        { headers: headers(ais) },
+      );
+      assert.equal(accounts.status, 200, JSON.stringify(accounts.body));
+      const pis = await token({ grant_type: 'client_credentials', scope: 'PIS' });
+      const initiated = await client.send<{ paymentId: string; transactionStatus: string }>(
+        'POST',
+        '/openbanking/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+        { headers: headers(pis), json: domestic() },
+      );
+      assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
+      const { paymentId } = initiated.body;
+      const psu = await authorized(`PIS:${paymentId}`);
+      const executed = await client.send(
+        'PUT',
+        `/openbanking/psd2/v1/payments/handelsbanken-domestic-credit-transfer/${paymentId}`,
+        { headers: headers(psu) },
+      );
+      assert.deepEqual([executed.status, executed.body], [200, { paymentId, transactionStatus: 'ACCC' }]);
+      return {
+        consentId: consent.body.consentId,
+        consentStatus: consent.body.consentStatus,
+        accounts: accounts.body.accounts.map(({ accountId, ownerName }) => ({ accountId, ownerName })),
+        paymentId,
+        initiated: initiated.body.transactionStatus,
+      };
+    };
+    const first = await run();
+    const second = await run();
+    assert.notEqual(second.consentId, first.consentId, 'a new consent, not the first one replayed');
+    assert.notEqual(second.paymentId, first.paymentId, 'a new payment, not the first one replayed');
+    assert.deepEqual(
+      { ...second, consentId: 'c', paymentId: 'p' },
+      { ...first, consentId: 'c', paymentId: 'p' },
+    );
+    assert.equal(first.consentStatus, 'received');
+    assert.ok(
+      first.accounts.some((account) => account.accountId === ACCOUNTS.tolvan.accountId),
+      JSON.stringify(first.accounts),
+    );
+    assert.deepEqual(
+      new Set(first.accounts.map((account) => account.ownerName)),
+      new Set([ACCOUNTS.tolvan.ownerName]),
+    );
+  });
+
+  test('X-Sandbox-User: an unknown name answers 400 naming the valid ones; another PSU than the payer is access_denied', async () => {
+    const pis = await client.clientToken('PIS');
+    const initiated = await client.send<{ paymentId: string }>(
+      'POST',
+      '/openbanking/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+      { headers: client.headers(pis), json: domestic() },
+    );
+    const query = new URLSearchParams({
+      response_type: 'code',
+      scope: `PIS:${initiated.body.paymentId}`,
+      client_id: client.clientId,
+      state: 's',
+      redirect_uri: client.redirectUri,
+    });
+    const path = `/openbanking/oauth2/authorize/1.0?${query}`;
+    const unknown = await client.send('GET', path, { headers: { 'X-Sandbox-User': 'SANDBOX-NOBODY-1' } });
+    assert.deepEqual(
+      [unknown.status, unknown.body],
+      [
+        400,
+        errorBody(400, 'Bad Request', {
+          code: 'FORMAT_ERROR',
+          path: 'X-Sandbox-User',
+          text: 'X-Sandbox-User names no sandbox user: use one of SANDBOX-INDIVIDUAL-SE-1, SANDBOX-INDIVIDUAL-SE-2, SANDBOX-CORPORATE-SE-1, SANDBOX-CORPORATE-SE-2, SANDBOX-INDIVIDUAL-NL-1, SANDBOX-INDIVIDUAL-LU-1, SANDBOX-INDIVIDUAL-GB-1',
+        }),
+      ],
+    );
+    const other = await client.send('GET', path, {
+      headers: { 'X-Sandbox-User': 'SANDBOX-INDIVIDUAL-SE-2' },
+    });
+    assert.equal(other.status, 302);
+    const location = new URL(other.headers.get('location')!);
+    assert.deepEqual(Object.fromEntries(location.searchParams), {
+      error: 'access_denied',
+      error_description: 'X-Sandbox-User names another PSU than the one who must authorize this',
+      state: 's',
+    });
   });
 });
 

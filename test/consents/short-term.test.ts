@@ -24,7 +24,7 @@ function readAccounts(gateway: Gateway, token: string) {
 
 async function consentId(gateway: Gateway, token: string): Promise<string> {
   const answer = await create(gateway, token);
-  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  assert.equal(answer.status, 201, JSON.stringify(answer.body));
   return (answer.body as { consentId: string }).consentId;
 }
 
@@ -84,7 +84,7 @@ describe('sandbox', () => {
   test('created as received, with both SCA methods', async () => {
     const answer = await create(gateway, token);
     const body = answer.body as { consentId: string; scaMethods: { scaMethodType: string }[] };
-    assert.equal(answer.status, 200);
+    assert.equal(answer.status, 201);
     assert.deepEqual(Object.keys(body).sort(), ['consentId', 'consentStatus', 'scaMethods']);
     assert.equal((answer.body as { consentStatus: string }).consentStatus, 'received');
     assert.deepEqual(

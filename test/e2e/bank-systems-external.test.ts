@@ -319,7 +319,7 @@ for (const backend of backends()) {
     test('account information (v1 and v2) and card accounts, for a consent the PSU approved at the bank’s login', async () => {
       const token = await app.clientCredentialsToken('AIS');
       const created = await app.consents.create(token, { headers: { 'PSU-ID': BERIT } });
-      assert.equal(created.status, 200, JSON.stringify(created.body));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.equal(created.body.consentStatus, 'received');
       const psuToken = await approveByRedirect(`AIS:${created.body.consentId}`);
 
@@ -479,7 +479,7 @@ for (const backend of backends()) {
         '/psd2/se/v2/payments/private/accounts/shorttermconsents',
         { headers: app.tppHeaders(token), json: { access: 'ALL_ACCOUNTS' } },
       );
-      assert.equal(created.status, 200, JSON.stringify(created.body));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
       assert.equal(created.body.consentStatus, 'received');
       const psuToken = await approveByRedirect(`PIS:${created.body.consentId}`);
       const read = await app.request('GET', '/psd2/se/v2/payments/private/accounts', {

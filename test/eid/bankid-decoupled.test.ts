@@ -248,7 +248,7 @@ test('a consent anyone may approve: psu_id of a stranger and of a customer start
       headers: gateway.client.tppHeaders(ais),
       json: { access: 'ALL_ACCOUNTS' },
     });
-    assert.equal(consent.status, 200, JSON.stringify(consent.body));
+    assert.equal(consent.status, 201, JSON.stringify(consent.body));
     rp.script(psuId, { pendingCollects: 0, outcome: { signedBy: psuId } });
     const since = rp.requests.length;
     const answer = await call(gateway.app, 'POST', '/decoupled/mbid/initAuthorization/1.0', {

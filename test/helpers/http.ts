@@ -102,3 +102,17 @@ export function expectedScaMethods(url: string, decoupled: boolean) {
       : []),
   ];
 }
+
+/** 422: the Idempotency-Key was used before for another request (services/shared/idempotency.ts). */
+export const KEY_REUSED = errorBody(422, 'Unprocessable Entity', {
+  code: 'IDEMPOTENCY_KEY_REUSED',
+  path: 'Idempotency-Key',
+  text: 'Idempotency-Key was already used for another request to this operation: send a new key for a new request',
+});
+
+/** 409: a request with the Idempotency-Key is still in flight. */
+export const KEY_IN_FLIGHT = errorBody(409, 'Conflict', {
+  code: 'IDEMPOTENCY_KEY_IN_FLIGHT',
+  path: 'Idempotency-Key',
+  text: 'A request with this Idempotency-Key is still being processed: retry after it has been answered',
+});

@@ -160,7 +160,7 @@ test('application/json with a charset parameter is JSON', async () => {
     headers: { ...gateway.client.tppHeaders(ais), 'content-type': 'application/json; charset=utf-8' },
     payload: JSON.stringify({ access: 'ALL_ACCOUNTS' }),
   });
-  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  assert.equal(answer.status, 201, JSON.stringify(answer.body));
   const funds = await call(gateway.app, 'POST', '/psd2/v1/funds-confirmations', {
     headers: { ...gateway.client.tppHeaders(pis), 'content-type': 'application/json;charset=UTF-8' },
     payload: JSON.stringify({

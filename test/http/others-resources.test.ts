@@ -96,7 +96,7 @@ describe('payments and baskets', () => {
 describe('account information', () => {
   test("another app's consent answers as an unknown consent id", async () => {
     const created = await theirs.createConsent(await theirs.clientCredentialsToken('AIS'));
-    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
     const ais = await mine.clientCredentialsToken('AIS');
     const expected = FORBIDDEN({ code: 'CONSENT_UNKNOWN', text: 'The consent is not one of this app' });
     assertSame(

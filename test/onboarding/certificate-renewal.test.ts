@@ -166,7 +166,7 @@ function renewal(backend: Backend): void {
   /** Over `client`: a consent of X's app, and a decoupled session (v1, the PSU named) to approve it. */
   async function startSession(client: Issued) {
     const created = await createConsent(client);
-    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
     const consentId = (created.body as { consentId: string }).consentId;
     const init = await over(gateway, client, 'POST', '/decoupled/mbid/initAuthorization/1.0', {
       json: {
@@ -232,7 +232,7 @@ function renewal(backend: Backend): void {
     const read = await accounts(certs.b, psuToken);
     assert.equal(read.status, 200, JSON.stringify(read.body));
     // The client-credentials token (kept in the token cache) makes a consent over B.
-    assert.equal((await createConsent(certs.b)).status, 200);
+    assert.equal((await createConsent(certs.b)).status, 201);
     const renewed = refreshed(await refresh(certs.b));
     assert.equal((await accounts(certs.b, renewed)).status, 200);
     // And A still works while it is valid: PUT adds, it does not replace.

@@ -471,7 +471,7 @@ describe('third parties over mutual TLS', () => {
     });
     assert.equal(added.status, 200, JSON.stringify(added.body));
     const created = await consent(certs.good);
-    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
     assert.equal((created.body as { consentStatus: string }).consentStatus, 'received');
 
     // The PSU signs in the e-ID app (decoupled v1 names the PSU); the refresh token is bound to the

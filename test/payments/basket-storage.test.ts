@@ -1,6 +1,6 @@
 // Storing signing baskets on PGlite and PostgreSQL: a basket, its payments and the answer to its
-// request go in one statement, concurrent baskets share statements, and each basket is still stored
-// whole or not at all, once per TPP-Request-ID.
+// request (under its Idempotency-Key) go in one statement, concurrent baskets share statements, and
+// each basket is still stored whole or not at all, once per key.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -8,9 +8,10 @@ import { sql } from 'drizzle-orm';
 import { validatePaymentBody } from '../../src/domain/payment-rules.ts';
 import { findProduct } from '../../src/domain/products.ts';
 import { insertBasketAnswering, type NewBasket } from '../../src/store/baskets-repository.ts';
-import { findAnswer } from '../../src/store/idempotency-repository.ts';
+import { findKey, type KeyClaim } from '../../src/store/idempotency-repository.ts';
 import { backends, type GatewayPair, queryRows, startGatewayPair } from '../helpers/gateway.ts';
-import { errorBody } from '../helpers/http.ts';
+import { KEY_IN_FLIGHT, KEY_REUSED } from '../helpers/http.ts';
+import { claimedKey } from '../helpers/key-claims.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
 const BASKET = '/psd2/se/v2/payments/private/signing-basket';
@@ -54,7 +55,7 @@ async function storedBasket(pair: GatewayPair, basketId: string) {
 /** A basket ready for the repository: `size` validated payments of Tolvan's, and the answer naming them. */
 function newBasket(
   clientId: string,
-  requestId: string,
+  claim: KeyClaim | undefined,
   size: number,
   psuId = ACCOUNTS.tolvan.psuId,
 ): NewBasket {
@@ -77,7 +78,7 @@ function newBasket(
     customerType: 'private',
     corporateId: null,
     members,
-    answer: { key: { clientId, requestId }, fingerprint: `f ${basketId}`, statusCode: 200, body },
+    answer: claim === undefined ? undefined : { claim, statusCode: 200, body },
   };
 }
 
@@ -91,15 +92,15 @@ for (const backend of backends()) {
     });
     after(() => pair.close());
 
-    const initiate = (gateway: 'first' | 'second', body: unknown, requestId = randomUUID()) =>
+    const initiate = (gateway: 'first' | 'second', body: unknown, key = randomUUID()) =>
       pair[gateway].client.request<BasketAnswer>('POST', BASKET, {
-        headers: { ...pair.first.client.tppHeaders(token), 'TPP-Request-ID': requestId },
+        headers: { ...pair.first.client.tppHeaders(token), 'Idempotency-Key': `"${key}"` },
         json: body,
       });
 
     test('a basket of 20: its row, its 20 payments in ACTC and its answer, written by one statement', async () => {
-      const requestId = randomUUID();
-      const answer = await initiate('first', { payments: payments(20) }, requestId);
+      const key = randomUUID();
+      const answer = await initiate('first', { payments: payments(20) }, key);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       const { payments: listed, signingBaskedId } = answer.body;
       assert.deepEqual(
@@ -155,41 +156,50 @@ for (const backend of backends()) {
           };
         }),
       );
-      const recorded = await findAnswer(pair.store.db, {
+      const recorded = await findKey(pair.store.db, {
         clientId: pair.first.sandboxApp.clientId,
-        requestId,
+        operation: 'basket',
+        key,
       });
-      assert.deepEqual([recorded?.statusCode, recorded?.body], [200, answer.body]);
+      assert.deepEqual(recorded?.inFlight === false && [recorded.statusCode, recorded.body], [
+        200,
+        answer.body,
+      ]);
     });
 
-    test('one TPP-Request-ID sent 10 times at once to two gateways: one basket, every answer the first', async () => {
-      const requestId = randomUUID();
+    test('one Idempotency-Key sent 10 times at once to two gateways: one basket; each answer the first or 409', async () => {
+      const key = randomUUID();
       const body = { payments: payments(5) };
       const answers = await Promise.all(
-        Array.from({ length: 10 }, (_, index) =>
-          initiate(index % 2 === 0 ? 'first' : 'second', body, requestId),
-        ),
+        Array.from({ length: 10 }, (_, index) => initiate(index % 2 === 0 ? 'first' : 'second', body, key)),
       );
-      assert.deepEqual(
-        answers.map((answer) => [answer.status, answer.body]),
-        answers.map(() => [200, answers[0]!.body]),
-      );
+      const first = answers.find((answer) => answer.status === 200);
+      assert.ok(first !== undefined, 'one of them is answered');
+      const inFlight = KEY_IN_FLIGHT;
+      for (const answer of answers) {
+        assert.deepEqual(
+          [answer.status, answer.body],
+          answer.status === 200 ? [200, first.body] : [409, inFlight],
+        );
+      }
+      const again = await initiate('second', body, key);
+      assert.deepEqual([again.status, again.body], [200, first.body]);
       const [counted] = await queryRows<{ baskets: number; payments: number }>(
         pair.store,
         sql`SELECT count(DISTINCT b.basket_id)::int AS baskets, count(*)::int AS payments
               FROM signing_baskets b JOIN payments p ON p.basket_id = b.basket_id
-             WHERE b.basket_id = ${answers[0]!.body.signingBaskedId}`,
+             WHERE b.basket_id = ${first.body.signingBaskedId}`,
       );
       assert.deepEqual(counted, { baskets: 1, payments: 5 });
     });
 
-    test("a single payment's request id refuses a basket under it, which stores nothing", async () => {
-      const requestId = randomUUID();
+    test("a single payment's key is another operation's; a basket's key with another basket is refused, storing nothing", async () => {
+      const key = randomUUID();
       const single = await pair.first.client.request(
         'POST',
         `/psd2/se/v2/payments/private/single/${PRODUCT}`,
         {
-          headers: { ...pair.first.client.tppHeaders(token), 'TPP-Request-ID': requestId },
+          headers: { ...pair.first.client.tppHeaders(token), 'Idempotency-Key': `"${key}"` },
           json: domestic(),
         },
       );
@@ -197,32 +207,32 @@ for (const backend of backends()) {
       const count = async () =>
         (await queryRows<{ n: number }>(pair.store, sql`SELECT count(*)::int AS n FROM signing_baskets`))[0]!
           .n;
+      const stored = await initiate('second', { payments: payments(3) }, key);
+      assert.equal(stored.status, 200, JSON.stringify(stored.body));
       const before = await count();
-      const refused = await initiate('second', { payments: payments(3) }, requestId);
-      assert.deepEqual(
-        [refused.status, refused.body],
-        [
-          409,
-          errorBody(409, 'Conflict', {
-            code: 'REQUEST_ID_REUSED',
-            path: 'TPP-Request-ID',
-            text: 'TPP-Request-ID was already used for another request: send a new one for every request',
-          }),
-        ],
-      );
+      const refused = await initiate('first', { payments: payments(4) }, key);
+      assert.deepEqual([refused.status, refused.body], [422, KEY_REUSED]);
       assert.equal(await count(), before);
     });
 
-    test('30 baskets at once share statements; repeated ids store one basket each, every row its own', async () => {
+    test('30 baskets at once share statements; a lost claim stores nothing, every row is its own', async () => {
       const clientId = pair.first.sandboxApp.clientId;
-      const requestIds = Array.from({ length: 25 }, () => randomUUID());
-      // Baskets 25-29 repeat the request ids of baskets 0-4 with baskets of their own: one of each pair is stored.
-      const items = Array.from({ length: 30 }, (_, index) => newBasket(clientId, requestIds[index % 25]!, 4));
+      // Baskets 0-19 under claims of their own, 20-24 without a key, 25-29 under claims lost (another token).
+      const claims = await Promise.all(
+        Array.from({ length: 30 }, () => claimedKey(pair.store.db, clientId, 'basket')),
+      );
+      const items = Array.from({ length: 30 }, (_, index) =>
+        newBasket(
+          clientId,
+          index < 20 ? claims[index] : index < 25 ? undefined : { ...claims[index]!, token: randomUUID() },
+          4,
+        ),
+      );
       const stored = await Promise.all(items.map((item) => insertBasketAnswering(pair.store.db, item)));
-      for (const index of requestIds.keys()) {
-        if (index < 5) assert.notEqual(stored[index], stored[index + 25], `request ${index} and its repeat`);
-        else assert.equal(stored[index], true, `request ${index}`);
-      }
+      assert.deepEqual(
+        stored,
+        items.map((_, index) => index < 25),
+      );
       const xmins = new Set<string>();
       for (const [index, item] of items.entries()) {
         const { baskets, rows } = await storedBasket(pair, item.basket.basketId);
@@ -234,21 +244,27 @@ for (const backend of backends()) {
         );
         assert.equal(baskets.length, stored[index] ? 1 : 0, `basket ${index}`);
         for (const row of [...baskets, ...rows]) xmins.add(row.xmin);
-        if (stored[index]) {
-          const answer = await findAnswer(pair.store.db, item.answer.key);
-          assert.deepEqual(answer, {
-            fingerprint: item.answer.fingerprint,
-            statusCode: 200,
-            body: item.answer.body,
-          });
-        }
+        const recorded = await findKey(pair.store.db, claims[index]!);
+        assert.deepEqual(
+          recorded,
+          index < 20
+            ? {
+                fingerprint: `print ${claims[index]!.key}`,
+                inFlight: false,
+                statusCode: 200,
+                body: item.answer!.body,
+              }
+            : { fingerprint: `print ${claims[index]!.key}`, inFlight: true },
+          `basket ${index}`,
+        );
       }
       assert.ok(xmins.size < 25, `${xmins.size} statements for 25 baskets`);
     });
 
     test("a basket paid from another PSU's account is refused by the database, one without payments by the store", async () => {
       const clientId = pair.first.sandboxApp.clientId;
-      const basket = newBasket(clientId, randomUUID(), 3);
+      const claim = await claimedKey(pair.store.db, clientId, 'basket');
+      const basket = newBasket(clientId, claim, 3);
       const fromAgda: NewBasket = {
         ...basket,
         members: basket.members.map((member, at) =>
@@ -265,13 +281,19 @@ for (const backend of backends()) {
         new Error('a basket without payments'),
       );
       assert.deepEqual(await storedBasket(pair, basket.basket.basketId), { baskets: [], rows: [] });
-      assert.equal(await findAnswer(pair.store.db, basket.answer.key), undefined);
+      assert.deepEqual(await findKey(pair.store.db, claim), {
+        fingerprint: `print ${claim.key}`,
+        inFlight: true,
+      });
     });
 
     test('a basket that fails in a shared statement fails alone and leaves nothing; the others are stored', async () => {
       const clientId = pair.first.sandboxApp.clientId;
+      const claims = await Promise.all(
+        Array.from({ length: 12 }, () => claimedKey(pair.store.db, clientId, 'basket')),
+      );
       const items = Array.from({ length: 12 }, (_, index) =>
-        newBasket(clientId, randomUUID(), 3, index === 7 ? 'no-such-psu' : ACCOUNTS.tolvan.psuId),
+        newBasket(clientId, claims[index], 3, index === 7 ? 'no-such-psu' : ACCOUNTS.tolvan.psuId),
       );
       const outcomes = await Promise.allSettled(
         items.map((item) => insertBasketAnswering(pair.store.db, item)),
@@ -282,7 +304,10 @@ for (const backend of backends()) {
       );
       const failed = items[7]!;
       assert.deepEqual(await storedBasket(pair, failed.basket.basketId), { baskets: [], rows: [] });
-      assert.equal(await findAnswer(pair.store.db, failed.answer.key), undefined);
+      assert.deepEqual(await findKey(pair.store.db, claims[7]!), {
+        fingerprint: `print ${claims[7]!.key}`,
+        inFlight: true,
+      });
       for (const item of items.filter((_, index) => index !== 7))
         assert.equal((await storedBasket(pair, item.basket.basketId)).rows.length, 3);
     });

@@ -336,11 +336,21 @@ describe('authorization and execution', () => {
     );
   });
 
-  test('a retried basket initiation answers the first answer', async () => {
-    const requestId = randomUUID();
-    const first = await initiate(threePayments(), { 'TPP-Request-ID': requestId });
-    const second = await initiate(threePayments(), { 'TPP-Request-ID': requestId });
+  test('a retried basket initiation under its Idempotency-Key answers the first answer', async () => {
+    const key = `"${randomUUID()}"`;
+    const first = await initiate(threePayments(), { 'Idempotency-Key': key });
+    const second = await initiate(threePayments(), { 'Idempotency-Key': key });
     assert.deepEqual(statusAndBody(second), statusAndBody(first));
+  });
+
+  test('one TPP-Request-ID on two basket initiations makes two baskets', async () => {
+    const first = await initiate(threePayments(), { 'TPP-Request-ID': 'constant' });
+    const second = await initiate(threePayments(), { 'TPP-Request-ID': 'constant' });
+    assert.deepEqual([first.status, second.status], [200, 200]);
+    assert.notEqual(
+      (first.body as { signingBaskedId: string }).signingBaskedId,
+      (second.body as { signingBaskedId: string }).signingBaskedId,
+    );
   });
 });
 

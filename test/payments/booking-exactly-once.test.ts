@@ -22,7 +22,7 @@ import {
   sibling,
   startGateway,
 } from '../helpers/gateway.ts';
-import { errorBody } from '../helpers/http.ts';
+import { errorBody, KEY_IN_FLIGHT, KEY_REUSED } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 
 /** What a client relies on of an answer: its status and whole body. */
@@ -136,9 +136,9 @@ for (const backend of backends()) {
       return { paymentId, psuToken };
     }
 
-    function execute(on: Gateway, id: string, psuToken: string, requestId = randomUUID()) {
+    function execute(on: Gateway, id: string, psuToken: string, key = randomUUID()) {
       return on.client.request('PUT', `/psd2/v1/payments/${PRODUCT}/${id}`, {
-        headers: { ...on.client.tppHeaders(psuToken), 'TPP-Request-ID': requestId },
+        headers: { ...on.client.tppHeaders(psuToken), 'Idempotency-Key': `"${key}"` },
       });
     }
 
@@ -167,18 +167,18 @@ for (const backend of backends()) {
       });
     }
 
-    test('the system fails before booking: 500, nothing booked, the retry under the same request id books once', async () => {
+    test('the system fails before booking: 500, nothing booked, the retry under the same key books once', async () => {
       const { paymentId, psuToken } = await authorized();
-      const requestId = randomUUID();
+      const key = randomUUID();
       core.step = 'fail-before-booking';
-      const failed = await execute(gateway, paymentId, psuToken, requestId);
+      const failed = await execute(gateway, paymentId, psuToken, key);
       assert.deepEqual(statusAndBody(failed), internalError(failed));
       assert.equal(core.bookings.get(paymentId), undefined);
       assert.deepEqual(await statusOf(gateway, paymentId), waiting(paymentId));
       // Our side cannot tell a refused connection from a lost answer: the booking stays under way.
       await cancelRefusedWhileBooking(paymentId);
       core.step = 'answer';
-      const retried = await execute(gateway, paymentId, psuToken, requestId);
+      const retried = await execute(gateway, paymentId, psuToken, key);
       assert.deepEqual(statusAndBody(retried), settled(paymentId));
       assert.equal(core.bookings.get(paymentId), 1);
       assert.deepEqual(await statusOf(gateway, paymentId), settled(paymentId));
@@ -298,36 +298,62 @@ for (const backend of backends()) {
       }
     });
 
-    test('its request id taken by another request while the bank books: 409, and the booking is still recorded', async () => {
+    const inFlight = {
+      status: 409,
+      body: KEY_IN_FLIGHT,
+    };
+
+    test('its key while the bank books: 409 on either process, 422 for another payment, then the first answer', async () => {
       const { paymentId, psuToken } = await authorized();
       const other = await authorized();
-      const requestId = randomUUID();
+      const second = await sibling(gateway, { clock: time.clock, coreBanking: () => core });
+      try {
+        const key = randomUUID();
+        core.step = 'hang';
+        const booked = core.nextBooking();
+        const executing = execute(gateway, paymentId, psuToken, key);
+        await booked;
+        assert.deepEqual(statusAndBody(await execute(gateway, paymentId, psuToken, key)), inFlight);
+        assert.deepEqual(statusAndBody(await execute(second, paymentId, psuToken, key)), inFlight);
+        assert.deepEqual(statusAndBody(await execute(second, other.paymentId, other.psuToken, key)), {
+          status: 422,
+          body: KEY_REUSED,
+        });
+        // The key of another operation (a cancellation) is another key.
+        const cancelled = await gateway.client.request(
+          'DELETE',
+          `/psd2/v1/payments/${PRODUCT}/${other.paymentId}`,
+          { headers: { ...gateway.client.tppHeaders(token), 'Idempotency-Key': `"${key}"` } },
+        );
+        assert.deepEqual(statusAndBody(cancelled), {
+          status: 200,
+          body: { paymentId: other.paymentId, transactionStatus: 'CANC' },
+        });
+        core.step = 'answer';
+        core.answerHungCall();
+        assert.deepEqual(statusAndBody(await executing), settled(paymentId));
+        assert.deepEqual(statusAndBody(await execute(second, paymentId, psuToken, key)), settled(paymentId));
+        assert.equal(core.bookings.get(paymentId), 1);
+        assert.equal(core.asked.get(paymentId), 1, 'the replay asks the bank nothing');
+      } finally {
+        await second.close();
+      }
+    });
+
+    test('a key held by a request that hangs past its lease is taken by the retry; the late answer replays its answer', async () => {
+      const { paymentId, psuToken } = await authorized();
+      const key = randomUUID();
       core.step = 'hang';
       const booked = core.nextBooking();
-      const executing = execute(gateway, paymentId, psuToken, requestId);
+      const executing = execute(gateway, paymentId, psuToken, key);
       await booked;
-      // Another request of the TPP under the same id: a cancellation, answered while the bank books.
-      const cancelled = await gateway.client.request(
-        'DELETE',
-        `/psd2/v1/payments/${PRODUCT}/${other.paymentId}`,
-        {
-          headers: { ...gateway.client.tppHeaders(token), 'TPP-Request-ID': requestId },
-        },
-      );
-      assert.deepEqual(statusAndBody(cancelled), {
-        status: 200,
-        body: { paymentId: other.paymentId, transactionStatus: 'CANC' },
-      });
+      assert.deepEqual(statusAndBody(await execute(gateway, paymentId, psuToken, key)), inFlight);
+      // As when the process holding the key died: after the lease the key is free for the retry.
+      time.advance(121_000);
       core.step = 'answer';
+      assert.deepEqual(statusAndBody(await execute(gateway, paymentId, psuToken, key)), settled(paymentId));
       core.answerHungCall();
-      assert.deepEqual(statusAndBody(await executing), {
-        status: 409,
-        body: errorBody(409, 'Conflict', {
-          code: 'REQUEST_ID_REUSED',
-          path: 'TPP-Request-ID',
-          text: 'TPP-Request-ID was already used for another request: send a new one for every request',
-        }),
-      });
+      assert.deepEqual(statusAndBody(await executing), settled(paymentId));
       assert.deepEqual(await statusOf(gateway, paymentId), settled(paymentId));
       assert.equal(core.bookings.get(paymentId), 1);
     });

@@ -6,7 +6,15 @@ import { after, before, describe, test } from 'node:test';
 import type { InitiationRequest, TppClient } from '@psd2-gateway/client';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { type Gateway, manualClock, sibling, startGateway } from '../helpers/gateway.ts';
-import { BAD_REQUEST, call, FORBIDDEN, NOT_FOUND, statusAndBody, UNAUTHORIZED } from '../helpers/http.ts';
+import {
+  BAD_REQUEST,
+  call,
+  FORBIDDEN,
+  KEY_REUSED,
+  NOT_FOUND,
+  statusAndBody,
+  UNAUTHORIZED,
+} from '../helpers/http.ts';
 import { domestic, otherBank } from '../helpers/payments.ts';
 
 const DOMESTIC = 'handelsbanken-domestic-credit-transfer';
@@ -42,12 +50,13 @@ function execute(
   paymentId: string,
   token: string,
   clientId = gateway.sandboxApp.clientId,
-  requestId = randomUUID(),
+  idempotencyKey?: string,
 ) {
   return call(gateway.app, 'PUT', `/psd2/v1/payments/${product}/${paymentId}`, {
     headers: {
       'x-gateway-client-id': clientId,
-      'tpp-request-id': requestId,
+      'tpp-request-id': 'one-constant-request-id',
+      ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
       'tpp-transaction-id': 't',
       authorization: `Bearer ${token}`,
     },
@@ -164,13 +173,21 @@ describe('execute', () => {
     assert.equal((await execute(DOMESTIC, missing, token)).status, 401);
   });
 
-  test('the same TPP-Request-ID for another execution is refused', async () => {
+  test('the same TPP-Request-ID executes another payment; the same Idempotency-Key for it is refused (422)', async () => {
     const first = await initiated();
     const second = await initiated();
-    const requestId = randomUUID();
-    assert.equal((await execute(DOMESTIC, first, await psuToken(first), undefined, requestId)).status, 200);
-    const answer = await execute(DOMESTIC, second, await psuToken(second), undefined, requestId);
-    assert.equal(answer.status, 409);
+    const third = await initiated();
+    const key = `"${randomUUID()}"`;
+    const executed = (paymentId: string) => ({ status: 200, body: { paymentId, transactionStatus: 'ACCC' } });
+    assert.deepEqual(statusAndBody(await execute(DOMESTIC, first, await psuToken(first))), executed(first));
+    assert.deepEqual(
+      statusAndBody(await execute(DOMESTIC, second, await psuToken(second), undefined, key)),
+      executed(second),
+    );
+    assert.deepEqual(statusAndBody(await execute(DOMESTIC, third, await psuToken(third), undefined, key)), {
+      status: 422,
+      body: KEY_REUSED,
+    });
   });
 
   test('other bank: ACSC, under either spelling', async () => {

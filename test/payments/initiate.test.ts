@@ -1,5 +1,5 @@
 // Payment initiation: every body rule of every product, the headers, the products per country and
-// customer type, the corporate headers, TPP-Request-ID retries, and the decommissioned v1 API.
+// customer type, the corporate headers, Idempotency-Key retries, and the decommissioned v1 API.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
@@ -12,6 +12,7 @@ import {
   call,
   errorBody,
   FORBIDDEN,
+  KEY_REUSED,
   NOT_FOUND,
   statusAndBody,
   UNAUTHORIZED,
@@ -715,63 +716,99 @@ describe('headers', () => {
   });
 });
 
-describe('TPP-Request-ID retries', () => {
+describe('Idempotency-Key retries; TPP-Request-ID is a correlation id', () => {
   const path = `${SE_PRIVATE}/handelsbanken-domestic-credit-transfer`;
-  test('the same request again answers the first answer and creates nothing', async () => {
-    const requestId = randomUUID();
-    const count = async () =>
-      (await queryRows<{ n: number }>(gateway.store, sql`SELECT count(*)::int AS n FROM payments`))[0]!.n;
-    const first = await initiate(path, domestic(), { 'tpp-request-id': requestId });
+  const count = async () =>
+    (await queryRows<{ n: number }>(gateway.store, sql`SELECT count(*)::int AS n FROM payments`))[0]!.n;
+
+  test('one TPP-Request-ID on two initiations makes two payments', async () => {
+    const ids = { 'tpp-request-id': 'constant-request-id', 'tpp-transaction-id': 'constant-transaction-id' };
+    const first = await initiate(path, domestic(), ids);
+    const second = await initiate(path, domestic(), ids);
+    assert.deepEqual([first.status, second.status], [200, 200]);
+    assert.notEqual(
+      (first.body as { paymentId: string }).paymentId,
+      (second.body as { paymentId: string }).paymentId,
+    );
+    assert.equal(second.headers['tpp-request-id'], 'constant-request-id');
+  });
+
+  test('the same request under the same key answers the first answer and creates nothing; quoted or bare', async () => {
+    const key = randomUUID();
+    const first = await initiate(path, domestic(), { 'idempotency-key': `"${key}"` });
     assert.equal(first.status, 200);
     const payments = await count();
     const second = await initiate(path, domestic(), {
-      'tpp-request-id': requestId,
+      'idempotency-key': key,
       'tpp-transaction-id': 'another',
     });
     assert.deepEqual(statusAndBody(second), statusAndBody(first));
     assert.equal(await count(), payments);
   });
 
-  test('another request under the same id is refused', async () => {
-    const requestId = randomUUID();
-    assert.equal((await initiate(path, domestic(), { 'tpp-request-id': requestId })).status, 200);
+  test('another request under the same key is refused (422)', async () => {
+    const key = `"${randomUUID()}"`;
+    assert.equal((await initiate(path, domestic(), { 'idempotency-key': key })).status, 200);
+    const payments = await count();
     await expectRefused(
       path,
       domestic({ instructedAmount: { currency: 'SEK', amount: '1.00' } }),
       {
-        status: 409,
-        body: errorBody(409, 'Conflict', {
-          code: 'REQUEST_ID_REUSED',
-          path: 'TPP-Request-ID',
-          text: 'TPP-Request-ID was already used for another request: send a new one for every request',
-        }),
+        status: 422,
+        body: KEY_REUSED,
       },
-      { 'tpp-request-id': requestId },
+      { 'idempotency-key': key },
     );
+    assert.equal(await count(), payments);
   });
-  test('a refused request does not use up its id', async () => {
-    const requestId = randomUUID();
+
+  test('a malformed key is refused (400) without echoing it', async () => {
+    for (const key of ['"unterminated', '""', 'two words', `"${'k'.repeat(256)}"`]) {
+      await expectRefused(
+        path,
+        domestic(),
+        {
+          status: 400,
+          body: errorBody(400, 'Bad Request', {
+            code: 'FORMAT_ERROR',
+            path: 'Idempotency-Key',
+            text: 'header Idempotency-Key must be a Structured Field string ("..." of printable ASCII) or a bare value of visible ASCII, 1 to 255 characters',
+          }),
+        },
+        { 'idempotency-key': key },
+      );
+    }
+  });
+
+  test('a refused request does not use up its key', async () => {
+    const key = `"${randomUUID()}"`;
     assert.equal(
       (
         await initiate(path, domestic({ debtorAccount: { value: '6789123456002', accountType: 'BBAN' } }), {
-          'tpp-request-id': requestId,
+          'idempotency-key': key,
         })
       ).status,
       400,
     );
-    assert.equal((await initiate(path, domestic(), { 'tpp-request-id': requestId })).status, 200);
+    assert.equal((await initiate(path, domestic(), { 'idempotency-key': key })).status, 200);
   });
-  test('the same id from another app is another request', async () => {
-    const requestId = randomUUID();
-    assert.equal((await initiate(path, domestic(), { 'tpp-request-id': requestId })).status, 200);
+
+  test('the same key from another app is another request', async () => {
+    const key = `"${randomUUID()}"`;
+    const first = await initiate(path, domestic(), { 'idempotency-key': key });
+    assert.equal(first.status, 200);
     const other = await gateway.addApp();
     const otherToken = await other.clientCredentialsToken();
     const answer = await initiate(path, domestic(), {
-      'tpp-request-id': requestId,
+      'idempotency-key': key,
       'x-gateway-client-id': other.clientId,
       authorization: `Bearer ${otherToken}`,
     });
     assert.equal(answer.status, 200);
+    assert.notEqual(
+      (answer.body as { paymentId: string }).paymentId,
+      (first.body as { paymentId: string }).paymentId,
+    );
   });
 });
 

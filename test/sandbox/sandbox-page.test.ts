@@ -43,6 +43,15 @@ function expectedTestData(app: App): SandboxTestData {
   return {
     app: { clientId: app.clientId, redirectUri: REDIRECT_URI },
     psuPassword: TEST_PSU_PASSWORD,
+    sandboxUsers: [
+      { name: 'SANDBOX-INDIVIDUAL-SE-1', psuId: '191212121212' },
+      { name: 'SANDBOX-INDIVIDUAL-SE-2', psuId: '198112289874' },
+      { name: 'SANDBOX-CORPORATE-SE-1', psuId: '197001011234' },
+      { name: 'SANDBOX-CORPORATE-SE-2', psuId: '196802022345' },
+      { name: 'SANDBOX-INDIVIDUAL-NL-1', psuId: 'nl-1001' },
+      { name: 'SANDBOX-INDIVIDUAL-LU-1', psuId: 'lu-2001' },
+      { name: 'SANDBOX-INDIVIDUAL-GB-1', psuId: 'gb-3001' },
+    ],
     scenarios: [...SCENARIO_TABLE],
     psus: psus.map((psu) => ({
       psuId: psu.psuId,

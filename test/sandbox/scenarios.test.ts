@@ -226,7 +226,7 @@ describe('sandbox scenarios', () => {
   /** A consent named for a scenario PSU (PSU-ID), authorized by that PSU: its id and tokens. */
   async function consentOf(psuId: string) {
     const created = await client.createConsent(ais, { headers: { 'PSU-ID': psuId } });
-    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.equal(created.status, 201, JSON.stringify(created.body));
     const consentId = created.body.consentId;
     return { consentId, tokens: await client.authorizeScope(`AIS:${consentId}`) };
   }

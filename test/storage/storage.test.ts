@@ -12,7 +12,7 @@ import { findProduct } from '../../src/domain/products.ts';
 import { hashSecret } from '../../src/domain/secrets.ts';
 import { openStore } from '../../src/store/database/open.ts';
 import { runStatement } from '../../src/store/database.ts';
-import { findAnswer } from '../../src/store/idempotency-repository.ts';
+import { findKey } from '../../src/store/idempotency-repository.ts';
 import { bookedBalance } from '../../src/store/ledger/balances.ts';
 import { runMigrations } from '../../src/store/migrate.ts';
 import { markOneBooking } from '../../src/store/payments/bookings.ts';
@@ -28,7 +28,8 @@ import {
   TEST_DATABASE_URL,
   type TestStore,
 } from '../helpers/gateway.ts';
-import { errorBody } from '../helpers/http.ts';
+import { KEY_REUSED } from '../helpers/http.ts';
+import { claimedKey } from '../helpers/key-claims.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
 const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
@@ -179,10 +180,9 @@ for (const backend of backends()) {
       );
     });
 
-    test('one TPP-Request-ID sent 20 times at once, to two gateways: one payment', async () => {
+    test('one Idempotency-Key sent 20 times at once, to two gateways: one payment', async () => {
       const token = await first.client.clientCredentialsToken();
-      const requestId = randomUUID();
-      const headers = { 'TPP-Request-ID': requestId };
+      const headers = { 'Idempotency-Key': `"${randomUUID()}"` };
       const before = (await queryRows<{ n: number }>(store, sql`SELECT count(*)::int AS n FROM payments`))[0]!
         .n;
       const answers = await Promise.all(
@@ -193,50 +193,49 @@ for (const backend of backends()) {
           }),
         ),
       );
-      assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
-      assert.equal(new Set(answers.map((answer) => answer.body.paymentId)).size, 1);
+      // Each is answered the first answer, or 409 while the first is in flight.
+      const done = answers.filter((answer) => answer.status === 200);
+      assert.ok(done.length > 0, 'one of them is answered');
+      assert.deepEqual(
+        answers.filter((answer) => answer.status !== 200).map((answer) => answer.status),
+        Array.from({ length: 20 - done.length }, () => 409),
+      );
+      assert.equal(new Set(done.map((answer) => answer.body.paymentId)).size, 1);
       const after = (await queryRows<{ n: number }>(store, sql`SELECT count(*)::int AS n FROM payments`))[0]!
         .n;
       assert.equal(after - before, 1);
     });
 
-    test('120 initiations at once on two gateways, some repeated: each stored once, as it was sent', async () => {
+    test('120 initiations on two gateways, some repeated under their keys: each stored once, as it was sent', async () => {
       // Concurrent initiations share statements (store/coalescer.ts): no row may take another's values.
       const token = await first.client.clientCredentialsToken();
       const requests = Array.from({ length: 100 }, (_, index) => ({
-        requestId: randomUUID(),
+        key: randomUUID(),
         body: domestic({
           instructedAmount: { currency: 'SEK', amount: `${index + 1}.25` },
           remittanceInformationUnstructured: `Batch ${index}`,
         }),
       }));
-      // Every tenth request again with the same body, and request 5 with another body.
+      // Once all are answered, every tenth request again with the same body, and request 5 with another body.
       const repeated = requests.map((_, index) => index).filter((index) => index % 10 === 0);
-      const sent = [
-        ...requests,
-        ...repeated.map((index) => requests[index]!),
-        { requestId: requests[5]!.requestId, body: domestic() },
+      const send = (sent: readonly { key: string; body: unknown }[]) =>
+        Promise.all(
+          sent.map(({ key, body }, index) =>
+            (index % 2 === 0 ? first : second).client.request<{ paymentId: string }>('POST', PATH, {
+              headers: { ...first.client.tppHeaders(token), 'Idempotency-Key': `"${key}"` },
+              json: body,
+            }),
+          ),
+        );
+      const answers = [
+        ...(await send(requests)),
+        ...(await send([
+          ...repeated.map((index) => requests[index]!),
+          { key: requests[5]!.key, body: domestic() },
+        ])),
       ];
-      const answers = await Promise.all(
-        sent.map(({ requestId, body }, index) =>
-          (index % 2 === 0 ? first : second).client.request<{ paymentId: string }>('POST', PATH, {
-            headers: { ...first.client.tppHeaders(token), 'TPP-Request-ID': requestId },
-            json: body,
-          }),
-        ),
-      );
       const conflicting = answers.pop()!;
-      assert.deepEqual(
-        [conflicting.status, conflicting.body],
-        [
-          409,
-          errorBody(409, 'Conflict', {
-            code: 'REQUEST_ID_REUSED',
-            path: 'TPP-Request-ID',
-            text: 'TPP-Request-ID was already used for another request: send a new one for every request',
-          }),
-        ],
-      );
+      assert.deepEqual([conflicting.status, conflicting.body], [422, KEY_REUSED]);
       assert.deepEqual(new Set(answers.map((answer) => answer.status)), new Set([200]));
       const ids = answers.map((answer) => answer.body.paymentId);
       for (const [position, index] of repeated.entries()) assert.equal(ids[100 + position], ids[index]);
@@ -259,7 +258,8 @@ for (const backend of backends()) {
     test('100 payments stored at once share statements; each row and answer is its own', async () => {
       const product = findProduct('handelsbanken-domestic-credit-transfer')!;
       const clientId = first.sandboxApp.clientId;
-      const requestIds = Array.from({ length: 90 }, () => randomUUID());
+      // Payments 0-79 under claims of their own, 80-89 without a key, 90-99 under claims lost (another token).
+      const claims = await Promise.all(Array.from({ length: 100 }, () => claimedKey(store.db, clientId)));
       const items = Array.from({ length: 100 }, (_, index) => {
         const validated = validatePaymentBody(
           product,
@@ -280,24 +280,20 @@ for (const backend of backends()) {
           debtorCurrency: 'SEK',
           instruction: validated.value,
         };
-        // Requests 90-99 reuse the ids of requests 0-9: of each pair, one is stored.
-        const requestId = requestIds[index % 90]!;
-        return { payment, requestId, answer: { statusCode: 200, body: { paymentId: payment.id, index } } };
+        const claim =
+          index < 80 ? claims[index]! : index < 90 ? undefined : { ...claims[index]!, token: 'lost' };
+        return { payment, claim, answer: { statusCode: 200, body: { paymentId: payment.id, index } } };
       });
       // All submitted in one tick: two statements start, the others wait and go together.
       const stored = await Promise.all(
-        items.map(({ payment, requestId, answer }) =>
-          insertPaymentAnswering(store.db, payment, {
-            key: { clientId, requestId },
-            fingerprint: 'f',
-            ...answer,
-          }),
+        items.map(({ payment, claim, answer }) =>
+          insertPaymentAnswering(store.db, payment, claim === undefined ? undefined : { claim, ...answer }),
         ),
       );
-      for (const index of requestIds.keys()) {
-        if (index < 10) assert.notEqual(stored[index], stored[index + 90], `request ${index} and its repeat`);
-        else assert.equal(stored[index], true, `request ${index}`);
-      }
+      assert.deepEqual(
+        stored,
+        items.map((_, index) => index < 90),
+      );
       const winners = items.filter((_, index) => stored[index]);
       const rows = await queryRows<{ id: string; amount: string; remittance: string }>(
         store,
@@ -330,10 +326,16 @@ for (const backend of backends()) {
              )})`,
       );
       assert.ok(counted!.statements <= 5, `${counted!.statements} statements`);
-      // Each request id answers what its stored payment's request answered.
-      for (const winner of winners) {
-        const answer = await findAnswer(store.db, { clientId, requestId: winner.requestId });
-        assert.deepEqual(answer, { fingerprint: 'f', statusCode: 200, body: winner.answer.body });
+      // Each key answers what its stored payment's request answered; a lost claim's key is still in flight.
+      for (const [index, item] of items.entries()) {
+        if (index >= 80 && index < 90) continue;
+        const print = `print ${claims[index]!.key}`;
+        assert.deepEqual(
+          await findKey(store.db, claims[index]!),
+          index < 80
+            ? { fingerprint: print, inFlight: false, statusCode: 200, body: item.answer.body }
+            : { fingerprint: print, inFlight: true },
+        );
       }
     });
 
@@ -358,7 +360,10 @@ for (const backend of backends()) {
       assert.ok(['key-a', 'key-a2'].includes(aKey), aKey);
       assert.deepEqual(marks, [mark(aKey), mark('key-b'), mark('key-c'), mark(aKey), undefined]);
       const clientId = first.sandboxApp.clientId;
-      const requestId = randomUUID();
+      const [aClaim, cClaim] = [
+        await claimedKey(store.db, clientId, 'execute'),
+        await claimedKey(store.db, clientId, 'execute'),
+      ];
       const move = (paymentId: string, bookingKey: string) => ({
         paymentId,
         bookingKey,
@@ -366,29 +371,35 @@ for (const backend of backends()) {
         to: 'ACCC' as const,
         at,
       });
-      const answer = (paymentId: string) => ({
-        key: { clientId, requestId },
-        fingerprint: 'f',
-        statusCode: 200,
-        body: { paymentId },
-      });
-      // a and b answered under one request id: both move, the first by payment id claims it; c's order
-      // is not the one it waits for: it stays.
+      // a answered under its key's claim, b without a key: both move; c's order is not the one it waits
+      // for: it stays, and its answer is not recorded.
       const finished = await Promise.all([
-        moveBookedAnswering(store.db, move(a, aKey), answer(a)),
-        moveBookedAnswering(store.db, move(b, 'key-b'), answer(b)),
-        moveBookedAnswering(store.db, move(c, 'key-other'), answer(c)),
+        moveBookedAnswering(store.db, move(a, aKey), {
+          claim: aClaim,
+          statusCode: 200,
+          body: { paymentId: a },
+        }),
+        moveBookedAnswering(store.db, move(b, 'key-b'), undefined),
+        moveBookedAnswering(store.db, move(c, 'key-other'), {
+          claim: cClaim,
+          statusCode: 200,
+          body: { paymentId: c },
+        }),
       ]);
-      const [claimer] = [a, b].sort();
       assert.deepEqual(finished, [
-        { moved: true, answered: claimer === a },
-        { moved: true, answered: claimer === b },
+        { moved: true, answered: true },
+        { moved: true, answered: true },
         { moved: false, answered: false },
       ]);
-      assert.deepEqual(await findAnswer(store.db, { clientId, requestId }), {
-        fingerprint: 'f',
+      assert.deepEqual(await findKey(store.db, aClaim), {
+        fingerprint: `print ${aClaim.key}`,
+        inFlight: false,
         statusCode: 200,
-        body: { paymentId: claimer },
+        body: { paymentId: a },
+      });
+      assert.deepEqual(await findKey(store.db, cClaim), {
+        fingerprint: `print ${cClaim.key}`,
+        inFlight: true,
       });
       const rows = await queryRows<{ id: string; status: string; key: string | null; statements: number }>(
         store,
@@ -445,18 +456,18 @@ for (const backend of backends()) {
       return { paymentId, psuToken: (await client.authorizeScope(`PIS:${paymentId}`)).access_token };
     }
 
-    function execute(paymentId: string, psuToken: string, requestId: string) {
+    function execute(paymentId: string, psuToken: string, key: string) {
       return first.client.request(
         'PUT',
         `/psd2/v1/payments/handelsbanken-domestic-credit-transfer/${paymentId}`,
         {
-          headers: { ...first.client.tppHeaders(psuToken), 'TPP-Request-ID': requestId },
+          headers: { ...first.client.tppHeaders(psuToken), 'Idempotency-Key': `"${key}"` },
         },
       );
     }
 
     /** The transaction ids of every row an execution wrote, and what the payment and its order say. */
-    async function executionRows(paymentId: string, requestId: string) {
+    async function executionRows(paymentId: string, key: string) {
       return queryRows<{ row: string; tx: string; status: string | null; key: string | null }>(
         store,
         sql`SELECT 'payment' AS row, xmin::text AS tx, status, booking_key AS key FROM payments WHERE payment_id = ${paymentId}
@@ -470,7 +481,7 @@ for (const backend of backends()) {
              WHERE order_key IN (${paymentId}, ${`earlier-${paymentId}`})
             UNION ALL
             SELECT 'answer', xmin::text, NULL, NULL FROM idempotency_keys
-             WHERE client_id = ${first.sandboxApp.clientId} AND request_id = ${requestId}`,
+             WHERE client_id = ${first.sandboxApp.clientId} AND operation = 'execute' AND idempotency_key = ${key}`,
       );
     }
 
@@ -600,7 +611,7 @@ for (const backend of backends()) {
       assert.ok(statements < 12, `${statements} statements for 12 exchanges`);
     });
 
-    /** Executes these authorized payments at once, each under a request id of its own. */
+    /** Executes these authorized payments at once, each under a key of its own. */
     function executeAtOnce(payments: readonly { paymentId: string; psuToken: string }[]) {
       return Promise.all(
         payments.map(({ paymentId, psuToken }) => execute(paymentId, psuToken, randomUUID())),

@@ -3,6 +3,7 @@
 // products include consent).
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { header } from '../../http/tpp-headers.ts';
 import {
@@ -24,6 +25,7 @@ import {
   apiErrors,
   BEARER,
   BODY_ERRORS,
+  KEYED_ERRORS,
   TPP_CALL_ERRORS,
   tppHeaderSchema,
 } from '../shared/schemas.ts';
@@ -113,14 +115,15 @@ export function consentRoutes(app: Api, context: ServiceContext, { route, limits
             "With a client-credentials token of scope AIS. The PSU approves it through the authorize endpoint (scope `AIS:<consentId>`); the code's token reads the accounts. PSU-ID names the PSU in advance (optional).",
           operationId: `createConsent${suffix}`,
           headers: tppHeaderSchema({
+            keyed: true,
             extra: {
               'PSU-ID': Type.Optional(Type.String({ description: 'The PSU, when known in advance' })),
             },
           }),
           body: ConsentBody,
           response: {
-            200: answer(ConsentResponse, 'Received: the consentId and where the PSU approves'),
-            ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+            201: answer(ConsentResponse, 'Created (received): the consentId and where the PSU approves'),
+            ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
           },
         },
         handler: async (request, reply) => {
@@ -128,7 +131,7 @@ export function consentRoutes(app: Api, context: ServiceContext, { route, limits
           const answer = await createAccountConsent(context, {
             app: tpp.app,
             grant: grantOf(request),
-            requestId: tpp.requestId,
+            idempotencyKey: idempotencyKeyOf(request),
             api,
             body: request.body as ConsentRequest,
             psuId: header(request, 'psu-id'),

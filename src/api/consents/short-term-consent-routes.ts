@@ -1,5 +1,6 @@
 // The Swedish short-term consent (spec rows 14 and 15).
 import { Type } from '@sinclair/typebox';
+import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { corporateHeaders, header } from '../../http/tpp-headers.ts';
 import {
@@ -16,6 +17,7 @@ import {
   apiErrors,
   BEARER,
   BODY_ERRORS,
+  KEYED_ERRORS,
   TPP_CALL_ERRORS,
   tppHeaderSchema,
 } from '../shared/schemas.ts';
@@ -61,6 +63,7 @@ export function shortTermConsentRoutes(
         security: BEARER,
         headers: tppHeaderSchema({
           corporate: true,
+          keyed: true,
           extra: {
             'PSU-ID': Type.Optional(
               Type.String({
@@ -72,8 +75,8 @@ export function shortTermConsentRoutes(
         }),
         body: ConsentBody,
         response: {
-          200: answer(ConsentResponse, 'Received: the consentId and where the PSU approves'),
-          ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+          201: answer(ConsentResponse, 'Created (received): the consentId and where the PSU approves'),
+          ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
         },
       },
       handler: async (request, reply) => {
@@ -81,7 +84,7 @@ export function shortTermConsentRoutes(
         const answer = await createShortTermConsent(context, {
           app: tpp.app,
           grant: grantOf(request),
-          requestId: tpp.requestId,
+          idempotencyKey: idempotencyKeyOf(request),
           access: request.body.access,
           corporate: corporateHeaders(request),
           psuId: header(request, 'psu-id'),

@@ -1,6 +1,7 @@
 // GET /oauth2/authorize/1.0, also named /redirect/oauth2/authorize/1.0 (spec row 8).
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../domain/errors.ts';
+import { header } from '../../http/tpp-headers.ts';
 import { type AuthorizeQuery, authorize } from '../../services/authorization/authorize.ts';
 import type { PsuAnswer } from '../../services/authorization/psu-answer.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
@@ -64,6 +65,15 @@ export function authorizationRoutes(app: Api, context: ServiceContext, { route, 
           operationId,
           tags: ['OAuth'],
           querystring: AuthorizeQuerySchema,
+          headers: Type.Object({
+            'X-Sandbox-User': Type.Optional(
+              Type.String({
+                description:
+                  "Sandbox only: the sandbox user who approves at once, e.g. SANDBOX-INDIVIDUAL-SE-1 (GET /sandbox/test-data lists them; an unknown name answers 400 naming the valid ones). A payment is approved by its debtor account's owner, a consent with PSU-ID by that PSU: another user is access_denied. Live: ignored (the PSU logs in).",
+                examples: ['SANDBOX-INDIVIDUAL-SE-1'],
+              }),
+            ),
+          }),
           response: {
             302: REDIRECT(
               'To redirect_uri with code and state, or error and error_description; live with PSU_OIDC_ISSUER set, to /psu/oidc/start (the login at the bank)',
@@ -83,7 +93,11 @@ export function authorizationRoutes(app: Api, context: ServiceContext, { route, 
         handler: async (request, reply) => {
           let answer: PsuAnswer;
           try {
-            answer = await authorize(context, request.query as AuthorizeQuery);
+            answer = await authorize(
+              context,
+              request.query as AuthorizeQuery,
+              header(request, 'x-sandbox-user'),
+            );
           } catch (error) {
             if (!(error instanceof ApiError) || error.status !== 400 || !wantsPage(request)) throw error;
             answer = unusableLink(error);

@@ -1,14 +1,22 @@
 // POST /psd2/v1/subscriptions (spec rows 4 and 5): register an app, or add a product to one.
 import { Type } from '@sinclair/typebox';
+import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import { grantOf } from '../../http/request-context.ts';
-import { header, tppIdsOnly } from '../../http/tpp-headers.ts';
+import { tppIdsOnly } from '../../http/tpp-headers.ts';
 import { type SubscriptionRequestBody, subscribe } from '../../services/onboarding/subscriptions.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { type Api, answerWith } from '../shared/api.ts';
 import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
-import { answer, apiErrors, BEARER, BODY_ERRORS, tppIdHeaders } from '../shared/schemas.ts';
+import {
+  answer,
+  apiErrors,
+  BEARER,
+  BODY_ERRORS,
+  idempotencyKeyHeader,
+  tppIdHeaders,
+} from '../shared/schemas.ts';
 import { tppIdHeader } from '../shared/tpp-app.ts';
 
 const closed = { additionalProperties: false } as const;
@@ -88,17 +96,18 @@ export function subscriptionRoutes(app: Api, context: ServiceContext, { route, l
         headers: Type.Object({
           'X-Gateway-Client-Id': Type.String({ minLength: 1, description: 'The TPP id from enrollment' }),
           ...tppIdHeaders,
+          ...idempotencyKeyHeader,
         }),
         body: SubscriptionBody,
         response: {
           200: answer(SubscriptionResponse, 'The app and the new subscription'),
-          ...apiErrors(400, 401, 403, 404, 409, 500, ...BODY_ERRORS),
+          ...apiErrors(400, 401, 403, 404, 409, 422, 500, ...BODY_ERRORS),
         },
       },
       handler: async (request, reply) => {
         const answer = await subscribe(context, {
           tppId: request.headers['x-gateway-client-id'],
-          requestId: header(request, 'tpp-request-id')!,
+          idempotencyKey: idempotencyKeyOf(request),
           grant: grantOf(request),
           peer: peerIdentity(request),
           body: request.body as SubscriptionRequestBody,

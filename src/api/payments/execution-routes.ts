@@ -2,6 +2,7 @@
 // GET .../{paymentId}/status with the Country header. All also under the Sweden v2, GB and LU prefixes,
 // where the country is in the path.
 import type { FastifyRequest } from 'fastify';
+import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { PAYMENT_PRODUCTS_ALL } from '../../services/access/live-access.ts';
 import { cancelPayment } from '../../services/payments/cancellation.ts';
@@ -16,20 +17,21 @@ import {
   apiErrors,
   BEARER,
   BODY_ERRORS,
+  KEYED_ERRORS,
   TPP_CALL_ERRORS,
   tppHeaderSchema,
 } from '../shared/schemas.ts';
 import { tppHeaders } from '../shared/tpp-app.ts';
 import { ExecuteResponseSchema, PaymentParams, StatusResponseSchema } from './schemas.ts';
 
-/** What execute and cancel are asked: the app, token, request id and the payment of the path. */
+/** What execute and cancel are asked: the app, token, Idempotency-Key and the payment of the path. */
 function paymentCall(request: FastifyRequest) {
   const tpp = tppOf(request);
   const params = request.params as { paymentProduct: string; paymentId: string };
   return {
     app: tpp.app,
     grant: grantOf(request),
-    requestId: tpp.requestId,
+    idempotencyKey: idempotencyKeyOf(request),
     productName: params.paymentProduct,
     paymentId: params.paymentId,
   };
@@ -65,15 +67,15 @@ export function paymentExecutionRoutes(
         schema: {
           summary: `Execute an authorized payment or basket (${api})`,
           description:
-            "Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. A retried TPP-Request-ID answers the first answer.",
+            "Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. Executing an executed payment answers its status again (no second booking); a retry under the same Idempotency-Key answers the first answer.",
           operationId: `executePayment${name}`,
           tags: ['Payments'],
           security: BEARER,
           params: PaymentParams,
-          headers: tppHeaderSchema({ psuPresent: true }),
+          headers: tppHeaderSchema({ psuPresent: true, keyed: true }),
           response: {
             200: answer(ExecuteResponseSchema, 'Executed: the status it reached'),
-            ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+            ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
           },
         },
         handler: async (request, reply) =>
@@ -98,10 +100,10 @@ export function paymentExecutionRoutes(
           tags: ['Payments'],
           security: BEARER,
           params: PaymentParams,
-          headers: tppHeaderSchema(),
+          headers: tppHeaderSchema({ keyed: true }),
           response: {
             200: answer(StatusResponseSchema, 'Cancelled: CANC'),
-            ...apiErrors(...TPP_CALL_ERRORS, 405, 409, ...BODY_ERRORS),
+            ...apiErrors(...TPP_CALL_ERRORS, 405, ...KEYED_ERRORS, ...BODY_ERRORS),
           },
         },
         handler: async (request, reply) =>

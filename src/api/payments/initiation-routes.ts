@@ -4,6 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import { apiError } from '../../domain/errors.ts';
 import type { CustomerType } from '../../domain/products.ts';
+import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { corporateHeaders } from '../../http/tpp-headers.ts';
 import { initiateBasket } from '../../services/payments/basket-initiation.ts';
@@ -18,6 +19,7 @@ import {
   apiErrors,
   BEARER,
   BODY_ERRORS,
+  KEYED_ERRORS,
   TPP_CALL_ERRORS,
   tppHeaderSchema,
 } from '../shared/schemas.ts';
@@ -42,7 +44,7 @@ const seV2Product = (request: FastifyRequest) =>
 /** What an initiation answers: the payment and its SCA methods, or an error. */
 const INITIATION_ANSWERS = {
   200: answer(InitiationResponseSchema, 'Initiated (ACTC): the paymentId and where the PSU authorizes'),
-  ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+  ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
 };
 
 export function paymentInitiationRoutes(
@@ -73,11 +75,15 @@ export function paymentInitiationRoutes(
           operationId: corporate ? 'initiateCorporateBasket' : 'initiateBasket',
           tags: ['Signing baskets'],
           security: BEARER,
-          headers: tppHeaderSchema({ psuPresent: true, ...(corporate ? { corporate: true } : {}) }),
+          headers: tppHeaderSchema({
+            psuPresent: true,
+            keyed: true,
+            ...(corporate ? { corporate: true } : {}),
+          }),
           body: BasketBodySchema,
           response: {
             200: answer(BasketResponseSchema, 'Initiated: one paymentId per payment, and the basket id'),
-            ...apiErrors(...TPP_CALL_ERRORS, 409, ...BODY_ERRORS),
+            ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
           },
         },
         handler: async (request, reply) => {
@@ -85,7 +91,7 @@ export function paymentInitiationRoutes(
           const answer = await initiateBasket(context, {
             app: tpp.app,
             grant: grantOf(request),
-            requestId: tpp.requestId,
+            idempotencyKey: idempotencyKeyOf(request),
             customerType,
             payments: request.body.payments,
             corporate: corporateHeaders(request),
@@ -101,7 +107,7 @@ export function paymentInitiationRoutes(
     const answer = await initiatePayment(context, {
       app: tpp.app,
       grant: grantOf(request),
-      requestId: tpp.requestId,
+      idempotencyKey: idempotencyKeyOf(request),
       channel,
       productName,
       body: request.body as PaymentBodyInput,
@@ -128,7 +134,7 @@ export function paymentInitiationRoutes(
         tags: ['Payments'],
         security: BEARER,
         params: ProductParams,
-        headers: tppHeaderSchema({ country: true, psuPresent: true, corporate: true }),
+        headers: tppHeaderSchema({ country: true, psuPresent: true, corporate: true, keyed: true }),
         body: PaymentBodySchema,
         response: INITIATION_ANSWERS,
       },
@@ -163,7 +169,7 @@ export function paymentInitiationRoutes(
           tags: ['Payments'],
           security: BEARER,
           params: ProductParams,
-          headers: tppHeaderSchema({ psuPresent: true, corporate: true }),
+          headers: tppHeaderSchema({ psuPresent: true, corporate: true, keyed: true }),
           body: PaymentBodySchema,
           response: INITIATION_ANSWERS,
         },
@@ -190,7 +196,7 @@ export function paymentInitiationRoutes(
         tags: ['Payments'],
         security: BEARER,
         params: SeV2InitiationParams,
-        headers: tppHeaderSchema({ psuPresent: true, corporate: true }),
+        headers: tppHeaderSchema({ psuPresent: true, corporate: true, keyed: true }),
         body: PaymentBodySchema,
         response: INITIATION_ANSWERS,
       },

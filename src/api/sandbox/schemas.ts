@@ -46,6 +46,10 @@ export const TestDataSchema = Type.Object({
     ),
   ),
   psuPassword: Type.String({ description: "Every test PSU's password (the live login page asks for it)" }),
+  sandboxUsers: Type.Array(Type.Object({ name: Type.String(), psuId: Type.String() }), {
+    description:
+      "The values of X-Sandbox-User on the authorize request (the real sandbox's user names) and the test PSU each one picks",
+  }),
   scenarios: Type.Array(
     Type.Object({
       trigger: Type.String({ description: 'What to do, in a sentence' }),

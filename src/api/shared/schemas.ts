@@ -63,10 +63,11 @@ const API_ERROR_MEANINGS: Record<number, string> = {
   403: "The caller may not do this: the token's scope, the certificate's role or the app's subscriptions do not cover it, or the consent is not one of this app's (ROLE_INVALID, PRODUCT_INVALID, CONSENT_UNKNOWN)",
   404: "No such resource, or one that is not the caller's (answered alike), or no such payment product (RESOURCE_UNKNOWN, PRODUCT_UNKNOWN)",
   405: 'Not allowed on this resource now (CANCELLATION_INVALID, SERVICE_INVALID)',
-  409: 'The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID)',
+  409: 'A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID)',
   410: 'This version of the API is decommissioned; path names its successor (SERVICE_INVALID)',
   413: 'The body is larger than the service accepts (REQUEST_TOO_LARGE)',
   415: 'The body is not application/json (UNSUPPORTED_MEDIA_TYPE)',
+  422: 'The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request',
   429: "Too many requests (ACCESS_EXCEEDED): the app's rate limit is reached, try again after Retry-After seconds; on account reads also: the consent's daily reads without the PSU are used up",
   500: 'An internal error; the text carries a correlation id, also in X-Correlation-ID (INTERNAL_ERROR)',
   503: "A system the call needs cannot answer now: the bank's core banking system, its e-ID service or login, or the gateway's database (SERVICE_UNAVAILABLE): try again after Retry-After seconds",
@@ -195,6 +196,20 @@ const DECOUPLED_400: OAuthErrorExample = {
 /** The statuses of calls with TPP headers and a bearer token; more for calls that take a body or write. */
 export const TPP_CALL_ERRORS = [400, 401, 403, 404, 500] as const;
 export const BODY_ERRORS = [413, 415] as const;
+/** The statuses an Idempotency-Key adds: in flight (409), used for another request (422). */
+export const KEYED_ERRORS = [409, 422] as const;
+
+/** The Idempotency-Key header of the calls that create or change something. */
+export const idempotencyKeyHeader = {
+  'Idempotency-Key': Type.Optional(
+    Type.String({
+      maxLength: 600,
+      description:
+        'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay.',
+      examples: ['"8e03978e-40d5-43e8-bc93-6894a57f9324"'],
+    }),
+  ),
+};
 
 const TPP_ID_PATTERN = '^[!-~]{1,128}$';
 
@@ -217,6 +232,8 @@ export interface TppHeaderSchemaOptions {
   readonly psuPresent?: boolean;
   /** A call a corporate PSU makes: PSU-Corporate-ID and PSU-Corporate-ID-Type. */
   readonly corporate?: boolean;
+  /** A call that creates or changes something: Idempotency-Key. */
+  readonly keyed?: boolean;
   /** Extra headers of this call. */
   readonly extra?: TProperties;
 }
@@ -257,6 +274,7 @@ export function tppHeaderSchema(options: TppHeaderSchemaOptions = {}): TObject {
           ),
         }
       : {}),
+    ...(options.keyed === true ? idempotencyKeyHeader : {}),
     ...options.extra,
   });
 }
@@ -266,7 +284,7 @@ export const tppIdHeaders = {
   'TPP-Request-ID': Type.String({
     pattern: TPP_ID_PATTERN,
     description:
-      'Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer',
+      'A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key)',
     examples: ['7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d'],
   }),
   'TPP-Transaction-ID': Type.String({

@@ -7,7 +7,7 @@ import type { Consent, ConsentKind } from '../../domain/consents.ts';
 import { addDays, dayBefore, isIsoDate, startOfDay } from '../../domain/dates.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
 import { formatResourceScope, parseResourceScope } from '../../domain/scope.ts';
-import { fingerprint, newId } from '../../domain/secrets.ts';
+import { newId } from '../../domain/secrets.ts';
 import {
   countConsentRead,
   findConsent,
@@ -61,7 +61,8 @@ export async function createAccountConsent(
   request: {
     app: App;
     grant: TokenGrant;
-    requestId: string;
+    /** The Idempotency-Key header, if sent. */
+    idempotencyKey: string | undefined;
     api: AisApi;
     body: ConsentRequest;
     psuId: string | undefined;
@@ -86,9 +87,13 @@ export async function createAccountConsent(
   const frequencyPerDay = request.body.frequencyPerDay ?? MAX_FREQUENCY_PER_DAY;
   const consentId = newId();
   return answerOnce(
-    context.db,
-    { clientId: request.app.clientId, requestId: request.requestId },
-    fingerprint({ operation: `consent-${request.api}`, ...request.body, psuId: request.psuId ?? null }),
+    context,
+    {
+      clientId: request.app.clientId,
+      operation: 'consent',
+      key: request.idempotencyKey,
+      request: { api: request.api, body: request.body, psuId: request.psuId ?? null },
+    },
     async (trx) => {
       await insertConsent(trx, {
         consentId,
@@ -103,7 +108,7 @@ export async function createAccountConsent(
         createdAt: context.clock(),
       });
       return {
-        statusCode: 200,
+        statusCode: 201,
         body: {
           consentId,
           consentStatus: 'received',

@@ -3,7 +3,7 @@
 import type { App } from '../../domain/apps.ts';
 import type { CorporateHeaders } from '../../domain/corporate.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
-import { fingerprint, newId } from '../../domain/secrets.ts';
+import { newId } from '../../domain/secrets.ts';
 import { findConsent, insertConsent, useConsentRead } from '../../store/consents-repository.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -32,7 +32,8 @@ export async function createShortTermConsent(
   request: {
     app: App;
     grant: TokenGrant;
-    requestId: string;
+    /** The Idempotency-Key header, if sent. */
+    idempotencyKey: string | undefined;
     access: string;
     corporate: CorporateHeaders;
     /** PSU-ID: the individual who is to approve, when the TPP knows it (optional). */
@@ -57,11 +58,14 @@ export async function createShortTermConsent(
     }
   }
   const consentId = newId();
-  const key = { clientId: request.app.clientId, requestId: request.requestId };
   return answerOnce(
-    context.db,
-    key,
-    fingerprint({ operation: 'short-term-consent', access: request.access, psuId: request.psuId ?? null }),
+    context,
+    {
+      clientId: request.app.clientId,
+      operation: 'short-term-consent',
+      key: request.idempotencyKey,
+      request: { access: request.access, psuId: request.psuId ?? null },
+    },
     async (trx) => {
       await insertConsent(trx, {
         consentId,
@@ -74,7 +78,7 @@ export async function createShortTermConsent(
         createdAt: context.clock(),
       });
       return {
-        statusCode: 200,
+        statusCode: 201,
         body: { consentId, consentStatus: 'received', scaMethods: scaMethods(request.baseUrl, 'SE') },
       };
     },

@@ -4,6 +4,7 @@
 // returned at once"); live, the PSU logs in and approves on our pages (psu-login.ts): the mode policy says which.
 import type { App } from '../../domain/apps.ts';
 import { ApiError, apiError, OAuthError } from '../../domain/errors.ts';
+import { SANDBOX_USERS, sandboxUserPsu } from '../../domain/sandbox-users.ts';
 import { parseResourceScope } from '../../domain/scope.ts';
 import { isStorableText, UNSTORABLE_TEXT } from '../../domain/text.ts';
 import { appOf } from '../access/apps.ts';
@@ -24,8 +25,18 @@ const PARAMETERS = [
   'code_challenge_method',
 ];
 
-/** Throws ApiError (400) when no redirect is allowed; otherwise answers a redirect or a PSU page. */
-export async function authorize(context: ServiceContext, query: AuthorizeQuery): Promise<PsuAnswer> {
+/**
+ * Throws ApiError (400) when no redirect is allowed; otherwise answers a redirect or a PSU page.
+ * `sandboxUser` is the X-Sandbox-User header: in the sandbox it names the PSU who approves at once
+ * (an unknown name: 400, naming the valid ones); live the PSU logs in, and the header is ignored.
+ */
+export async function authorize(
+  context: ServiceContext,
+  query: AuthorizeQuery,
+  sandboxUser?: string,
+): Promise<PsuAnswer> {
+  const live = context.policy.redirectApproval === 'psu-login';
+  const chosenPsu = live || sandboxUser === undefined ? undefined : sandboxUserOf(sandboxUser);
   const clientId = single(query, 'client_id');
   const redirectUri = single(query, 'redirect_uri');
   if (clientId === undefined) throw apiError('FORMAT_ERROR', 'client_id is required', 'client_id');
@@ -44,7 +55,16 @@ export async function authorize(context: ServiceContext, query: AuthorizeQuery):
   try {
     const request = await checkRequest(context, query, app, redirectUri, state);
     if (context.policy.redirectApproval === 'psu-login') return startPsuLogin(context, request);
-    const psuId = authorizingPsu(context, request.resource)!;
+    const ownPsu = request.resource.psuId;
+    if (chosenPsu !== undefined && ownPsu !== null && ownPsu !== chosenPsu) {
+      // A payment is approved by its debtor account's owner, a consent by the PSU its PSU-ID named.
+      return redirectTo(redirectUri, {
+        error: 'access_denied',
+        error_description: 'X-Sandbox-User names another PSU than the one who must authorize this',
+        state,
+      });
+    }
+    const psuId = chosenPsu ?? authorizingPsu(context, request.resource)!;
     // A sandbox scenario PSU declines, or lets the authorization run out, as the live pages allow; a
     // consent's PSU-ID that names nobody the directory knows is approved by nobody. Only a consent's PSU
     // is the TPP's word (not looked up when it was made): a payment's holds its debtor account (a key),
@@ -110,6 +130,18 @@ function pkce(query: AuthorizeQuery): string | null {
     throw new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256 digest');
   }
   return challenge;
+}
+
+function sandboxUserOf(name: string): string {
+  const psuId = sandboxUserPsu(name);
+  if (psuId === undefined) {
+    throw apiError(
+      'FORMAT_ERROR',
+      `X-Sandbox-User names no sandbox user: use one of ${Object.keys(SANDBOX_USERS).join(', ')}`,
+      'X-Sandbox-User',
+    );
+  }
+  return psuId;
 }
 
 function single(query: AuthorizeQuery, name: string): string | undefined {

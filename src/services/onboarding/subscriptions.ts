@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import type { PeerIdentity } from '../../certificates/qwac.ts';
 import { findApiProduct } from '../../domain/api-products.ts';
 import { ApiError, apiError, unknownResource } from '../../domain/errors.ts';
-import { fingerprint } from '../../domain/secrets.ts';
 import { findApp, insertApp } from '../../store/apps-repository.ts';
 import { addSubscription, findTpp } from '../../store/tpps-repository.ts';
 import { requireQwac } from '../access/live-access.ts';
@@ -34,7 +33,8 @@ export async function subscribe(
   context: ServiceContext,
   request: {
     tppId: string;
-    requestId: string;
+    /** The Idempotency-Key header, if sent. */
+    idempotencyKey: string | undefined;
     grant: TokenGrant;
     peer: PeerIdentity;
     body: SubscriptionRequestBody;
@@ -69,13 +69,11 @@ export async function subscribe(
       'send app (to register an app) or clientId (to add a subscription), not both',
     );
   }
-  const key = { clientId: request.tppId, requestId: request.requestId };
   const existing = body.clientId === undefined ? undefined : await findApp(context.db, body.clientId);
   const answer = await answerOnce(
-    context.db,
-    key,
-    fingerprint({ operation: 'subscribe', body }),
-    async (trx) => {
+    context,
+    { clientId: request.tppId, operation: 'subscribe', key: request.idempotencyKey, request: body },
+    async (trx): Promise<Answer<SubscriptionResponse>> => {
       let app = existing;
       if (body.app !== undefined) {
         checkRedirectUri(context, body.app.oauthRedirectURI);

@@ -12,11 +12,11 @@ import {
   validatePaymentBody,
 } from '../../domain/payment-rules.ts';
 import type { CustomerType } from '../../domain/products.ts';
-import { fingerprint, newId } from '../../domain/secrets.ts';
+import { newId } from '../../domain/secrets.ts';
 import { type BasketMember, insertBasketAnswering } from '../../store/baskets-repository.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
-import { type Answer, storeOnce } from '../shared/idempotency.ts';
+import { type Answer, storeOnce, underKey } from '../shared/idempotency.ts';
 import { debtorAccountOf } from './debtor-accounts.ts';
 import { checkPayer, initiationProduct, UNPAYABLE_DEBTOR } from './initiation.ts';
 
@@ -28,7 +28,8 @@ export interface BasketItem extends PaymentBody {
 export interface BasketRequest {
   readonly app: App;
   readonly grant: TokenGrant;
-  readonly requestId: string;
+  /** The Idempotency-Key header, if sent. */
+  readonly idempotencyKey: string | undefined;
   /** The path's customer type: a corporate basket names its corporate in the corporate headers. */
   readonly customerType: CustomerType;
   readonly payments: readonly BasketItem[];
@@ -139,8 +140,6 @@ export async function initiateBasket(
     instruction,
     tppPaymentReference: request.payments[index]!.tppPaymentReference,
   })) satisfies BasketMember[];
-  const key = { clientId: request.app.clientId, requestId: request.requestId };
-  const print = fingerprint({ operation: 'basket', payments: request.payments });
   const answer: Answer<BasketResponse> = {
     statusCode: 200,
     body: {
@@ -151,24 +150,31 @@ export async function initiateBasket(
       signingBaskedId: basketId,
     },
   };
-  // One statement stores the basket, its payments and the answer, or nothing when the request id is
-  // taken: a repeated request runs the checks again, then answers the first answer (as initiation does).
-  return storeOnce(
-    context.db,
-    key,
-    print,
-    answer,
-    (recorded) =>
-      insertBasketAnswering(context.db, {
-        basket: { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId },
-        customerType,
-        corporateId: customerType === 'corporate' ? (request.corporate.id ?? null) : null,
-        members,
-        answer: recorded,
-      }),
-    () => {
-      for (const member of members) context.metrics.paymentStatus(member.instruction.product, 'ACTC');
-    },
+  // One statement stores the basket, its payments and, under an Idempotency-Key, the answer, or nothing
+  // when the key's claim was lost. The key is claimed after the checks (as a basket's reads are few).
+  const keyed = {
+    clientId: request.app.clientId,
+    operation: 'basket',
+    key: request.idempotencyKey,
+    request: { customerType, payments: request.payments, corporate: request.corporate },
+  } as const;
+  return underKey(context, keyed, (claim) =>
+    storeOnce(
+      context.db,
+      claim,
+      answer,
+      (recorded) =>
+        insertBasketAnswering(context.db, {
+          basket: { basketId, clientId: request.app.clientId, psuId: accounts[0]!.psuId },
+          customerType,
+          corporateId: customerType === 'corporate' ? (request.corporate.id ?? null) : null,
+          members,
+          answer: recorded,
+        }),
+      () => {
+        for (const member of members) context.metrics.paymentStatus(member.instruction.product, 'ACTC');
+      },
+    ),
   );
 }
 

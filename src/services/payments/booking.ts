@@ -18,12 +18,11 @@ import {
 import { findProduct } from '../../domain/products.ts';
 import type { BookingLine, BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
 import type { Db } from '../../store/database.ts';
-import type { RequestKey } from '../../store/idempotency-repository.ts';
 import { markBooking, markOneBooking, unansweredBookings } from '../../store/payments/bookings.ts';
 import { lockPayments, lockPaymentsOfBooking } from '../../store/payments/locks.ts';
 import { moveBookedAnswering, moveStatus } from '../../store/payments/moves.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
-import { type Answer, recordOnce, replayAnswer } from '../shared/idempotency.ts';
+import { type Answer, answerOfKey, type Claim, recordOnce } from '../shared/idempotency.ts';
 
 /** A payment moved by a booking's outcome, told to the metrics once its transaction has committed. */
 export interface Move {
@@ -193,25 +192,25 @@ async function settle(
   return moves;
 }
 
-/** One payment's execution: the payment as read, the request (its id's key and fingerprint), its answer once moved. */
+/** One payment's execution: the payment as read, the request's claim of its key (if any), its answer once moved. */
 export interface OneExecution<T> {
   readonly payment: Payment;
-  readonly request: { readonly key: RequestKey; readonly fingerprint: string };
+  readonly claim: Claim | undefined;
   answer(moved: Payment): Answer<T>;
 }
 
 /**
  * Step 3 for an order of one payment, with the answer to the request that executed it, in one
  * statement instead of finishBooking's transaction: `payment` is the payment as it was marked, and
- * `answer` the answer once it has moved. Answers that answer (or, when the request id was taken
- * meanwhile, the one recorded under it); undefined when the payment no longer waits for this order (a
+ * `answer` the answer once it has moved. Answers that answer (or, when the claim was lost meanwhile,
+ * what the key answers now); undefined when the payment no longer waits for this order (a
  * concurrent step 3 moved it): the caller then answers as after finishBooking.
  */
 export async function finishOneBooking<T>(
   context: ServiceContext,
   order: BookingOrder,
   outcome: BookingOutcome,
-  { payment, request, answer }: OneExecution<T>,
+  { payment, claim, answer }: OneExecution<T>,
 ): Promise<Answer<T> | undefined> {
   const at = context.clock();
   const { to, rejection } = moveOf(payment, order, outcome);
@@ -219,11 +218,11 @@ export async function finishOneBooking<T>(
   const done = await moveBookedAnswering(
     context.db,
     { paymentId: payment.id, bookingKey: order.key, from: payment.status, to, at, rejection },
-    { key: request.key, fingerprint: request.fingerprint, statusCode: reply.statusCode, body: reply.body },
+    claim === undefined ? undefined : { claim, statusCode: reply.statusCode, body: reply.body },
   );
   if (!done.moved) return undefined;
   countMoves(context, [moveRecord(payment, to, rejection?.reasonCode)]);
-  return done.answered ? reply : replayAnswer(context.db, request.key, request.fingerprint);
+  return done.answered ? reply : answerOfKey(context.db, claim!);
 }
 
 /**
@@ -238,7 +237,7 @@ export async function finishOneBooking<T>(
 export async function bookOneRecorded<T>(
   context: ServiceContext,
   key: string,
-  { payment, request, answer }: OneExecution<T>,
+  { payment, claim, answer }: OneExecution<T>,
 ): Promise<Answer<T> | undefined> {
   const { recordedBookings } = context;
   if (recordedBookings === undefined || payment.booking !== null) return undefined;
@@ -254,20 +253,16 @@ export async function bookOneRecorded<T>(
     paymentId: payment.id,
     from: payment.status,
     to: booked,
-    clientId: request.key.clientId,
-    requestId: request.key.requestId,
-    fingerprint: request.fingerprint,
-    statusCode: reply.statusCode,
-    body: reply.body,
+    answer: claim === undefined ? undefined : { claim, statusCode: reply.statusCode, body: reply.body },
   });
   if (outcome === undefined) return undefined;
   if (outcome.booked) {
     countMoves(context, [moveRecord(payment, booked)]);
-    return outcome.answered ? reply : replayAnswer(context.db, request.key, request.fingerprint);
+    return outcome.answered ? reply : answerOfKey(context.db, claim!);
   }
   countMoves(context, [moveRecord(payment, refused, outcome.reasonCode)]);
   const rejected = answer(executed(payment, refused, at, outcome));
-  return recordOnce(context.db, request.key, request.fingerprint, async () => rejected);
+  return claim === undefined ? rejected : recordOnce(context.db, claim, async () => rejected);
 }
 
 /** Steps 2 and 3 for an order whose payments are marked: asks the bank and records its answer. */

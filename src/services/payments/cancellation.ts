@@ -8,13 +8,14 @@ import { moveStatus } from '../../store/payments/moves.ts';
 import type { TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { type Answer, answerOnce } from '../shared/idempotency.ts';
-import { checkPaymentOfApp, oncePerRequest, productOfPath, requireReader } from './payment-access.ts';
+import { checkPaymentOfApp, keyedOn, productOfPath, requireReader } from './payment-access.ts';
 import type { PaymentStatusResponse } from './status-body.ts';
 
 export interface CancelRequest {
   readonly app: App;
   readonly grant: TokenGrant;
-  readonly requestId: string;
+  /** The Idempotency-Key header, if sent. */
+  readonly idempotencyKey: string | undefined;
   readonly productName: string;
   readonly paymentId: string;
 }
@@ -24,15 +25,13 @@ export async function cancelPayment(
   request: CancelRequest,
 ): Promise<Answer<PaymentStatusResponse>> {
   productOfPath(request.productName);
-  const { key, print } = oncePerRequest(request, 'cancel');
   let cancelled: string | undefined;
   const count = () => {
     if (cancelled !== undefined) context.metrics.paymentStatus(cancelled, 'CANC');
   };
   return answerOnce(
-    context.db,
-    key,
-    print,
+    context,
+    keyedOn(request, 'cancel'),
     async (trx) => {
       const locked = await lockPayment(trx, request.paymentId);
       const payment = checkPaymentOfApp(locked, request.paymentId, request.productName, request.app.clientId);

@@ -9,11 +9,11 @@ import { formatResourceScope } from '../../domain/scope.ts';
 import { findBasket, listBasketPayments, lockBasketPayments } from '../../store/baskets-repository.ts';
 import type { Db } from '../../store/database.ts';
 import { lockPayment } from '../../store/payments/locks.ts';
-import { findPaymentToExecute } from '../../store/payments/reads.ts';
+import { findPayment } from '../../store/payments/reads.ts';
 import { requirePsuToken, type TokenGrant } from '../access/tokens.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { noExchangeToday } from '../shared/exchange.ts';
-import { type Answer, earlierAnswer, recordOnce } from '../shared/idempotency.ts';
+import { type Answer, type Claim, recordOnce, underKey } from '../shared/idempotency.ts';
 import {
   bookOneRecorded,
   countMoves,
@@ -23,7 +23,7 @@ import {
   type OneExecution,
   startBooking,
 } from './booking.ts';
-import { checkPaymentOfApp, noSuchPayment, oncePerRequest, productOfPath } from './payment-access.ts';
+import { checkPaymentOfApp, keyedOn, noSuchPayment, productOfPath } from './payment-access.ts';
 import {
   type BasketStatusResponse,
   basketMembersOf,
@@ -35,7 +35,8 @@ import {
 export interface ExecuteRequest {
   readonly app: App;
   readonly grant: TokenGrant;
-  readonly requestId: string;
+  /** The Idempotency-Key header, if sent. */
+  readonly idempotencyKey: string | undefined;
   readonly productName: string;
   readonly paymentId: string;
 }
@@ -43,8 +44,6 @@ export interface ExecuteRequest {
 /** What is executed: the payments under one booking key (read and checked; locked), and the answer. */
 interface Execution<T> {
   readonly key: string;
-  /** Whether an answer is recorded under the request id, when the first read looked (undefined: not yet). */
-  readonly answered?: boolean;
   /** The payments, checked: throws when this call may not execute them. */
   read(): Promise<readonly Payment[]>;
   /** The same, locked until the transaction ends. */
@@ -53,21 +52,25 @@ interface Execution<T> {
 }
 
 /**
- * Executes once per TPP-Request-ID: the booking is asked (the payments marked in one statement),
- * booked by the bank, and its outcome recorded with the answer in one transaction, or for one payment
- * in one statement (services/payments/booking.ts); one payment booked by the built-in ledger, all in
- * one call. A request id used before answers its first answer and books nothing.
+ * Executes: the booking is asked (the payments marked in one statement), booked by the bank, and its
+ * outcome recorded with the answer (under the Idempotency-Key's claim, when the request has a key) in
+ * one transaction, or for one payment in one statement (services/payments/booking.ts); one payment
+ * booked by the built-in ledger, all in one call. A key used before answers its first answer and books
+ * nothing; executing an executed payment answers its status, key or not.
  */
-async function executeOnce<T>(
+function executeOnce<T>(
   context: ServiceContext,
   request: ExecuteRequest,
   execution: Execution<T>,
 ): Promise<Answer<T>> {
-  const { key, print } = oncePerRequest(request, 'execute');
-  if (execution.answered !== false) {
-    const earlier = await earlierAnswer<T>(context.db, key, print);
-    if (earlier !== undefined) return earlier;
-  }
+  return underKey(context, keyedOn(request, 'execute'), (claim) => executeClaimed(context, execution, claim));
+}
+
+async function executeClaimed<T>(
+  context: ServiceContext,
+  execution: Execution<T>,
+  claim: Claim | undefined,
+): Promise<Answer<T>> {
   const payments = await execution.read();
   const unconvertible = payments.find(
     (payment) =>
@@ -85,7 +88,7 @@ async function executeOnce<T>(
     payments.length === 1
       ? {
           payment: payments[0]!,
-          request: { key, fingerprint: print },
+          claim,
           answer: (moved) => execution.answer([moved]),
         }
       : undefined;
@@ -98,7 +101,7 @@ async function executeOnce<T>(
     ? await startBooking(context, payments, execution.key)
     : undefined;
   const answer = (trx: Db) => execution.lock(trx).then((locked) => execution.answer(locked));
-  if (order === undefined) return recordOnce(context.db, key, print, answer);
+  if (order === undefined) return recordOnce(context.db, claim, answer);
   const outcome = await context.coreBanking.book(order);
   if (one !== undefined) {
     const answered = await finishOneBooking(context, order, outcome, one);
@@ -108,8 +111,7 @@ async function executeOnce<T>(
   try {
     return await recordOnce(
       context.db,
-      key,
-      print,
+      claim,
       async (trx) => {
         moves = await finishBooking(trx, context, order, outcome);
         return answer(trx);
@@ -117,8 +119,8 @@ async function executeOnce<T>(
       () => countMoves(context, moves),
     );
   } catch (error) {
-    // The bank has answered: its outcome is recorded even when the answer is not (a request id taken
-    // by another request meanwhile); if this fails too, the recovery records it later.
+    // The bank has answered: its outcome is recorded even when the answer is not (a claim lost to
+    // another request meanwhile); if this fails too, the recovery records it later.
     await context.db
       .transaction((trx) => finishBooking(trx, context, order, outcome))
       .then((recorded) => countMoves(context, recorded))
@@ -137,14 +139,10 @@ export async function executePayment(
     request.app.clientId,
     formatResourceScope({ service: 'PIS', resourceId: request.paymentId }),
   );
-  // A payment id is never a basket's: most executions are of a payment, read with the request id's
-  // answer in one statement, and only an unknown id is looked for among the baskets.
-  const first = await findPaymentToExecute(
-    context.db,
-    request.paymentId,
-    oncePerRequest(request, 'execute').key,
-  );
-  if (first.payment === undefined) {
+  // A payment id is never a basket's: most executions are of a payment, and only an unknown id is
+  // looked for among the baskets.
+  const first = await findPayment(context.db, request.paymentId);
+  if (first === undefined) {
     const basket = await findBasket(context.db, request.paymentId);
     if (basket !== undefined) return executeBasket(context, request, basket);
   }
@@ -157,8 +155,7 @@ export async function executePayment(
   };
   return executeOnce(context, request, {
     key: request.paymentId,
-    answered: first.answered,
-    read: async () => check(first.payment),
+    read: async () => check(first),
     lock: async (trx) => check(await lockPayment(trx, request.paymentId)),
     answer: ([payment]) => ({ statusCode: 200, body: statusBody(context, payment!, payment!.status) }),
   });

@@ -12,12 +12,12 @@ import {
   findProduct,
   type ProductDefinition,
 } from '../../domain/products.ts';
-import { fingerprint, newId } from '../../domain/secrets.ts';
+import { newId } from '../../domain/secrets.ts';
 import { insertPaymentAnswering } from '../../store/payments/insert.ts';
 import { requireClientToken, type TokenGrant } from '../access/tokens.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { noExchangeToday } from '../shared/exchange.ts';
-import { type Answer, storeOnce } from '../shared/idempotency.ts';
+import { type Answer, storeOnce, underKey } from '../shared/idempotency.ts';
 import { type ScaMethod, scaMethods } from '../shared/sca-methods.ts';
 import { debtorAccountOf } from './debtor-accounts.ts';
 
@@ -30,7 +30,8 @@ export type Channel =
 export interface InitiationRequest {
   readonly app: App;
   readonly grant: TokenGrant;
-  readonly requestId: string;
+  /** The Idempotency-Key header, if sent. */
+  readonly idempotencyKey: string | undefined;
   readonly channel: Channel;
   readonly productName: string;
   readonly body: PaymentBody;
@@ -60,56 +61,61 @@ export async function initiatePayment(
   const validated = validatePaymentBody(product, request.body, { country, today: today(context) });
   if (!validated.ok) throw new ApiError(validated.messages);
   const instruction = validated.value;
-  const key = { clientId: request.app.clientId, requestId: request.requestId };
-  const print = fingerprint({
-    operation: 'initiate',
-    channel: request.channel,
-    product: product.id,
-    body: request.body,
-    corporate: request.corporate,
-  });
-  // No transaction: the lookups only read, and the payment and its answer are stored in one statement.
-  // A repeated request runs the checks again and then finds its id taken: it answers the first answer.
-  const account = await debtorAccountOf(context, instruction.debtor);
-  if (account === undefined) throw new ApiError(UNPAYABLE_DEBTOR);
-  const customerType = checkPayer(request, account);
-  const problems = checkDebtorAccount(instruction, request.body, {
-    country: account.country,
-    currency: account.currency,
-    accountType: account.accountType,
-    ownerType: customerType,
-  });
-  if (noExchangeToday(context, account.currency, instruction.amount.currency)) {
-    problems.push({
-      code: 'PAYMENT_FAILED',
-      path: 'instructedAmount.currency',
-      text: `the bank has no exchange rate for ${account.currency}/${instruction.amount.currency} today: a payment in ${instruction.amount.currency} cannot be made from this ${account.currency} account`,
-    });
-  }
-  if (problems.length > 0) throw new ApiError(problems);
-  const paymentId = newId();
-  const answer: Answer<InitiationResponse> = {
-    statusCode: 200,
-    body: { paymentId, scaMethods: scaMethods(request.baseUrl, country), transactionStatus: 'ACTC' },
-  };
-  const payment = {
-    id: paymentId,
+  const keyed = {
     clientId: request.app.clientId,
-    customerType,
-    psuId: account.psuId,
-    corporateId: customerType === 'corporate' ? (request.corporate.id ?? null) : null,
-    debtorAccountId: account.accountId,
-    debtorCurrency: account.currency,
-    instruction,
-  };
-  return storeOnce(
-    context.db,
-    key,
-    print,
-    answer,
-    (recorded) => insertPaymentAnswering(context.db, payment, recorded),
-    () => context.metrics.paymentStatus(product.id, 'ACTC'),
-  );
+    operation: 'initiate',
+    key: request.idempotencyKey,
+    request: {
+      channel: request.channel,
+      product: product.id,
+      body: request.body,
+      corporate: request.corporate,
+    },
+  } as const;
+  // No transaction: the lookups only read, and the payment (with its answer, under an Idempotency-Key)
+  // is stored in one statement. With a key, the key is claimed before the lookups: a retry meanwhile
+  // answers 409, a retry after the first answer its answer.
+  return underKey(context, keyed, async (claim) => {
+    const account = await debtorAccountOf(context, instruction.debtor);
+    if (account === undefined) throw new ApiError(UNPAYABLE_DEBTOR);
+    const customerType = checkPayer(request, account);
+    const problems = checkDebtorAccount(instruction, request.body, {
+      country: account.country,
+      currency: account.currency,
+      accountType: account.accountType,
+      ownerType: customerType,
+    });
+    if (noExchangeToday(context, account.currency, instruction.amount.currency)) {
+      problems.push({
+        code: 'PAYMENT_FAILED',
+        path: 'instructedAmount.currency',
+        text: `the bank has no exchange rate for ${account.currency}/${instruction.amount.currency} today: a payment in ${instruction.amount.currency} cannot be made from this ${account.currency} account`,
+      });
+    }
+    if (problems.length > 0) throw new ApiError(problems);
+    const paymentId = newId();
+    const answer: Answer<InitiationResponse> = {
+      statusCode: 200,
+      body: { paymentId, scaMethods: scaMethods(request.baseUrl, country), transactionStatus: 'ACTC' },
+    };
+    const payment = {
+      id: paymentId,
+      clientId: request.app.clientId,
+      customerType,
+      psuId: account.psuId,
+      corporateId: customerType === 'corporate' ? (request.corporate.id ?? null) : null,
+      debtorAccountId: account.accountId,
+      debtorCurrency: account.currency,
+      instruction,
+    };
+    return storeOnce(
+      context.db,
+      claim,
+      answer,
+      (recorded) => insertPaymentAnswering(context.db, payment, recorded),
+      () => context.metrics.paymentStatus(product.id, 'ACTC'),
+    );
+  });
 }
 
 /** Initiation takes the product name exactly as the contract spells it for initiation. */

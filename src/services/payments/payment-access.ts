@@ -5,8 +5,8 @@ import { ApiError, apiError, unknownResource } from '../../domain/errors.ts';
 import type { Payment } from '../../domain/payment.ts';
 import { findProduct } from '../../domain/products.ts';
 import { formatResourceScope } from '../../domain/scope.ts';
-import { fingerprint } from '../../domain/secrets.ts';
 import { requireClientToken, requirePsuToken, type TokenGrant } from '../access/tokens.ts';
+import type { KeyedRequest } from '../shared/idempotency.ts';
 
 export function productOfPath(name: string) {
   const product = findProduct(name);
@@ -55,21 +55,20 @@ export function requireReader(
   requirePsuToken(grant, clientId, formatResourceScope({ service: 'PIS', resourceId }));
 }
 
-/**
- * What makes an execute or cancel call on the payment (or basket) of the path happen once: its
- * TPP-Request-ID, and the fingerprint a repeat under that id must match.
- */
-export function oncePerRequest(
+/** An execute or cancel call as its Idempotency-Key sees it: a retry names the same payment (or basket). */
+export function keyedOn(
   request: {
     readonly app: { readonly clientId: string };
-    readonly requestId: string;
+    readonly idempotencyKey: string | undefined;
     readonly productName: string;
     readonly paymentId: string;
   },
   operation: 'execute' | 'cancel',
-) {
+): KeyedRequest {
   return {
-    key: { clientId: request.app.clientId, requestId: request.requestId },
-    print: fingerprint({ operation, product: request.productName, paymentId: request.paymentId }),
+    clientId: request.app.clientId,
+    operation,
+    key: request.idempotencyKey,
+    request: { product: request.productName, paymentId: request.paymentId },
   };
 }

@@ -1,112 +1,184 @@
-// A repeated TPP-Request-ID from the same app: with the same request the first answer comes back and
-// nothing happens twice; with another request it is refused (API-NOTES "Headers").
+// Idempotent retries by the Idempotency-Key header (draft-ietf-httpapi-idempotency-key-header; API-NOTES
+// "Headers"), scoped to the app, the operation and the key: the same key with the same request answers the
+// first answer and does nothing twice; with another request 422; while the first is still in flight 409.
+// Without the header nothing is recorded and the request is simply done (TPP-Request-ID is a correlation id
+// only). A request that fails leaves no record: it may be retried under the same key.
 import { apiError } from '../../domain/errors.ts';
+import { fingerprint, newSecret } from '../../domain/secrets.ts';
 import type { Db, StoreDb } from '../../store/database.ts';
 import {
-  findAnswer,
-  type RecordedAnswer,
-  type RequestKey,
+  claimKey,
+  findKey,
+  type KeyClaim,
+  type KeyRecord,
   recordAnswer,
+  releaseClaim,
 } from '../../store/idempotency-repository.ts';
+import type { ServiceContext } from './context.ts';
 
 export interface Answer<T> {
   readonly statusCode: number;
   readonly body: T;
 }
 
-/** Thrown inside the transaction to roll back work whose request id turned out to be taken. */
-class RequestIdTaken extends Error {}
+/** The state-changing operations a key is scoped to (with the app). */
+export type KeyedOperation =
+  | 'initiate'
+  | 'basket'
+  | 'execute'
+  | 'cancel'
+  | 'consent'
+  | 'short-term-consent'
+  | 'subscribe';
+
+/** A state-changing request as its key sees it; without an Idempotency-Key nothing is recorded. */
+export interface KeyedRequest {
+  /** The app (onboarding: the TPP) whose key it is. */
+  readonly clientId: string;
+  readonly operation: KeyedOperation;
+  readonly key: string | undefined;
+  /** What a retry under the key must repeat (path, headers that matter, body); hashed only with a key. */
+  readonly request: unknown;
+}
+
+/** A key this request holds while it works, with the fingerprint a retry must match. */
+export type Claim = KeyClaim & { readonly fingerprint: string };
 
 /**
- * Runs work in a transaction that also records its answer under the request id, so the work and its
- * record commit together or not at all. A known id answers the recorded answer without doing the
- * work; an id taken while the work ran rolls the work back and answers the winner's answer. An error
- * from work rolls everything back: a refused request may be retried under the same id. `committed`
- * runs once the work has committed (to count it), never for an answer replayed or rolled back.
+ * How long a claim holds its key without an answer: a request in flight longer than this (a process that
+ * died) no longer keeps a retry out. Longer than any request may take (the core banking system's time-outs
+ * and retries included).
+ */
+const LEASE_MS = 120_000;
+/** How long an answer is kept under its key (the draft leaves it to the server: at least 24 hours). */
+const KEY_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Runs `work` for the request: without a key at once, with nothing recorded; with a key, under its
+ * claim (committed first, so that the same key from any process meanwhile answers 409), the work
+ * recording its answer under the claim with itself (see answerOnce, storeOnce). A key already answered
+ * answers that answer without running the work; a claim that fails gives the key back.
+ */
+export async function underKey<T>(
+  context: ServiceContext,
+  request: KeyedRequest,
+  work: (claim: Claim | undefined) => Promise<Answer<T>>,
+): Promise<Answer<T>> {
+  if (request.key === undefined) return work(undefined);
+  const claim: Claim = {
+    clientId: request.clientId,
+    operation: request.operation,
+    key: request.key,
+    token: newSecret(),
+    fingerprint: fingerprint({ operation: request.operation, request: request.request }),
+  };
+  const now = context.clock();
+  const times = {
+    now,
+    leaseUntil: new Date(now.getTime() + LEASE_MS),
+    keptSince: new Date(now.getTime() - KEY_KEPT_MS),
+  };
+  // A key given back between the claim and the read is free again: claimed on the next turn.
+  for (let turn = 0; turn < 3; turn++) {
+    if (await claimKey(context.db, claim, claim.fingerprint, times)) {
+      try {
+        return await work(claim);
+      } catch (error) {
+        await releaseClaim(context.db, claim).catch(() => {});
+        throw error;
+      }
+    }
+    const record = await findKey(context.db, claim);
+    if (record !== undefined) return settled(record, claim.fingerprint);
+  }
+  throw inFlight();
+}
+
+/**
+ * Runs work in a transaction that also records its answer under the claim, so that the work and its
+ * answer commit together or not at all; without a claim, the work alone. A claim lost while the work
+ * ran (its lease ended and another request took the key) rolls the work back and answers as the key
+ * does now. `committed` runs once the work has committed (to count it), never for an answer replayed.
  */
 export async function answerOnce<T>(
-  db: StoreDb,
-  key: RequestKey,
-  fingerprint: string,
+  context: ServiceContext,
+  request: KeyedRequest,
   work: (trx: Db) => Promise<Answer<T>>,
   committed?: () => void,
 ): Promise<Answer<T>> {
-  return (await earlierAnswer<T>(db, key, fingerprint)) ?? recordOnce(db, key, fingerprint, work, committed);
+  return underKey(context, request, (claim) => recordOnce(context.db, claim, work, committed));
 }
 
-/** The answer recorded under the request id, if it has one; throws when it was another request's. */
-export async function earlierAnswer<T>(
-  db: StoreDb,
-  key: RequestKey,
-  fingerprint: string,
-): Promise<Answer<T> | undefined> {
-  const earlier = await findAnswer(db, key);
-  return earlier === undefined ? undefined : replay(earlier, fingerprint);
-}
+/** Thrown inside the transaction to roll back work whose claim was lost. */
+class ClaimLost extends Error {}
 
 /**
- * The second half of answerOnce, for work that had to start before (execution asks the bank between
- * two transactions): the last step and the answer commit together; then `committed` runs.
+ * The recording half of answerOnce, for work under a claim taken before (execution asks the bank
+ * between two transactions): the last step and the answer commit together; then `committed` runs.
  */
 export async function recordOnce<T>(
   db: StoreDb,
-  key: RequestKey,
-  fingerprint: string,
+  claim: Claim | undefined,
   work: (trx: Db) => Promise<Answer<T>>,
   committed?: () => void,
 ): Promise<Answer<T>> {
   try {
     const answer = await db.transaction(async (trx) => {
       const answer = await work(trx);
-      if (!(await recordAnswer(trx, key, fingerprint, answer.statusCode, answer.body)))
-        throw new RequestIdTaken();
+      if (claim !== undefined && !(await recordAnswer(trx, { claim, ...answer }))) throw new ClaimLost();
       return answer;
     });
     committed?.();
     return answer;
   } catch (error) {
-    if (!(error instanceof RequestIdTaken)) throw error;
-    return replayAnswer(db, key, fingerprint);
+    if (!(error instanceof ClaimLost)) throw error;
+    return answerOfKey(db, claim!);
   }
 }
 
 /**
  * For work stored with its answer in one statement, without a transaction (an initiation): `store`
- * records the answer under the request id together with the work, or answers false, storing nothing,
- * when the id was taken; then the first answer comes back (or REQUEST_ID_REUSED). `committed` runs once
- * the work is stored. The use case hands its statement to this step rather than replaying after it, so
- * that a walk of the request goes one way down, from here into the store (issue 38).
+ * records the answer under the claim together with the work, or answers false, storing nothing, when
+ * the claim was lost; then the key's answer comes back. `committed` runs once the work is stored.
  */
 export async function storeOnce<T>(
   db: StoreDb,
-  key: RequestKey,
-  fingerprint: string,
+  claim: Claim | undefined,
   answer: Answer<T>,
-  store: (recorded: RecordedAnswer) => Promise<boolean>,
+  store: (recorded: { claim: Claim; statusCode: number; body: T } | undefined) => Promise<boolean>,
   committed?: () => void,
 ): Promise<Answer<T>> {
-  if (!(await store({ key, fingerprint, ...answer }))) return replayAnswer(db, key, fingerprint);
+  if (!(await store(claim === undefined ? undefined : { claim, ...answer }))) {
+    if (claim === undefined) throw new Error('a request without a key stored nothing');
+    return answerOfKey(db, claim);
+  }
   committed?.();
   return answer;
 }
 
-/** The answer recorded under a request id that turned out to be taken. */
-export async function replayAnswer<T>(db: StoreDb, key: RequestKey, fingerprint: string): Promise<Answer<T>> {
-  const winner = await findAnswer(db, key);
-  if (winner === undefined) throw new Error('request id taken but no answer recorded');
-  return replay(winner, fingerprint);
+/** What the key of a lost claim answers now: the answer of the request that took it, or 409/422. */
+export async function answerOfKey<T>(db: StoreDb, claim: Claim): Promise<Answer<T>> {
+  const record = await findKey(db, claim);
+  if (record === undefined) throw inFlight();
+  return settled(record, claim.fingerprint);
 }
 
-function replay<T>(
-  earlier: { fingerprint: string; statusCode: number; body: unknown },
-  fingerprint: string,
-): Answer<T> {
-  if (earlier.fingerprint !== fingerprint) {
+function settled<T>(record: KeyRecord, print: string): Answer<T> {
+  if (record.fingerprint !== print) {
     throw apiError(
-      'REQUEST_ID_REUSED',
-      'TPP-Request-ID was already used for another request: send a new one for every request',
-      'TPP-Request-ID',
+      'IDEMPOTENCY_KEY_REUSED',
+      'Idempotency-Key was already used for another request to this operation: send a new key for a new request',
+      'Idempotency-Key',
     );
   }
-  return { statusCode: earlier.statusCode, body: earlier.body as T };
+  if (record.inFlight) throw inFlight();
+  return { statusCode: record.statusCode, body: record.body as T };
+}
+
+function inFlight() {
+  return apiError(
+    'IDEMPOTENCY_KEY_IN_FLIGHT',
+    'A request with this Idempotency-Key is still being processed: retry after it has been answered',
+    'Idempotency-Key',
+  );
 }

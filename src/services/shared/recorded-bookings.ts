@@ -6,14 +6,14 @@
 import type { BookingOrder, BookingOutcome } from '../../ports/core-banking.ts';
 import type { ExecutionRecord } from '../../store/ledger/execution.ts';
 
-/** The outcome of a recorded booking, and whether the answer was kept (false: rejected, or the request id was taken). */
+/** The outcome of a recorded booking, and whether the answer was kept (false: rejected, or the claim of its Idempotency-Key was lost). */
 export type RecordedBooking = BookingOutcome & { readonly answered: boolean };
 
 export interface RecordedBookings {
   /**
    * Books an order of one payment and records the execution with it, in one transaction: the payment
-   * moved (to `record.to`, or RJCT with the reason) and, when booked, the answer kept under the request
-   * id. The three steps of services/payments/booking.ts, each surviving a crash, are then one. Answers
+   * moved (to `record.to`, or RJCT with the reason) and, when booked, the answer kept under its
+   * Idempotency-Key's claim, if any. The three steps of services/payments/booking.ts, each surviving a crash, are then one. Answers
    * undefined, having done nothing, when the payment is no longer waiting in `record.from` or is marked
    * for a booking asked before: the caller takes the three steps.
    */

@@ -3,6 +3,7 @@
 import type { TransactionStatus } from '../../domain/payment.ts';
 import { joinedStatement } from '../coalescer.ts';
 import { runStatement, type StoreDb } from '../database.ts';
+import { answerColumns, type RecordedAnswer } from '../idempotency-repository.ts';
 import {
   type AccountCurrencies,
   type LedgerOrder,
@@ -15,18 +16,14 @@ import {
  * The gateway's record of one payment's execution, kept with the booking when the ledger books it in
  * the gateway's own database (ledger_execute; services/shared/recorded-bookings.ts): the status the
  * payment waits in (not marked for a booking asked before), its status once booked, and the answer to
- * the request that executed it, kept under the app's request id once booked. The bank's port never
- * sees it: it is the gateway's idempotency record, not a word of the bank's.
+ * the request that executed it, kept under its Idempotency-Key's claim once booked (none without a
+ * key). The bank's port never sees it: it is the gateway's idempotency record, not a word of the bank's.
  */
 export interface ExecutionRecord {
   readonly paymentId: string;
   readonly from: TransactionStatus;
   readonly to: TransactionStatus;
-  readonly clientId: string;
-  readonly requestId: string;
-  readonly fingerprint: string;
-  readonly statusCode: number;
-  readonly body: unknown;
+  readonly answer: RecordedAnswer | undefined;
 }
 
 /** ledger_execute's answer when it converted nothing: nothing done (not waiting unmarked), or the outcome. */
@@ -67,7 +64,12 @@ async function executeAll(
           bookingDate: order.bookingDate,
           lines: order.lines,
           at: at.toISOString(),
-          payment: record,
+          payment: {
+            paymentId: record.paymentId,
+            from: record.from,
+            to: record.to,
+            ...(record.answer === undefined ? {} : { answer: answerColumns(record.answer) }),
+          },
         })),
       ),
       rulesJson(rules),
@@ -80,9 +82,9 @@ async function executeAll(
  * Books an order of one payment and records its execution in one transaction (ledger_execute, migration
  * 0022, for each item of ledger_execute_all, 0024): the payment locked, the order booked as
  * bookLedgerOrder does, the payment moved (to `record.to`, or RJCT with the reason) and, when booked, the
- * answer recorded under the request id unless it is taken. Nothing is done when the payment is not
- * waiting unmarked in `record.from`, or a debit must be converted first. Concurrent executions share the
- * statement and its commit.
+ * answer recorded under the claim of its Idempotency-Key, if any, unless lost. Nothing is done when the
+ * payment is not waiting unmarked in `record.from`, or a debit must be converted first. Concurrent
+ * executions share the statement and its commit.
  */
 export function executeLedgerOrder(
   db: StoreDb,

@@ -4,7 +4,7 @@ import type { PaymentInstruction } from '../../domain/payment-rules.ts';
 import type { CustomerType } from '../../domain/products.ts';
 import { joinedStatement } from '../coalescer.ts';
 import { runStatement, type StoreDb } from '../database.ts';
-import { inClaimOrder, type RecordedAnswer, requestKeyOf } from '../idempotency-repository.ts';
+import { answerColumns, type RecordedAnswer, recordAnswersSql } from '../idempotency-repository.ts';
 
 export interface NewPayment {
   readonly id: string;
@@ -51,64 +51,55 @@ export function newPaymentValues(tuple: string, input: string): string {
 }
 
 /**
- * Stores a new payment together with the answer to the request that created it, in one statement
- * (atomic without a transaction). Answers false, storing nothing, when the app already used the
- * request id: on PostgreSQL a concurrent claim of the same id waits for the first to commit.
- * Concurrent initiations share a statement and a commit (see coalescer.ts). The request id is the
- * payment's app's: `answer.key.clientId` is `payment.clientId`.
+ * Stores a new payment, with the answer to the request that created it under its Idempotency-Key's
+ * claim when it has one, in one statement (atomic without a transaction). Answers false, storing
+ * nothing, when the claim is no longer the request's. Concurrent initiations share a statement and a
+ * commit (see coalescer.ts). Without a key nothing but the payment is written.
  */
 export function insertPaymentAnswering(
   db: StoreDb,
   payment: NewPayment,
-  answer: RecordedAnswer,
+  answer: RecordedAnswer | undefined,
 ): Promise<boolean> {
-  if (answer.key.clientId !== payment.clientId) throw new Error('a request id of another app');
   return initiations(db, { payment, answer });
 }
 
 interface Initiation {
   readonly payment: NewPayment;
-  readonly answer: RecordedAnswer;
+  readonly answer: RecordedAnswer | undefined;
 }
 
-const initiations = joinedStatement('insert_payments_answering', insertPaymentsAnswering, {
-  key: requestKeyOf,
-});
+const initiations = joinedStatement('insert_payments_answering', insertPaymentsAnswering);
 
 /**
- * The payments whose request ids were still free, in one statement. The rows travel as one JSON
- * array (cheaper to send than a parameter per column); they go in the order of their request ids, so
- * that two statements claiming the same ids lock them in the same order.
+ * The payments whose claims still held (or that had none), in one statement. The rows travel as one
+ * JSON array (cheaper to send than a parameter per column); a row without a key carries no answer.
  */
 async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]): Promise<boolean[]> {
-  const rows = inClaimOrder(items).map(({ payment, answer }) => ({
-    clientId: payment.clientId,
-    requestId: answer.key.requestId,
-    fingerprint: answer.fingerprint,
-    statusCode: answer.statusCode,
-    body: answer.body,
-    customerType: payment.customerType,
-    psuId: payment.psuId,
-    corporateId: payment.corporateId,
-    payment: newPaymentTuple(payment),
-  }));
+  const rows = items.map(({ payment, answer }) =>
+    Object.assign(
+      {
+        clientId: payment.clientId,
+        customerType: payment.customerType,
+        psuId: payment.psuId,
+        corporateId: payment.corporateId,
+        payment: newPaymentTuple(payment),
+      },
+      answerColumns(answer),
+    ),
+  );
   const stored = await runStatement<{ paymentId: string }>(
     db,
     'insert_payments_answering',
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
-         AS t("clientId" text, "requestId" text, fingerprint text, "statusCode" integer, body jsonb,
-              "customerType" text, "psuId" text, "corporateId" text, payment jsonb)
+         AS t("clientId" text, "customerType" text, "psuId" text, "corporateId" text, payment jsonb,
+              "claimClient" text, operation text, key text, claim text, "statusCode" integer, body jsonb)
      ),
-     claim AS (
-       INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
-       SELECT "clientId", "requestId", fingerprint, "statusCode", body FROM input
-       ON CONFLICT DO NOTHING
-       RETURNING client_id, request_id
-     )
+     recorded AS (${recordAnswersSql('input')})
      INSERT INTO payments (${NEW_PAYMENT_COLUMNS})
      SELECT ${newPaymentValues('i.payment', 'i')}
-       FROM input i JOIN claim c ON c.client_id = i."clientId" AND c.request_id = i."requestId"
+       FROM input i WHERE i.claim IS NULL OR i.claim IN (SELECT claim FROM recorded)
      RETURNING payment_id AS "paymentId"`,
     [JSON.stringify(rows)],
   );

@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { canMove, type TransactionStatus, TransitionRefused } from '../../domain/payment.ts';
 import { joinedStatement } from '../coalescer.ts';
 import { type Db, runStatement, type StoreDb } from '../database.ts';
-import type { RecordedAnswer } from '../idempotency-repository.ts';
+import { answerColumns, type RecordedAnswer, recordAnswersSql } from '../idempotency-repository.ts';
 import { payments } from '../schema.ts';
 
 /**
@@ -50,7 +50,7 @@ export interface BookedMove {
 
 interface BookedAnswer {
   readonly move: BookedMove;
-  readonly answer: RecordedAnswer;
+  readonly answer: RecordedAnswer | undefined;
 }
 
 /**
@@ -65,13 +65,14 @@ const bookedMoves = joinedStatement('move_booked_answering', moveBookedAnswering
  * Moves a payment still waiting for the answer to its booking along the state machine (as moveStatus)
  * and records the answer to the request that executed it, in one statement (atomic without a
  * transaction) joined with concurrent executions' (see coalescer.ts): the answer only when the payment
- * moved. Answers whether it moved, and whether the answer was recorded (false: the request id was
- * taken meanwhile; the move stands, as the bank's outcome must be recorded whatever the answer).
+ * moved, and only under its Idempotency-Key's claim (no key: nothing to record). Answers whether it
+ * moved, and whether the answer was recorded (false: the claim was lost meanwhile; the move stands, as
+ * the bank's outcome must be recorded whatever the answer).
  */
 export function moveBookedAnswering(
   db: StoreDb,
   move: BookedMove,
-  answer: RecordedAnswer,
+  answer: RecordedAnswer | undefined,
 ): Promise<{ moved: boolean; answered: boolean }> {
   if (!canMove(move.from, move.to)) throw new TransitionRefused(move.paymentId, move.from, move.to);
   if ((move.to === 'RJCT') !== (move.rejection !== undefined))
@@ -79,10 +80,7 @@ export function moveBookedAnswering(
   return bookedMoves(db, { move, answer });
 }
 
-/**
- * The moves and their answers. Of two moved payments answered under one request id, only the first
- * (by payment id) claims it: the other's answer counts as taken, as it would in a statement of its own.
- */
+/** The moves and their answers; a claim is one request's, so no two items record under one key. */
 async function moveBookedAnsweringAll(
   db: StoreDb,
   items: readonly BookedAnswer[],
@@ -93,7 +91,7 @@ async function moveBookedAnsweringAll(
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS t("paymentId" text, "bookingKey" text, "from" text, "to" text, at timestamptz,
-              "reasonCode" text, reason text, "clientId" text, "requestId" text, fingerprint text,
+              "reasonCode" text, reason text, "claimClient" text, operation text, key text, claim text,
               "statusCode" integer, body jsonb)
      ),
      moved AS (
@@ -107,39 +105,29 @@ async function moveBookedAnsweringAll(
           AND p.payment_id = i."paymentId" AND p.booking_key = i."bookingKey" AND p.status = i."from"
         RETURNING p.payment_id
      ),
-     answering AS (
-       SELECT DISTINCT ON (i."clientId", i."requestId") i.*
-         FROM input i JOIN moved m ON m.payment_id = i."paymentId"
-        ORDER BY i."clientId", i."requestId", i."paymentId"
-     ),
-     claim AS (
-       INSERT INTO idempotency_keys (client_id, request_id, fingerprint, status_code, body)
-       SELECT "clientId", "requestId", fingerprint, "statusCode", body FROM answering
-       ON CONFLICT DO NOTHING
-       RETURNING client_id, request_id
-     )
+     answering AS (SELECT i.* FROM input i JOIN moved m ON m.payment_id = i."paymentId"),
+     recorded AS (${recordAnswersSql('answering')})
      SELECT i."paymentId",
             EXISTS (SELECT 1 FROM moved m WHERE m.payment_id = i."paymentId") AS moved,
-            EXISTS (SELECT 1 FROM claim c JOIN answering a
-                             ON a."clientId" = c.client_id AND a."requestId" = c.request_id
-                     WHERE a."paymentId" = i."paymentId") AS answered
+            EXISTS (SELECT 1 FROM moved m WHERE m.payment_id = i."paymentId")
+              AND (i.claim IS NULL OR i.claim IN (SELECT claim FROM recorded)) AS answered
        FROM input i`,
     [
       JSON.stringify(
-        items.map(({ move, answer }) => ({
-          paymentId: move.paymentId,
-          bookingKey: move.bookingKey,
-          from: move.from,
-          to: move.to,
-          at: move.at.toISOString(),
-          reasonCode: move.rejection?.reasonCode ?? null,
-          reason: move.rejection?.reason ?? null,
-          clientId: answer.key.clientId,
-          requestId: answer.key.requestId,
-          fingerprint: answer.fingerprint,
-          statusCode: answer.statusCode,
-          body: answer.body,
-        })),
+        items.map(({ move, answer }) =>
+          Object.assign(
+            {
+              paymentId: move.paymentId,
+              bookingKey: move.bookingKey,
+              from: move.from,
+              to: move.to,
+              at: move.at.toISOString(),
+              reasonCode: move.rejection?.reasonCode ?? null,
+              reason: move.rejection?.reason ?? null,
+            },
+            answerColumns(answer),
+          ),
+        ),
       ),
     ],
   );

@@ -10,9 +10,9 @@ import { type Answer, send } from '../http.ts';
 const ACCOUNT_REF =
   'spec Resources "Account: accountId, iban, bban, currency, accountType, bic, clearingNumber, name, ownerName, _links.transactions.href"';
 
-/** A consent answer: its id, status and SCA methods (API-NOTES "answers {consentId, consentStatus, scaMethods}"). */
+/** A consent answer: 201, its id, status and SCA methods (API-NOTES "answers **201** {consentId, consentStatus, scaMethods}"). */
 function consentOf(answer: Answer): string {
-  const body = jsonBody(answer, 200);
+  const body = jsonBody(answer, 201);
   expectString(body, 'consentStatus');
   expectArray(body, 'scaMethods');
   return expectString(body, 'consentId');
@@ -66,7 +66,7 @@ export const accountInformationChecks: readonly Check[] = [
   {
     id: 'consent.account',
     title: 'an account consent with a client-credentials token of scope AIS',
-    ref: 'API-NOTES Consent "POST /psd2/v1/consents with {"access": "ALL_ACCOUNTS"} answers {consentId, consentStatus, scaMethods}"',
+    ref: 'API-NOTES Consent "POST /psd2/v1/consents with {"access": "ALL_ACCOUNTS"} answers **201** {consentId, consentStatus, scaMethods}"',
     provides: ['aisConsent'],
     async run(context) {
       const body = jsonBody(await requestClientToken(context, { scope: 'AIS' }), 200, 'token with scope AIS');

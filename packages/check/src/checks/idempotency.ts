@@ -1,5 +1,6 @@
-// A repeated TPP-Request-ID (API-NOTES "Headers"): the same request answers the first answer again and
-// creates no second payment; another request under the same id is refused.
+// Idempotent retries (API-NOTES "Headers"): the same initiation under the same Idempotency-Key answers
+// the first answer again and creates no second payment; another request under the key is refused (422).
+// TPP-Request-ID is a correlation id only: the same value on two initiations makes two payments.
 import { randomUUID } from 'node:crypto';
 import { type Check, Deviation } from '../check.ts';
 import { expectApiError } from '../error-shapes.ts';
@@ -12,11 +13,11 @@ const PATH = `${SE_V2_PRIVATE}/${OTHER_BANK}`;
 export const idempotencyChecks: readonly Check[] = [
   {
     id: 'idempotency.replay',
-    title: 'the same initiation under the same TPP-Request-ID answers the same payment',
-    ref: 'API-NOTES Headers "A repeated TPP-Request-ID ... with the same body returns the first answer again"',
+    title: 'the same initiation under the same Idempotency-Key answers the same payment',
+    ref: 'API-NOTES Headers "the same key from the same app on the same operation with the same body returns the first answer again"',
     needs: ['clientToken'],
     async run(context) {
-      const headers = { 'TPP-Request-ID': randomUUID() };
+      const headers = { 'Idempotency-Key': `"${randomUUID()}"` };
       const body = otherBankBody(context.options);
       const initiation = { path: PATH, body, headers };
       const first = expectString(
@@ -30,12 +31,12 @@ export const idempotencyChecks: readonly Check[] = [
     },
   },
   {
-    id: 'idempotency.request-id-reused',
-    title: 'another initiation under a used TPP-Request-ID is refused',
-    ref: 'API-NOTES Headers "with a different body it is refused (409, code REQUEST_ID_REUSED)"',
+    id: 'idempotency.key-reused',
+    title: 'another initiation under a used Idempotency-Key is refused',
+    ref: 'API-NOTES Headers "with another body 422"',
     needs: ['clientToken'],
     async run(context) {
-      const headers = { 'TPP-Request-ID': randomUUID() };
+      const headers = { 'Idempotency-Key': `"${randomUUID()}"` };
       const token = context.fact('clientToken');
       jsonBody(
         await initiate(context, token, { path: PATH, body: otherBankBody(context.options), headers }),
@@ -45,9 +46,26 @@ export const idempotencyChecks: readonly Check[] = [
         instructedAmount: { currency: 'SEK', amount: '101.00' },
       });
       expectApiError(await initiate(context, token, { path: PATH, body: other, headers }), {
-        status: 409,
-        codes: ['REQUEST_ID_REUSED'],
+        status: 422,
+        codes: ['IDEMPOTENCY_KEY_REUSED'],
       });
+    },
+  },
+  {
+    id: 'idempotency.request-id-correlation',
+    title: 'one TPP-Request-ID on two initiations makes two payments',
+    ref: 'API-NOTES Headers "a repeated TPP-Request-ID creates a new resource like any other request"',
+    needs: ['clientToken'],
+    async run(context) {
+      const headers = { 'TPP-Request-ID': randomUUID() };
+      const token = context.fact('clientToken');
+      const initiation = { path: PATH, body: otherBankBody(context.options), headers };
+      const first = expectString(jsonBody(await initiate(context, token, initiation), 200), 'paymentId');
+      const second = expectString(
+        jsonBody(await initiate(context, token, initiation), 200, 'again'),
+        'paymentId',
+      );
+      if (second === first) throw new Deviation('a second paymentId', `paymentId ${first} again`);
     },
   },
 ];

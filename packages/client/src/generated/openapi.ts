@@ -59,7 +59,10 @@ export interface paths {
             readonly path?: never;
             readonly cookie?: never;
         };
-        /** Where the docs, the document and (sandbox) the test data are */
+        /**
+         * Where the docs, the document and (sandbox) the test data are
+         * @description JSON for a client; a browser (Accept: text/html before application/json) is sent to the sandbox page, which links the docs page, or live to the docs page.
+         */
         readonly get: operations["getIndex"];
         readonly put?: never;
         readonly post?: never;
@@ -362,7 +365,7 @@ export interface paths {
         readonly put?: never;
         /**
          * Initiate a signing basket (Sweden, private customers)
-         * @description Several payments signed and executed together: authorize with scope `PIS:<signingBaskedId>`, execute PUT /psd2/v1/payments/{any product of the basket}/{signingBaskedId}; all are booked or none.
+         * @description Several payments signed and executed together: authorize with scope `PIS:<signingBaskedId>`, execute PUT /psd2/v1/payments/{any product of the basket}/{signingBaskedId} and read its status at .../{signingBaskedId}/status; all are booked or none.
          */
         readonly post: operations["initiateBasket"];
         readonly delete?: never;
@@ -381,8 +384,8 @@ export interface paths {
         readonly get?: never;
         readonly put?: never;
         /**
-         * Signing baskets for corporate customers: refused (PRODUCT_INVALID)
-         * @description The bank offers signing baskets to private customers only; this path always answers 403.
+         * Initiate a signing basket (Sweden, corporate customers)
+         * @description Several payments signed and executed together: authorize with scope `PIS:<signingBaskedId>`, execute PUT /psd2/v1/payments/{any product of the basket}/{signingBaskedId} and read its status at .../{signingBaskedId}/status; all are booked or none. Corporate PSUs send PSU-Corporate-ID and PSU-Corporate-ID-Type: BANK, and pay from that corporate's accounts.
          */
         readonly post: operations["initiateCorporateBasket"];
         readonly delete?: never;
@@ -475,7 +478,7 @@ export interface paths {
         readonly get?: never;
         /**
          * Execute an authorized payment or basket (general API)
-         * @description Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. A retried TPP-Request-ID answers the first answer.
+         * @description Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. Executing an executed payment answers its status again (no second booking); a retry under the same Idempotency-Key answers the first answer.
          */
         readonly put: operations["executePayment"];
         readonly post?: never;
@@ -498,7 +501,7 @@ export interface paths {
         };
         /**
          * Read a payment's status (general API)
-         * @description Step 5, with the client-credentials token or the PSU token.
+         * @description Step 5, with the client-credentials token or the PSU token. A signing basket's id answers signingBasketId and the least advanced status of its payments.
          */
         readonly get: operations["getPaymentStatus"];
         readonly put?: never;
@@ -519,7 +522,7 @@ export interface paths {
         readonly get?: never;
         /**
          * Execute an authorized payment or basket (Sweden v2)
-         * @description Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. A retried TPP-Request-ID answers the first answer.
+         * @description Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. Executing an executed payment answers its status again (no second booking); a retry under the same Idempotency-Key answers the first answer.
          */
         readonly put: operations["executePaymentSeV2"];
         readonly post?: never;
@@ -542,7 +545,7 @@ export interface paths {
         };
         /**
          * Read a payment's status (Sweden v2)
-         * @description Step 5, with the client-credentials token or the PSU token.
+         * @description Step 5, with the client-credentials token or the PSU token. A signing basket's id answers signingBasketId and the least advanced status of its payments.
          */
         readonly get: operations["getPaymentStatusSeV2"];
         readonly put?: never;
@@ -563,7 +566,7 @@ export interface paths {
         readonly get?: never;
         /**
          * Execute an authorized payment or basket (Great Britain)
-         * @description Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. A retried TPP-Request-ID answers the first answer.
+         * @description Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. Executing an executed payment answers its status again (no second booking); a retry under the same Idempotency-Key answers the first answer.
          */
         readonly put: operations["executePaymentGb"];
         readonly post?: never;
@@ -586,7 +589,7 @@ export interface paths {
         };
         /**
          * Read a payment's status (Great Britain)
-         * @description Step 5, with the client-credentials token or the PSU token.
+         * @description Step 5, with the client-credentials token or the PSU token. A signing basket's id answers signingBasketId and the least advanced status of its payments.
          */
         readonly get: operations["getPaymentStatusGb"];
         readonly put?: never;
@@ -607,7 +610,7 @@ export interface paths {
         readonly get?: never;
         /**
          * Execute an authorized payment or basket (Luxembourg)
-         * @description Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. A retried TPP-Request-ID answers the first answer.
+         * @description Step 4, with the PSU's token for `PIS:<paymentId>`. No body. Answers the status the booking reached: ACCC, ACSC or ACCP, or RJCT with reasonCode; a basket answers signingBasketId. Executing an executed payment answers its status again (no second booking); a retry under the same Idempotency-Key answers the first answer.
          */
         readonly put: operations["executePaymentLu"];
         readonly post?: never;
@@ -630,7 +633,7 @@ export interface paths {
         };
         /**
          * Read a payment's status (Luxembourg)
-         * @description Step 5, with the client-credentials token or the PSU token.
+         * @description Step 5, with the client-credentials token or the PSU token. A signing basket's id answers signingBasketId and the least advanced status of its payments.
          */
         readonly get: operations["getPaymentStatusLu"];
         readonly put?: never;
@@ -1528,32 +1531,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * ApiError
-         * @example {
-         *       "httpCode": "400",
-         *       "httpMessage": "Bad Request",
-         *       "moreInformation": "instructedAmount.amount must be a decimal with at most 2 fraction digits",
-         *       "tppMessages": [
-         *         {
-         *           "category": "ERROR",
-         *           "code": "FORMAT_ERROR",
-         *           "path": "instructedAmount.amount",
-         *           "text": "instructedAmount.amount must be a decimal with at most 2 fraction digits"
-         *         }
-         *       ]
-         *     }
-         */
+        /** ApiError */
         readonly ApiError: {
-            /**
-             * @description The HTTP status as text
-             * @example 400
-             */
+            /** @description The HTTP status as text */
             readonly httpCode: string;
-            /**
-             * @description The status's reason phrase
-             * @example Bad Request
-             */
+            /** @description The status's reason phrase */
             readonly httpMessage: string;
             /** @description The first message, for humans */
             readonly moreInformation: string;
@@ -1561,19 +1543,13 @@ export interface components {
                 /** @enum {string} */
                 readonly category: "ERROR";
                 /** @description A stable code: branch on it, not on the text */
-                readonly code: "FORMAT_ERROR" | "PARAMETER_NOT_SUPPORTED" | "PAYMENT_FAILED" | "EXECUTION_DATE_INVALID" | "CERTIFICATE_INVALID" | "CERTIFICATE_EXPIRED" | "CERTIFICATE_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_UNKNOWN" | "CONSENT_INVALID" | "CONSENT_EXPIRED" | "CORPORATE_ID_INVALID" | "CLIENT_UNKNOWN" | "ROLE_INVALID" | "PRODUCT_INVALID" | "CONSENT_UNKNOWN" | "PRODUCT_UNKNOWN" | "RESOURCE_UNKNOWN" | "SERVICE_INVALID" | "CANCELLATION_INVALID" | "REQUEST_ID_REUSED" | "STATUS_INVALID" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "ACCESS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                readonly code: "FORMAT_ERROR" | "PARAMETER_NOT_SUPPORTED" | "PAYMENT_FAILED" | "EXECUTION_DATE_INVALID" | "CERTIFICATE_INVALID" | "CERTIFICATE_EXPIRED" | "CERTIFICATE_MISSING" | "TOKEN_INVALID" | "TOKEN_EXPIRED" | "TOKEN_UNKNOWN" | "CONSENT_INVALID" | "CONSENT_EXPIRED" | "CORPORATE_ID_INVALID" | "CLIENT_UNKNOWN" | "ROLE_INVALID" | "PRODUCT_INVALID" | "CONSENT_UNKNOWN" | "PRODUCT_UNKNOWN" | "RESOURCE_UNKNOWN" | "SERVICE_INVALID" | "CANCELLATION_INVALID" | "IDEMPOTENCY_KEY_IN_FLIGHT" | "STATUS_INVALID" | "REQUEST_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "ACCESS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 /** @description Where: a body path (instructedAmount.amount) or a header name */
                 readonly path?: string;
                 readonly text: string;
             }[];
         };
-        /**
-         * OAuthError
-         * @example {
-         *       "error": "invalid_grant",
-         *       "error_description": "the code is unknown, used or expired"
-         *     }
-         */
+        /** OAuthError */
         readonly OAuthError: {
             /** @description invalid_request, invalid_client, invalid_grant, unauthorized_client, unsupported_grant_type, invalid_scope, server_error; decoupled: intent_expired, mbid_max_polling, mbid_error */
             readonly error: string;
@@ -1680,7 +1656,6 @@ export interface operations {
                     readonly "application/json": {
                         /** @enum {string} */
                         readonly service: "psd2-gateway";
-                        /** @example 0.1.0 */
                         readonly version: string;
                         readonly mode: "sandbox" | "live";
                         readonly links: {
@@ -1696,6 +1671,15 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description A browser: to the sandbox page (sandbox) or the docs page (live) */
+            readonly 302: {
+                headers: {
+                    /** @description The URL to go to */
+                    readonly Location?: string;
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -2058,17 +2042,11 @@ export interface operations {
         readonly requestBody: {
             readonly content: {
                 readonly "application/x-www-form-urlencoded": {
-                    /**
-                     * @description client_credentials, authorization_code or refresh_token
-                     * @example client_credentials
-                     */
+                    /** @description client_credentials, authorization_code or refresh_token */
                     readonly grant_type?: string;
                     /** @description The app id; onboarding: the TPP id */
                     readonly client_id?: string;
-                    /**
-                     * @description client_credentials: PIS, AIS, CBPII or PSD2-ADMIN; authorization_code: the scope of the authorization, e.g. `PIS:<paymentId>`
-                     * @example PIS
-                     */
+                    /** @description client_credentials: PIS, AIS, CBPII or PSD2-ADMIN; authorization_code: the scope of the authorization, e.g. `PIS:<paymentId>` */
                     readonly scope?: string;
                     /** @description authorization_code: the code of the redirect */
                     readonly code?: string;
@@ -2094,13 +2072,6 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "access_token": "q5Fh0k3rW1tDzXb2QvB6yA8eJ9mL4nC7",
-                     *       "expires_in": 86400,
-                     *       "token_type": "Bearer"
-                     *     }
-                     */
                     readonly "application/json": {
                         /** @description An opaque bearer token */
                         readonly access_token: string;
@@ -2188,17 +2159,11 @@ export interface operations {
         readonly requestBody: {
             readonly content: {
                 readonly "application/x-www-form-urlencoded": {
-                    /**
-                     * @description client_credentials, authorization_code or refresh_token
-                     * @example client_credentials
-                     */
+                    /** @description client_credentials, authorization_code or refresh_token */
                     readonly grant_type?: string;
                     /** @description The app id; onboarding: the TPP id */
                     readonly client_id?: string;
-                    /**
-                     * @description client_credentials: PIS, AIS, CBPII or PSD2-ADMIN; authorization_code: the scope of the authorization, e.g. `PIS:<paymentId>`
-                     * @example PIS
-                     */
+                    /** @description client_credentials: PIS, AIS, CBPII or PSD2-ADMIN; authorization_code: the scope of the authorization, e.g. `PIS:<paymentId>` */
                     readonly scope?: string;
                     /** @description authorization_code: the code of the redirect */
                     readonly code?: string;
@@ -2224,13 +2189,6 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "access_token": "q5Fh0k3rW1tDzXb2QvB6yA8eJ9mL4nC7",
-                     *       "expires_in": 86400,
-                     *       "token_type": "Bearer"
-                     *     }
-                     */
                     readonly "application/json": {
                         /** @description An opaque bearer token */
                         readonly access_token: string;
@@ -2318,17 +2276,11 @@ export interface operations {
         readonly requestBody: {
             readonly content: {
                 readonly "application/x-www-form-urlencoded": {
-                    /**
-                     * @description client_credentials, authorization_code or refresh_token
-                     * @example client_credentials
-                     */
+                    /** @description client_credentials, authorization_code or refresh_token */
                     readonly grant_type?: string;
                     /** @description The app id; onboarding: the TPP id */
                     readonly client_id?: string;
-                    /**
-                     * @description client_credentials: PIS, AIS, CBPII or PSD2-ADMIN; authorization_code: the scope of the authorization, e.g. `PIS:<paymentId>`
-                     * @example PIS
-                     */
+                    /** @description client_credentials: PIS, AIS, CBPII or PSD2-ADMIN; authorization_code: the scope of the authorization, e.g. `PIS:<paymentId>` */
                     readonly scope?: string;
                     /** @description authorization_code: the code of the redirect */
                     readonly code?: string;
@@ -2354,13 +2306,6 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "access_token": "q5Fh0k3rW1tDzXb2QvB6yA8eJ9mL4nC7",
-                     *       "expires_in": 86400,
-                     *       "token_type": "Bearer"
-                     *     }
-                     */
                     readonly "application/json": {
                         /** @description An opaque bearer token */
                         readonly access_token: string;
@@ -2441,10 +2386,7 @@ export interface operations {
     readonly authorize: {
         readonly parameters: {
             readonly query?: {
-                /**
-                 * @description code (given once)
-                 * @example code
-                 */
+                /** @description code (given once) */
                 readonly response_type?: string | readonly string[];
                 /** @description `PIS:<paymentId>` (basket: `PIS:<signingBaskedId>`), or `AIS:<consentId>` (given once) */
                 readonly scope?: string | readonly string[];
@@ -2459,7 +2401,10 @@ export interface operations {
                 /** @description S256 (given once) */
                 readonly code_challenge_method?: string | readonly string[];
             };
-            readonly header?: never;
+            readonly header?: {
+                /** @description Sandbox only: the sandbox user who approves at once, e.g. SANDBOX-INDIVIDUAL-SE-1 (GET /sandbox/test-data lists them; an unknown name answers 400 naming the valid ones). A payment is approved by its debtor account's owner, a consent with PSU-ID by that PSU: another user is access_denied. Live: ignored (the PSU logs in). */
+                readonly "X-Sandbox-User"?: string;
+            };
             readonly path?: never;
             readonly cookie?: never;
         };
@@ -2525,10 +2470,7 @@ export interface operations {
     readonly authorizeRedirect: {
         readonly parameters: {
             readonly query?: {
-                /**
-                 * @description code (given once)
-                 * @example code
-                 */
+                /** @description code (given once) */
                 readonly response_type?: string | readonly string[];
                 /** @description `PIS:<paymentId>` (basket: `PIS:<signingBaskedId>`), or `AIS:<consentId>` (given once) */
                 readonly scope?: string | readonly string[];
@@ -2543,7 +2485,10 @@ export interface operations {
                 /** @description S256 (given once) */
                 readonly code_challenge_method?: string | readonly string[];
             };
-            readonly header?: never;
+            readonly header?: {
+                /** @description Sandbox only: the sandbox user who approves at once, e.g. SANDBOX-INDIVIDUAL-SE-1 (GET /sandbox/test-data lists them; an unknown name answers 400 naming the valid ones). A payment is approved by its debtor account's owner, a consent with PSU-ID by that PSU: another user is access_denied. Live: ignored (the PSU logs in). */
+                readonly "X-Sandbox-User"?: string;
+            };
             readonly path?: never;
             readonly cookie?: never;
         };
@@ -3026,26 +2971,16 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address: required live on this PSU-present call
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address: required live on this PSU-present call */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path?: never;
             readonly cookie?: never;
@@ -3166,7 +3101,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -3186,6 +3121,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -3226,39 +3170,104 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address: required live on this PSU-present call
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address: required live on this PSU-present call */
                 readonly "PSU-IP-Address"?: string;
                 /** @description The corporate customer's id; required for corporate PSUs */
                 readonly "PSU-Corporate-ID"?: string;
-                /**
-                 * @description Always BANK; required for corporate PSUs
-                 * @example BANK
-                 */
+                /** @description Always BANK; required for corporate PSUs */
                 readonly "PSU-Corporate-ID-Type"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path?: never;
             readonly cookie?: never;
         };
-        readonly requestBody?: never;
+        /** @description The payments of a basket, each with its product and a tppPaymentReference unique in the basket */
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    readonly payments: readonly {
+                        readonly debtorAccount: {
+                            readonly value: string;
+                            readonly accountType: string;
+                            readonly currency?: string;
+                            readonly country?: string;
+                            readonly clearingNumber?: string;
+                        };
+                        readonly creditorAccount: {
+                            readonly value: string;
+                            readonly accountType: string;
+                            readonly currency?: string;
+                            readonly country?: string;
+                            readonly clearingNumber?: string;
+                        };
+                        readonly instructedAmount: {
+                            readonly currency: string;
+                            readonly amount: string | number;
+                        };
+                        readonly creditor?: {
+                            readonly name?: string;
+                            readonly postalAddress?: {
+                                readonly streetName?: string;
+                                readonly buildingNumber?: string;
+                                readonly postCode?: string;
+                                readonly townName?: string;
+                                readonly country?: string;
+                            };
+                        };
+                        readonly creditorAgent?: {
+                            readonly bic: string;
+                        };
+                        readonly paymentTypeInformation?: {
+                            readonly serviceLevel?: {
+                                readonly code: string;
+                            };
+                            readonly categoryPurpose?: {
+                                readonly code: string;
+                            };
+                        };
+                        readonly chargeBearer?: string;
+                        readonly requestedExecutionDate?: string;
+                        readonly remittanceInformationUnstructured?: string;
+                        readonly remittanceInformation?: {
+                            readonly text: string;
+                        };
+                        readonly tppPaymentReference: string;
+                        readonly endToEndIdentification?: string;
+                        readonly paymentProduct: string;
+                    }[];
+                };
+            };
+        };
         readonly responses: {
+            /** @description Initiated: one paymentId per payment, and the basket id */
+            readonly 200: {
+                headers: {
+                    /** @description Our id of this request: quote it to the bank */
+                    readonly "X-Correlation-ID"?: string;
+                    /** @description Echoed from the request */
+                    readonly "TPP-Request-ID"?: string;
+                    /** @description Echoed from the request */
+                    readonly "TPP-Transaction-ID"?: string;
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly payments: readonly {
+                            readonly paymentId: string;
+                            readonly tppPaymentReference: string;
+                        }[];
+                        /** @description The basket id (spelt so, as the real service does): the scope suffix and the execute path id */
+                        readonly signingBaskedId: string;
+                    };
+                };
+            };
             /** @description The request breaks the contract: a header, parameter or body field is missing or malformed (FORMAT_ERROR, PARAMETER_NOT_SUPPORTED, PAYMENT_FAILED, EXECUTION_DATE_INVALID) */
             readonly 400: {
                 headers: {
@@ -3295,6 +3304,15 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description The body is larger than the service accepts (REQUEST_TOO_LARGE) */
             readonly 413: {
                 headers: {
@@ -3306,6 +3324,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -3346,44 +3373,25 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description ISO 3166-1 alpha-2 country of the account: SE, NL, GB, LU (general API only)
-                 * @example SE
-                 */
+                /** @description ISO 3166-1 alpha-2 country of the account: SE, NL, GB, LU (general API only) */
                 readonly Country: string;
-                /**
-                 * @description The PSU device's IP address: required live on this PSU-present call
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address: required live on this PSU-present call */
                 readonly "PSU-IP-Address"?: string;
                 /** @description The corporate customer's id; required for corporate PSUs */
                 readonly "PSU-Corporate-ID"?: string;
-                /**
-                 * @description Always BANK; required for corporate PSUs
-                 * @example BANK
-                 */
+                /** @description Always BANK; required for corporate PSUs */
                 readonly "PSU-Corporate-ID-Type"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
             };
             readonly cookie?: never;
@@ -3455,26 +3463,6 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "paymentId": "0f9d7c1e-3b7a-4c55-9f0e-5b2c8e1d4a6f",
-                     *       "scaMethods": [
-                     *         {
-                     *           "scaMethodType": "REDIRECT",
-                     *           "_links": {
-                     *             "authorization": [
-                     *               {
-                     *                 "href": "http://localhost:3000/oauth2/authorize/1.0",
-                     *                 "name": "authorization",
-                     *                 "type": "application/json"
-                     *               }
-                     *             ]
-                     *           }
-                     *         }
-                     *       ],
-                     *       "transactionStatus": "ACTC"
-                     *     }
-                     */
                     readonly "application/json": {
                         /** @description Scope suffix at authorization (`PIS:<paymentId>`), and in execute and status paths */
                         readonly paymentId: string;
@@ -3531,7 +3519,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -3551,6 +3539,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -3591,39 +3588,23 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address: required live on this PSU-present call
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address: required live on this PSU-present call */
                 readonly "PSU-IP-Address"?: string;
                 /** @description The corporate customer's id; required for corporate PSUs */
                 readonly "PSU-Corporate-ID"?: string;
-                /**
-                 * @description Always BANK; required for corporate PSUs
-                 * @example BANK
-                 */
+                /** @description Always BANK; required for corporate PSUs */
                 readonly "PSU-Corporate-ID-Type"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
             };
             readonly cookie?: never;
@@ -3695,26 +3676,6 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "paymentId": "0f9d7c1e-3b7a-4c55-9f0e-5b2c8e1d4a6f",
-                     *       "scaMethods": [
-                     *         {
-                     *           "scaMethodType": "REDIRECT",
-                     *           "_links": {
-                     *             "authorization": [
-                     *               {
-                     *                 "href": "http://localhost:3000/oauth2/authorize/1.0",
-                     *                 "name": "authorization",
-                     *                 "type": "application/json"
-                     *               }
-                     *             ]
-                     *           }
-                     *         }
-                     *       ],
-                     *       "transactionStatus": "ACTC"
-                     *     }
-                     */
                     readonly "application/json": {
                         /** @description Scope suffix at authorization (`PIS:<paymentId>`), and in execute and status paths */
                         readonly paymentId: string;
@@ -3771,7 +3732,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -3791,6 +3752,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -3831,39 +3801,23 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address: required live on this PSU-present call
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address: required live on this PSU-present call */
                 readonly "PSU-IP-Address"?: string;
                 /** @description The corporate customer's id; required for corporate PSUs */
                 readonly "PSU-Corporate-ID"?: string;
-                /**
-                 * @description Always BANK; required for corporate PSUs
-                 * @example BANK
-                 */
+                /** @description Always BANK; required for corporate PSUs */
                 readonly "PSU-Corporate-ID-Type"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
             };
             readonly cookie?: never;
@@ -3935,26 +3889,6 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "paymentId": "0f9d7c1e-3b7a-4c55-9f0e-5b2c8e1d4a6f",
-                     *       "scaMethods": [
-                     *         {
-                     *           "scaMethodType": "REDIRECT",
-                     *           "_links": {
-                     *             "authorization": [
-                     *               {
-                     *                 "href": "http://localhost:3000/oauth2/authorize/1.0",
-                     *                 "name": "authorization",
-                     *                 "type": "application/json"
-                     *               }
-                     *             ]
-                     *           }
-                     *         }
-                     *       ],
-                     *       "transactionStatus": "ACTC"
-                     *     }
-                     */
                     readonly "application/json": {
                         /** @description Scope suffix at authorization (`PIS:<paymentId>`), and in execute and status paths */
                         readonly paymentId: string;
@@ -4011,7 +3945,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -4031,6 +3965,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -4071,44 +4014,25 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address: required live on this PSU-present call
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address: required live on this PSU-present call */
                 readonly "PSU-IP-Address"?: string;
                 /** @description The corporate customer's id; required for corporate PSUs */
                 readonly "PSU-Corporate-ID"?: string;
-                /**
-                 * @description Always BANK; required for corporate PSUs
-                 * @example BANK
-                 */
+                /** @description Always BANK; required for corporate PSUs */
                 readonly "PSU-Corporate-ID-Type"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description private or corporate
-                 * @example private
-                 */
+                /** @description private or corporate */
                 readonly customerType: string;
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
             };
             readonly cookie?: never;
@@ -4180,26 +4104,6 @@ export interface operations {
                     readonly [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "paymentId": "0f9d7c1e-3b7a-4c55-9f0e-5b2c8e1d4a6f",
-                     *       "scaMethods": [
-                     *         {
-                     *           "scaMethodType": "REDIRECT",
-                     *           "_links": {
-                     *             "authorization": [
-                     *               {
-                     *                 "href": "http://localhost:3000/oauth2/authorize/1.0",
-                     *                 "name": "authorization",
-                     *                 "type": "application/json"
-                     *               }
-                     *             ]
-                     *           }
-                     *         }
-                     *       ],
-                     *       "transactionStatus": "ACTC"
-                     *     }
-                     */
                     readonly "application/json": {
                         /** @description Scope suffix at authorization (`PIS:<paymentId>`), and in execute and status paths */
                         readonly paymentId: string;
@@ -4256,7 +4160,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -4276,6 +4180,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -4316,32 +4229,19 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address: required live on this PSU-present call
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address: required live on this PSU-present call */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -4413,7 +4313,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -4433,6 +4333,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -4473,32 +4382,19 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -4579,7 +4475,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -4599,6 +4495,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -4639,37 +4544,19 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description ISO 3166-1 alpha-2 country of the account: SE, NL, GB, LU (general API only)
-                 * @example SE
-                 */
+                /** @description ISO 3166-1 alpha-2 country of the account: SE, NL, GB, LU (general API only) */
                 readonly Country: string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -4678,7 +4565,7 @@ export interface operations {
         };
         readonly requestBody?: never;
         readonly responses: {
-            /** @description The payment's status */
+            /** @description The payment's status; for a basket's id, signingBasketId and the basket's status */
             readonly 200: {
                 headers: {
                     /** @description Our id of this request: quote it to the bank */
@@ -4691,8 +4578,8 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": {
-                        readonly paymentId: string;
-                        /** @description ACTC, ACCC, ACCP, ACSC, RJCT, CANC */
+                        readonly paymentId?: string;
+                        readonly signingBasketId?: string;
                         readonly transactionStatus: string;
                         readonly currencyExchange?: {
                             readonly sourceCurrency: string;
@@ -4774,32 +4661,19 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address: required live on this PSU-present call
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address: required live on this PSU-present call */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -4871,7 +4745,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -4891,6 +4765,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -4931,32 +4814,19 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -5037,7 +4907,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -5057,6 +4927,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -5097,32 +4976,17 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -5131,7 +4995,7 @@ export interface operations {
         };
         readonly requestBody?: never;
         readonly responses: {
-            /** @description The payment's status */
+            /** @description The payment's status; for a basket's id, signingBasketId and the basket's status */
             readonly 200: {
                 headers: {
                     /** @description Our id of this request: quote it to the bank */
@@ -5144,8 +5008,8 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": {
-                        readonly paymentId: string;
-                        /** @description ACTC, ACCC, ACCP, ACSC, RJCT, CANC */
+                        readonly paymentId?: string;
+                        readonly signingBasketId?: string;
                         readonly transactionStatus: string;
                         readonly currencyExchange?: {
                             readonly sourceCurrency: string;
@@ -5227,32 +5091,19 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address: required live on this PSU-present call
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address: required live on this PSU-present call */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -5324,7 +5175,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -5344,6 +5195,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -5384,32 +5244,19 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -5490,7 +5337,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -5510,6 +5357,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -5550,32 +5406,17 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -5584,7 +5425,7 @@ export interface operations {
         };
         readonly requestBody?: never;
         readonly responses: {
-            /** @description The payment's status */
+            /** @description The payment's status; for a basket's id, signingBasketId and the basket's status */
             readonly 200: {
                 headers: {
                     /** @description Our id of this request: quote it to the bank */
@@ -5597,8 +5438,8 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": {
-                        readonly paymentId: string;
-                        /** @description ACTC, ACCC, ACCP, ACSC, RJCT, CANC */
+                        readonly paymentId?: string;
+                        readonly signingBasketId?: string;
                         readonly transactionStatus: string;
                         readonly currencyExchange?: {
                             readonly sourceCurrency: string;
@@ -5680,32 +5521,19 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address: required live on this PSU-present call
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address: required live on this PSU-present call */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -5777,7 +5605,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -5797,6 +5625,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -5837,32 +5674,19 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -5943,7 +5767,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -5963,6 +5787,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -6003,32 +5836,17 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
-                /**
-                 * @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer
-                 * @example handelsbanken-domestic-credit-transfer
-                 */
+                /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
                 readonly paymentProduct: string;
                 /** @description The paymentId of the initiation; for a basket, its signingBaskedId */
                 readonly paymentId: string;
@@ -6037,7 +5855,7 @@ export interface operations {
         };
         readonly requestBody?: never;
         readonly responses: {
-            /** @description The payment's status */
+            /** @description The payment's status; for a basket's id, signingBasketId and the basket's status */
             readonly 200: {
                 headers: {
                     /** @description Our id of this request: quote it to the bank */
@@ -6050,8 +5868,8 @@ export interface operations {
                 };
                 content: {
                     readonly "application/json": {
-                        readonly paymentId: string;
-                        /** @description ACTC, ACCC, ACCP, ACSC, RJCT, CANC */
+                        readonly paymentId?: string;
+                        readonly signingBasketId?: string;
                         readonly transactionStatus: string;
                         readonly currencyExchange?: {
                             readonly sourceCurrency: string;
@@ -6133,33 +5951,22 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
                 /** @description The corporate customer's id; required for corporate PSUs */
                 readonly "PSU-Corporate-ID"?: string;
-                /**
-                 * @description Always BANK; required for corporate PSUs
-                 * @example BANK
-                 */
+                /** @description Always BANK; required for corporate PSUs */
                 readonly "PSU-Corporate-ID-Type"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
+                /** @description The individual who is to approve, when known in advance (optional); a corporate customer is refused */
+                readonly "PSU-ID"?: string;
             };
             readonly path?: never;
             readonly cookie?: never;
@@ -6173,8 +5980,8 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description Received: the consentId and where the PSU approves */
-            readonly 200: {
+            /** @description Created (received): the consentId and where the PSU approves */
+            readonly 201: {
                 headers: {
                     /** @description Our id of this request: quote it to the bank */
                     readonly "X-Correlation-ID"?: string;
@@ -6237,7 +6044,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -6257,6 +6064,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -6297,25 +6113,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path?: never;
@@ -6430,26 +6234,16 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
                 /** @description The PSU, when known in advance */
                 readonly "PSU-ID"?: string;
             };
@@ -6469,8 +6263,8 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description Received: the consentId and where the PSU approves */
-            readonly 200: {
+            /** @description Created (received): the consentId and where the PSU approves */
+            readonly 201: {
                 headers: {
                     /** @description Our id of this request: quote it to the bank */
                     readonly "X-Correlation-ID"?: string;
@@ -6533,7 +6327,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -6553,6 +6347,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -6593,25 +6396,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -6712,25 +6503,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -6834,25 +6613,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -6948,26 +6715,16 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
                 /** @description The PSU, when known in advance */
                 readonly "PSU-ID"?: string;
             };
@@ -6987,8 +6744,8 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description Received: the consentId and where the PSU approves */
-            readonly 200: {
+            /** @description Created (received): the consentId and where the PSU approves */
+            readonly 201: {
                 headers: {
                     /** @description Our id of this request: quote it to the bank */
                     readonly "X-Correlation-ID"?: string;
@@ -7051,7 +6808,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -7071,6 +6828,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -7111,25 +6877,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -7230,25 +6984,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -7352,25 +7094,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -7466,26 +7196,16 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
                 /** @description The PSU, when known in advance */
                 readonly "PSU-ID"?: string;
             };
@@ -7505,8 +7225,8 @@ export interface operations {
             };
         };
         readonly responses: {
-            /** @description Received: the consentId and where the PSU approves */
-            readonly 200: {
+            /** @description Created (received): the consentId and where the PSU approves */
+            readonly 201: {
                 headers: {
                     /** @description Our id of this request: quote it to the bank */
                     readonly "X-Correlation-ID"?: string;
@@ -7569,7 +7289,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -7589,6 +7309,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -7629,25 +7358,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -7748,25 +7465,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -7870,25 +7575,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -7987,25 +7680,13 @@ export interface operations {
                 readonly withBalance?: "true" | "false";
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path?: never;
@@ -8124,25 +7805,13 @@ export interface operations {
                 readonly withBalance?: "true" | "false";
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -8259,25 +7928,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -8386,25 +8043,13 @@ export interface operations {
                 readonly dateTo?: string;
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -8519,25 +8164,13 @@ export interface operations {
                 readonly withBalance?: "true" | "false";
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path?: never;
@@ -8656,25 +8289,13 @@ export interface operations {
                 readonly withBalance?: "true" | "false";
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -8791,25 +8412,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -8918,25 +8527,13 @@ export interface operations {
                 readonly dateTo?: string;
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -9051,25 +8648,13 @@ export interface operations {
                 readonly withBalance?: "true" | "false";
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path?: never;
@@ -9188,25 +8773,13 @@ export interface operations {
                 readonly withBalance?: "true" | "false";
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -9323,25 +8896,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -9450,25 +9011,13 @@ export interface operations {
                 readonly dateTo?: string;
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -9583,25 +9132,13 @@ export interface operations {
                 readonly withBalance?: "true" | "false";
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path?: never;
@@ -9720,25 +9257,13 @@ export interface operations {
                 readonly withBalance?: "true" | "false";
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -9855,25 +9380,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -9982,25 +9495,13 @@ export interface operations {
                 readonly dateTo?: string;
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -10112,25 +9613,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path?: never;
@@ -10243,25 +9732,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -10375,25 +9852,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -10502,25 +9967,13 @@ export interface operations {
                 readonly dateTo?: string;
             };
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path: {
@@ -10632,15 +10085,9 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
             };
             readonly path?: never;
@@ -10751,15 +10198,9 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
             };
             readonly path?: never;
@@ -10874,16 +10315,12 @@ export interface operations {
             readonly header: {
                 /** @description The TPP id from enrollment */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
+                readonly "Idempotency-Key"?: string;
             };
             readonly path?: never;
             readonly cookie?: never;
@@ -10970,7 +10407,7 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description The TPP-Request-ID was used for another request, or the resource is in a status that does not allow this (REQUEST_ID_REUSED, STATUS_INVALID) */
+            /** @description A request with the same Idempotency-Key is still in flight (IDEMPOTENCY_KEY_IN_FLIGHT: retry once it is answered), or the resource is in a status that does not allow this (STATUS_INVALID) */
             readonly 409: {
                 headers: {
                     readonly [name: string]: unknown;
@@ -10990,6 +10427,15 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The Idempotency-Key was used before, by this app on this operation, for another request (IDEMPOTENCY_KEY_REUSED): send a new key for a new request */
+            readonly 422: {
                 headers: {
                     readonly [name: string]: unknown;
                 };
@@ -11030,25 +10476,13 @@ export interface operations {
         readonly parameters: {
             readonly query?: never;
             readonly header: {
-                /**
-                 * @description The app id (client_id) the call is made for; onboarding: the TPP id
-                 * @example 0a5c7e3d8f9b4c21a6e4d2f1b3c5a7e9
-                 */
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
                 readonly "X-Gateway-Client-Id": string;
-                /**
-                 * @description Unique per request (1-128 visible ASCII characters); a retried request with the same id gets the first answer
-                 * @example 7f6f6a56-0a53-4f0b-9d22-0b5b7e0e4b8d
-                 */
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
                 readonly "TPP-Request-ID": string;
-                /**
-                 * @description Unique per transaction (1-128 visible ASCII characters)
-                 * @example b5b3a7a0-4a4c-4f0b-8a8f-2b7f7d1c2e11
-                 */
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
                 readonly "TPP-Transaction-ID": string;
-                /**
-                 * @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads)
-                 * @example 192.0.2.1
-                 */
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
                 readonly "PSU-IP-Address"?: string;
             };
             readonly path?: never;
@@ -11488,9 +10922,40 @@ export interface operations {
                         };
                         /** @description Every test PSU's password (the live login page asks for it) */
                         readonly psuPassword: string;
+                        /** @description The values of X-Sandbox-User on the authorize request (the real sandbox's user names) and the test PSU each one picks */
+                        readonly sandboxUsers: readonly {
+                            readonly name: string;
+                            readonly psuId: string;
+                        }[];
                         readonly scenarios: readonly {
+                            /** @description What to do, in a sentence */
                             readonly trigger: string;
+                            /** @description The trigger as data */
+                            readonly when: {
+                                /** @description execute, authorize, decoupled, consent, read or funds-confirmation */
+                                readonly action: string;
+                                readonly psuId?: string;
+                                /** @description The debtor BBAN, or the IBAN of a funds confirmation */
+                                readonly account?: string;
+                                readonly amount?: string;
+                                readonly currency?: string;
+                                readonly frequencyPerDay?: number;
+                                readonly reads?: number;
+                            };
+                            /** @description What happens, in a sentence */
                             readonly outcome: string;
+                            /** @description The outcome as data: the fields of the answers */
+                            readonly expected: {
+                                readonly transactionStatus?: string;
+                                readonly reasonCode?: string;
+                                readonly redirectError?: string;
+                                readonly decoupledPolls?: readonly string[];
+                                readonly consentStatus?: string;
+                                readonly readStatus?: number;
+                                readonly readCode?: string;
+                                readonly refreshError?: string;
+                                readonly fundsAvailable?: boolean;
+                            };
                         }[];
                         readonly psus: readonly {
                             readonly psuId: string;

@@ -1,10 +1,10 @@
 # syntax=docker/dockerfile:1
 # psd2-gateway as a container: the compiled build (dist/: one bundle, the SQL migrations, the sandbox's
-# start snapshot) on Node 24 (LTS), production dependencies only, as the unprivileged user `node`.
+# start snapshot) on Node 22 (LTS), production dependencies only, as the unprivileged user `node`.
 # Build: docker build -t psd2-gateway .     Run: docker run -p 3000:3000 psd2-gateway
 # With PostgreSQL and Redis: docker compose up (compose.yaml).
 
-ARG NODE_IMAGE=node:24-bookworm-slim
+ARG NODE_IMAGE=node:22-bookworm-slim
 
 # --- build: every dependency, then npm run build (prepare runs it during npm ci) ---
 FROM ${NODE_IMAGE} AS build

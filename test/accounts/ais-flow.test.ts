@@ -472,7 +472,7 @@ describe('account information in the sandbox', () => {
       body: { ...answer.body, consentId: 'id' },
     });
     assert.deepEqual(withoutId(unknown), withoutId(known));
-    assert.equal(known.status, 200);
+    assert.equal(known.status, 201);
     const scope = `AIS:${unknown.body.consentId}`;
     assert.deepEqual(Object.fromEntries(await client.authorize(scope, 'st')), {
       error: 'access_denied',

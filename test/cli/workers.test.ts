@@ -11,6 +11,7 @@ import { TppClient } from '@psd2-gateway/client';
 import pg from 'pg';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { TEST_DATABASE_URL } from '../helpers/gateway.ts';
+import { KEY_IN_FLIGHT } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
 import { freePort, type ServeProcess, spawnServe } from '../helpers/serve-process.ts';
 
@@ -98,13 +99,16 @@ describe('WORKERS=2', {
     await admin.end();
   });
 
-  const headers = (requestId = randomUUID()) => ({
+  const headers = (idempotencyKey?: string) => ({
     'x-gateway-client-id': clientId,
-    'tpp-request-id': requestId,
+    'tpp-request-id': 'one-constant-request-id',
     'tpp-transaction-id': 't',
     authorization: `Bearer ${token}`,
     country: 'SE',
+    ...(idempotencyKey === undefined ? {} : { 'idempotency-key': `"${idempotencyKey}"` }),
   });
+  // How many of the six keyed initiations were answered 200 (the others 409, while the first was in flight).
+  let initiatedAnswers = 0;
 
   test('the primary seeded once: one sandbox app, redirected to this port', async () => {
     assert.equal(redirectUri, `http://localhost:${port}/sandbox/callback`);
@@ -116,19 +120,27 @@ describe('WORKERS=2', {
     assert.deepEqual(rows, [{ client_id: clientId, redirect_uri: redirectUri }]);
   });
 
-  test('one request id, sent six times at once on six connections: one payment, one answer', async () => {
-    const requestId = randomUUID();
+  test('one Idempotency-Key, sent six times at once on six connections: one payment, one answer', async () => {
+    const key = randomUUID();
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => fresh(base + DOMESTIC, 'POST', headers(requestId), domestic())),
+      Array.from({ length: 6 }, () => fresh(base + DOMESTIC, 'POST', headers(key), domestic())),
     );
-    const first = answers[0]!;
-    assert.equal(first.status, 200);
+    const answered = answers.filter((answer) => answer.status === 200);
+    assert.ok(answered.length >= 1, `one answer at least is the payment: ${JSON.stringify(answers)}`);
+    const first = answered[0]!;
     const { paymentId } = first.body as { paymentId: string };
-    for (const answer of answers) assert.deepEqual(answer, first);
+    // Each is the first answer again, or 409 while the first was still in flight: never a second payment.
+    for (const answer of answers) assert.deepEqual(answer, answer.status === 200 ? first : KEY_IN_FLIGHT);
+    initiatedAnswers = answered.length;
     const own = new pg.Client({ connectionString: databaseUrl });
     await own.connect();
     const stored = await own.query('SELECT payment_id FROM payments').finally(() => own.end());
     assert.deepEqual(stored.rows, [{ payment_id: paymentId }]);
+    // Once answered, the key answers the payment again, whichever worker takes the retry.
+    const retries = await Promise.all(
+      Array.from({ length: 2 }, () => fresh(base + DOMESTIC, 'POST', headers(key), domestic())),
+    );
+    for (const retry of retries) assert.deepEqual(retry, first);
     // Read back on fresh connections: whichever worker answers, the same status.
     const reads = await Promise.all(
       Array.from({ length: 6 }, () => fresh(`${base}${DOMESTIC}/${paymentId}/status`, 'GET', headers())),
@@ -156,12 +168,13 @@ describe('WORKERS=2', {
           .find((line) => line.startsWith(`${name} `))
           ?.slice(name.length + 1),
       );
-    // Six initiations (one payment, five replays) and six status reads, spread over both workers.
+    // Eight keyed initiations (one payment; replays and 409s while it was in flight) and six status
+    // reads, spread over both workers.
     assert.equal(
       sample(
         'http_request_duration_seconds_count{method="POST",route="/psd2/v1/payments/:paymentProduct",status_code="200"}',
       ),
-      6,
+      initiatedAnswers + 2,
     );
     assert.equal(
       sample(

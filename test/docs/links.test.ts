@@ -104,8 +104,11 @@ describe('links and cited paths resolve inside a clone', () => {
     assert.deepEqual(missing, []);
     // The checker names where its CONTRACT column's sources are.
     const legend = readFileSync(join(ROOT, 'packages/check/src/format.ts'), 'utf8');
-    assert.ok(legend.includes('docs/contract/spec/payment-initiation-service.md'));
-    assert.ok(legend.includes('docs/contract/API-NOTES.md'));
+    assert.ok(
+      legend.includes('docs/contract/spec/payment-initiation-service.md'),
+      'the checker names the spec in docs/contract',
+    );
+    assert.ok(legend.includes('docs/contract/API-NOTES.md'), 'the checker names API-NOTES in docs/contract');
   });
 
   test('nothing a reader is given points outside the repository', () => {
@@ -127,7 +130,7 @@ describe('links and cited paths resolve inside a clone', () => {
       assert.equal(answer.statusCode, 200);
       const texts = strings(answer.json()).join('\n');
       assert.deepEqual(missingCited(texts), []);
-      assert.ok(!texts.includes('../shared'));
+      assert.ok(!texts.includes('../shared'), 'the OpenAPI document cites nothing under ../shared');
     });
   });
 });

@@ -50,7 +50,10 @@ test('a browser in the sandbox: to the sandbox page, which links the docs page',
   const page = await get(new URL(answer.headers.get('location')!, gateway.url).href, BROWSER);
   assert.equal(page.status, 200);
   assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
-  assert.ok((await page.text()).includes(`<a href="${gateway.url}/docs">${gateway.url}/docs</a>`));
+  assert.ok(
+    (await page.text()).includes(`<a href="${gateway.url}/docs">${gateway.url}/docs</a>`),
+    'the sandbox page links the docs page',
+  );
 });
 
 test('under BASE_PATH, and live (no sandbox page): to the docs page', async () => {

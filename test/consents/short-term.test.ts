@@ -147,7 +147,7 @@ describe('sandbox', () => {
     );
     // Agda Andersson named: the sandbox approves as her, and the reads show her accounts, not Tolvan's.
     const answer = await create(gateway, token, { 'PSU-ID': '198112289874' });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.status, 201, JSON.stringify(answer.body));
     const psu = await psuToken((answer.body as { consentId: string }).consentId);
     const read = await readAccounts(gateway, psu);
     assert.equal(read.status, 200);

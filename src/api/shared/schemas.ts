@@ -102,6 +102,11 @@ const API_ERROR_EXAMPLES: Record<number, TppMessage> = {
     text: 'Version 1 of the Swedish payment API was decommissioned on 15 November 2026: use /psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
   },
   413: { code: 'REQUEST_TOO_LARGE', text: 'the request body is too large' },
+  422: {
+    code: 'IDEMPOTENCY_KEY_REUSED',
+    path: 'Idempotency-Key',
+    text: 'Idempotency-Key was already used for another request to this operation: send a new key for a new request',
+  },
   429: {
     code: 'ACCESS_EXCEEDED',
     text: 'Too many requests from this app: at most 100 in 1 seconds; try again in 1 seconds',

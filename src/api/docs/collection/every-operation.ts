@@ -32,8 +32,7 @@ function consentSteps(suffix: '' | 'Gb' | 'Lu', prefix: string, psuId?: string):
       auth: 'aisToken',
       ...(psuId === undefined ? {} : { headers: { 'PSU-ID': psuId } }),
       body: { example: 'allAccounts' },
-      // 201 once consent creation answers 201 (issue 40).
-      status: 200,
+      status: 201,
       after: [
         json,
         hasFields(['consentId', 'consentStatus', 'scaMethods']),
@@ -655,7 +654,7 @@ export const EVERY_OPERATION: readonly Flow[] = [
         operationId: 'createShortTermConsent',
         auth: 'token',
         body: { example: 'allAccounts' },
-        status: 200,
+        status: 201,
         after: [
           json,
           hasFields(['consentId', 'consentStatus', 'scaMethods']),

@@ -116,8 +116,7 @@ export const FLOWS: readonly Flow[] = [
         operationId: 'createConsent',
         auth: 'token',
         body: { example: 'allAccounts' },
-        // 201 once consent creation answers 201 (issue 40).
-        status: 200,
+        status: 201,
         after: [json, expectField('consentStatus', ['received']), set('consentId', 'body.consentId')],
       },
       ...redirectAuthorization('AIS:{{consentId}}'),

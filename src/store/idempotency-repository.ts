@@ -52,13 +52,13 @@ export async function claimKey(
     db,
     'claim_idempotency_key',
     `WITH purged AS (
-       DELETE FROM idempotency_keys
+       DELETE FROM idempotency_claims
         WHERE ctid = ANY (ARRAY(
-          SELECT ctid FROM idempotency_keys
+          SELECT ctid FROM idempotency_claims
            WHERE created_at < $7 AND NOT (client_id = $1 AND operation = $2 AND idempotency_key = $3)
            ORDER BY created_at LIMIT ${PURGED_PER_CLAIM}))
      )
-     INSERT INTO idempotency_keys AS k
+     INSERT INTO idempotency_claims AS k
             (client_id, operation, idempotency_key, fingerprint, claim, lease_until, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $8)
      ON CONFLICT (client_id, operation, idempotency_key) DO UPDATE
@@ -86,7 +86,7 @@ export async function findKey(db: StoreDb, scope: KeyScope): Promise<KeyRecord |
     db,
     'find_idempotency_key',
     `SELECT fingerprint, status_code AS "statusCode", body
-       FROM idempotency_keys WHERE client_id = $1 AND operation = $2 AND idempotency_key = $3`,
+       FROM idempotency_claims WHERE client_id = $1 AND operation = $2 AND idempotency_key = $3`,
     [scope.clientId, scope.operation, scope.key],
   );
   const row = rows[0];
@@ -143,7 +143,7 @@ export function answerColumns(answer: RecordedAnswer | undefined) {
  * claims, returning the claims recorded (`claim`). Rows without a claim record nothing.
  */
 export function recordAnswersSql(input: string): string {
-  return `UPDATE idempotency_keys k
+  return `UPDATE idempotency_claims k
         SET status_code = a."statusCode", body = a.body, claim = NULL, lease_until = NULL
        FROM ${input} a
       WHERE a.claim IS NOT NULL AND k.client_id = a."claimClient" AND k.operation = a.operation

@@ -130,7 +130,7 @@ export const accessTokens = pgTable('access_tokens', {
 });
 
 export const idempotencyKeys = pgTable(
-  'idempotency_keys',
+  'idempotency_claims',
   {
     clientId: text('client_id').notNull(),
     operation: text('operation').notNull(),

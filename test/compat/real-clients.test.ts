@@ -772,9 +772,40 @@ describe('clients of the real service, unchanged', () => {
     const location = new URL(other.headers.get('location')!);
     assert.deepEqual(Object.fromEntries(location.searchParams), {
       error: 'access_denied',
-      error_description: 'X-Sandbox-User names another PSU than the one who must authorize this',
+      error_description: 'the PSU does not hold the debtor account',
       state: 's',
     });
+    // A corporate sandbox user may not approve a short-term consent (for individuals only), as a
+    // corporate who logs in may not; an individual one approves it at once.
+    const shortTerm = await client.send<{ consentId: string }>(
+      'POST',
+      '/openbanking/psd2/se/v2/payments/private/accounts/shorttermconsents',
+      { headers: client.headers(pis), json: { access: 'ALL_ACCOUNTS' } },
+    );
+    assert.equal(shortTerm.status, 201);
+    const consentQuery = new URLSearchParams({
+      response_type: 'code',
+      scope: `PIS:${shortTerm.body.consentId}`,
+      client_id: client.clientId,
+      state: 'c',
+      redirect_uri: client.redirectUri,
+    });
+    const consentPath = `/openbanking/oauth2/authorize/1.0?${consentQuery}`;
+    const corporate = await client.send('GET', consentPath, {
+      headers: { 'X-Sandbox-User': 'SANDBOX-CORPORATE-SE-1' },
+    });
+    assert.equal(corporate.status, 302);
+    assert.deepEqual(Object.fromEntries(new URL(corporate.headers.get('location')!).searchParams), {
+      error: 'access_denied',
+      error_description: 'short-term consents are for individual customers only',
+      state: 'c',
+    });
+    const individual = await client.send('GET', consentPath, {
+      headers: { 'X-Sandbox-User': 'SANDBOX-INDIVIDUAL-SE-2' },
+    });
+    assert.equal(individual.status, 302);
+    const approved = new URL(individual.headers.get('location')!).searchParams;
+    assert.deepEqual([...approved.keys()].sort(), ['code', 'state']);
   });
 });
 

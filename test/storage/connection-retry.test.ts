@@ -58,12 +58,13 @@ describe('a connection that dies under a statement', {
     }
   }
 
-  const headers = (requestId = randomUUID(), bearer = token) => ({
+  const headers = (idempotencyKey?: string, bearer = token) => ({
     'x-gateway-client-id': gateway.sandboxApp.clientId,
-    'tpp-request-id': requestId,
+    'tpp-request-id': randomUUID(),
     'tpp-transaction-id': 't',
     authorization: `Bearer ${bearer}`,
     country: 'SE',
+    ...(idempotencyKey === undefined ? {} : { 'idempotency-key': `"${idempotencyKey}"` }),
   });
 
   async function initiated(): Promise<string> {
@@ -84,9 +85,8 @@ describe('a connection that dies under a statement', {
   test("a write's reading step (the token) loses its connection: read again, the payment initiated once", async () => {
     // A token never used is not in the cache: its first use reads the tokens table.
     const fresh = await gateway.client.clientCredentialsToken('PIS');
-    const requestId = randomUUID();
     const { answer, ended } = await endingTheWaiter('access_tokens', () =>
-      gateway.client.request('POST', PAYMENTS, { headers: headers(requestId, fresh), json: domestic() }),
+      gateway.client.request('POST', PAYMENTS, { headers: headers(undefined, fresh), json: domestic() }),
     );
     assert.equal(ended, 1);
     assert.equal(answer.status, 200);
@@ -97,11 +97,10 @@ describe('a connection that dies under a statement', {
     assert.deepEqual([read.status, read.body], [200, { paymentId, transactionStatus: 'ACTC' }]);
   });
 
-  test('a write that loses its connection is not run again: 503, and the repeat under its request id does it once', async () => {
+  test('a write that loses its connection is not run again: 503, and the repeat under its Idempotency-Key does it once', async () => {
     await initiated();
-    const requestId = randomUUID();
-    const send = () =>
-      gateway.client.request('POST', PAYMENTS, { headers: headers(requestId), json: domestic() });
+    const key = randomUUID();
+    const send = () => gateway.client.request('POST', PAYMENTS, { headers: headers(key), json: domestic() });
     const { answer, ended } = await endingTheWaiter('payments', send);
     assert.equal(ended, 1);
     assert.equal(answer.status, 503);

@@ -138,14 +138,24 @@ for (const backend of backends()) {
         const upgraded = await catalogueOf(older.store);
         assert.deepEqual(upgraded, fresh);
         // Every function of the schema has its definition, and the files are the migrations' last word
-        // (copied exactly: the same source), the transition rule being the one function they lacked.
+        // (copied exactly: the same source), but for the transition rule, the one function they lacked,
+        // and those the definitions changed since (ledger_execute records an answer under its
+        // Idempotency-Key claim since issue 40, in idempotency_claims).
         assert.deepEqual(
           upgraded.functions.map((row) => row.name).sort(),
           current.map((definition) => definition.name).sort(),
         );
+        const changedSince = new Set([TRANSITION_RULE, 'ledger_execute']);
         assert.deepEqual(
-          upgraded.functions.filter((row) => row.name !== TRANSITION_RULE),
-          older.history,
+          upgraded.functions.filter((row) => !changedSince.has(row.name)),
+          older.history.filter((row) => !changedSince.has(row.name)),
+        );
+        const executes = older.history.filter((row) => row.name === 'ledger_execute');
+        assert.equal(executes.length, 1, 'the migrations made ledger_execute');
+        assert.notDeepEqual(
+          upgraded.functions.find((row) => row.name === 'ledger_execute'),
+          executes[0],
+          'the definition of ledger_execute replaced the migrations one',
         );
       } finally {
         await older.store.close();

@@ -480,7 +480,7 @@ for (const backend of backends()) {
             SELECT 'order', xmin::text, NULL, order_key FROM ledger_orders
              WHERE order_key IN (${paymentId}, ${`earlier-${paymentId}`})
             UNION ALL
-            SELECT 'answer', xmin::text, NULL, NULL FROM idempotency_keys
+            SELECT 'answer', xmin::text, NULL, NULL FROM idempotency_claims
              WHERE client_id = ${first.sandboxApp.clientId} AND operation = 'execute' AND idempotency_key = ${key}`,
       );
     }

@@ -69,9 +69,14 @@ function prepare(operation: Operation, sandbox: SandboxApp | undefined): void {
           ? randomBytes(8).toString('hex')
           : fill[parameter.name];
     if (value !== undefined) parameter.example = value;
-    // Corporate headers make a private customer's call fail: typed in by whoever needs them.
-    else if (parameter.in === 'header' && parameter.name.startsWith('PSU-Corporate-ID'))
+    // Corporate headers make a private customer's call fail, and one Idempotency-Key shared by every
+    // reader of the page would replay one reader's payment to the next: typed in by whoever needs them.
+    else if (
+      parameter.in === 'header' &&
+      (parameter.name.startsWith('PSU-Corporate-ID') || parameter.name === 'Idempotency-Key')
+    ) {
       delete parameter.example;
+    }
   }
   for (const [name, property] of Object.entries(form ?? {})) {
     const value = fill[name];

@@ -55,14 +55,11 @@ export async function authorize(
   try {
     const request = await checkRequest(context, query, app, redirectUri, state);
     if (context.policy.redirectApproval === 'psu-login') return startPsuLogin(context, request);
-    const ownPsu = request.resource.psuId;
-    if (chosenPsu !== undefined && ownPsu !== null && ownPsu !== chosenPsu) {
-      // A payment is approved by its debtor account's owner, a consent by the PSU its PSU-ID named.
-      return redirectTo(redirectUri, {
-        error: 'access_denied',
-        error_description: 'X-Sandbox-User names another PSU than the one who must authorize this',
-        state,
-      });
+    // The PSU X-Sandbox-User picks must be one who may authorize this, as a PSU who logs in must: a
+    // payment's debtor account's owner, a consent's named PSU, an individual for a short-term consent.
+    const chosenRefusal = chosenPsu === undefined ? undefined : await request.resource.psuRefusal(chosenPsu);
+    if (chosenRefusal !== undefined) {
+      return redirectTo(redirectUri, { error: 'access_denied', error_description: chosenRefusal, state });
     }
     const psuId = chosenPsu ?? authorizingPsu(context, request.resource)!;
     // A sandbox scenario PSU declines, or lets the authorization run out, as the live pages allow; a

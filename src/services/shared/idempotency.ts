@@ -3,6 +3,7 @@
 // first answer and does nothing twice; with another request 422; while the first is still in flight 409.
 // Without the header nothing is recorded and the request is simply done (TPP-Request-ID is a correlation id
 // only). A request that fails leaves no record: it may be retried under the same key.
+import type { Config } from '../../config.ts';
 import { apiError } from '../../domain/errors.ts';
 import { fingerprint, newSecret } from '../../domain/secrets.ts';
 import type { Db, StoreDb } from '../../store/database.ts';
@@ -46,10 +47,15 @@ export type Claim = KeyClaim & { readonly fingerprint: string };
 
 /**
  * How long a claim holds its key without an answer: a request in flight longer than this (a process that
- * died) no longer keeps a retry out. Longer than any request may take (the core banking system's time-outs
- * and retries included).
+ * died) no longer keeps a retry out. Longer than any request may take with these settings: the core
+ * banking system's attempts (three, at most 2 s apart: DEFAULT_RETRY of the HTTP adapter) each up to
+ * CORE_BANKING_TIMEOUT_MS, and a request's few statements each up to DB_STATEMENT_TIMEOUT_MS, with a
+ * margin; never under two minutes.
  */
-const LEASE_MS = 120_000;
+export function leaseMs(config: Pick<Config, 'coreBanking' | 'databaseTimeouts'>): number {
+  const bank = config.coreBanking === undefined ? 0 : 3 * config.coreBanking.timeoutMs + 2 * 2_000;
+  return Math.max(120_000, bank + 4 * config.databaseTimeouts.statementMs + 30_000);
+}
 /** How long an answer is kept under its key (the draft leaves it to the server: at least 24 hours). */
 const KEY_KEPT_MS = 24 * 60 * 60 * 1000;
 
@@ -75,7 +81,7 @@ export async function underKey<T>(
   const now = context.clock();
   const times = {
     now,
-    leaseUntil: new Date(now.getTime() + LEASE_MS),
+    leaseUntil: new Date(now.getTime() + leaseMs(context.config)),
     keptSince: new Date(now.getTime() - KEY_KEPT_MS),
   };
   // A key given back between the claim and the read is free again: claimed on the next turn.

@@ -41,7 +41,7 @@ BEGIN
          reason_code = outcome ->> 'reasonCode', reason = outcome ->> 'reason'
    WHERE payment_id = p_payment ->> 'paymentId';
   IF booked AND p_payment ? 'answer' THEN
-    UPDATE idempotency_keys
+    UPDATE idempotency_claims
        SET status_code = (p_payment #>> '{answer,statusCode}')::integer, body = p_payment #> '{answer,body}',
            claim = NULL, lease_until = NULL
      WHERE client_id = p_payment #>> '{answer,claimClient}' AND operation = p_payment #>> '{answer,operation}'

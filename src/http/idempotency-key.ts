@@ -1,7 +1,7 @@
 // The Idempotency-Key request header (draft-ietf-httpapi-idempotency-key-header): an Item Structured
 // Field whose value is a String (RFC 9651: `"..."`, printable ASCII, `\"` and `\\` escaped). Many clients
 // send the bare value instead (`Idempotency-Key: 8e03978e-...`): accepted too, as the same key, when it
-// is visible ASCII without a quote or a backslash (docs/decisions.md, "Issue 40: Idempotency-Key").
+// is visible ASCII without a quote or a backslash (docs/decisions.md, "Issue 40: real clients unchanged").
 import type { FastifyRequest } from 'fastify';
 import { apiError } from '../domain/errors.ts';
 import { header } from './tpp-headers.ts';

@@ -130,7 +130,9 @@ describe('WORKERS=2', {
     const first = answered[0]!;
     const { paymentId } = first.body as { paymentId: string };
     // Each is the first answer again, or 409 while the first was still in flight: never a second payment.
-    for (const answer of answers) assert.deepEqual(answer, answer.status === 200 ? first : KEY_IN_FLIGHT);
+    for (const answer of answers) {
+      assert.deepEqual(answer, answer.status === 200 ? first : { status: 409, body: KEY_IN_FLIGHT });
+    }
     initiatedAnswers = answered.length;
     const own = new pg.Client({ connectionString: databaseUrl });
     await own.connect();

@@ -339,8 +339,10 @@ test('an https address: its issuer trusted by the ca given, not otherwise', asyn
     const rates = await loadedRates({ source: { kind: 'url', url, ca: ca.certificatePem }, refreshMs: HOUR });
     rates.close();
     assert.equal(rates.quote('SEK', 'USD', '2024-05-17').exchangeRate, '10.710933');
+    // Node 24 adds a hint of its own after the reason ("; if the root CA is installed locally, try ...").
+    const literal = url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     await assert.rejects(loadedRates({ source: { kind: 'url', url }, refreshMs: HOUR }), {
-      message: `FX_RATES ${url} cannot be read: unable to verify the first certificate`,
+      message: new RegExp(`^FX_RATES ${literal} cannot be read: unable to verify the first certificate(;|$)`),
     });
   } finally {
     server.closeAllConnections();

@@ -65,6 +65,17 @@ function consentSteps(suffix: '' | 'Gb' | 'Lu', prefix: string, psuId?: string):
   ];
 }
 
+/** The consent of an API deleted at the end of its steps (204, no body). */
+function deleteConsentStep(suffix: '' | 'Gb' | 'Lu'): Step {
+  return {
+    name: `Delete the consent${suffix === '' ? '' : ` (${suffix.toUpperCase()})`}`,
+    operationId: `deleteConsent${suffix}`,
+    auth: 'aisToken',
+    path: { consentId: `{{consentId${suffix}}}` },
+    status: 204,
+  };
+}
+
 function accountSteps(suffix: '' | 'Gb' | 'Lu' | 'V2', prefix: string, token: string): Step[] {
   const id = `{{accountId${suffix}}}`;
   return [
@@ -449,31 +460,13 @@ export const EVERY_OPERATION: readonly Flow[] = [
         status: 200,
         after: [json, "pm.test('transactions', () => pm.expect(body.transactions).to.be.an('array'));"],
       },
-      {
-        name: 'Delete the consent',
-        operationId: 'deleteConsent',
-        auth: 'aisToken',
-        path: { consentId: '{{consentId}}' },
-        status: 204,
-      },
+      deleteConsentStep(''),
       ...consentSteps('Gb', 'GB'),
       ...accountSteps('Gb', 'GB', 'psuTokenGb'),
-      {
-        name: 'Delete the consent (GB)',
-        operationId: 'deleteConsentGb',
-        auth: 'aisToken',
-        path: { consentId: '{{consentIdGb}}' },
-        status: 204,
-      },
+      deleteConsentStep('Gb'),
       ...consentSteps('Lu', 'LU'),
       ...accountSteps('Lu', 'LU', 'psuTokenLu'),
-      {
-        name: 'Delete the consent (LU)',
-        operationId: 'deleteConsentLu',
-        auth: 'aisToken',
-        path: { consentId: '{{consentIdLu}}' },
-        status: 204,
-      },
+      deleteConsentStep('Lu'),
     ],
   },
   {

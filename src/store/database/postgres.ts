@@ -61,6 +61,11 @@ export async function openPostgres(options: StoreOptions): Promise<Store> {
     });
     // A broken idle connection must not crash the process; the pool replaces it.
     opened.on('error', () => {});
+    // Nor one that is checked out (a transaction between its statements, the migrations' lock): pg-pool
+    // takes its own listener off a client while it is lent, and a client without one that is reset
+    // (RST) throws 'Unhandled error event' from the socket. The statement in flight, if any, fails on
+    // its own; the pool drops the client when it comes back broken.
+    opened.on('connect', (client) => client.on('error', () => {}));
     return opened;
   };
   const pool = poolOf([]);

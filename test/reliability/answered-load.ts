@@ -8,10 +8,10 @@ import type { HttpAnswer } from '@psd2-gateway/client';
 import { domestic } from '../helpers/payments.ts';
 import { INITIATE, type PaymentRecord, PRODUCT, type Served, transportError } from './support.ts';
 
-export type Step = 'initiate' | 'authorize' | 'token' | 'execute' | 'consent';
+type Step = 'initiate' | 'authorize' | 'token' | 'execute' | 'consent';
 
 /** What each step answers when it succeeds. */
-export const SUCCESS: Readonly<Record<Step, number>> = {
+const SUCCESS: Readonly<Record<Step, number>> = {
   initiate: 200,
   authorize: 302,
   token: 200,

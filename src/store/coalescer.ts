@@ -5,7 +5,7 @@
 // is an expensive system call, that halves the statements. At low load an item runs alone, delayed
 // by no timer; under load the batches grow by themselves. A failed batch is
 // tried again item by item, so that one item's failure is its own and the others still happen; unless
-// the failure is the whole batch's (the database cannot answer): then every item gets it.
+// a write's failure is the whole batch's (the database cannot answer): then every item gets it.
 import { isDatabaseUnavailable } from './database/unavailable.ts';
 
 export interface CoalescerOptions<I> {
@@ -138,7 +138,13 @@ export function observeBatches(handle: object, observer: BatchObserver): () => v
 }
 
 /** A joined statement's limits other than BATCH_LIMITS, and its key (see CoalescerOptions). */
-export type JoinedOptions<I> = Partial<Pick<CoalescerOptions<I>, 'maxInFlight' | 'maxBatch' | 'key'>>;
+export type JoinedOptions<I> = Partial<Pick<CoalescerOptions<I>, 'maxInFlight' | 'maxBatch' | 'key'>> & {
+  /**
+   * The statement only reads: a failed batch is run again item by item whatever the failure (a read
+   * done twice changes nothing, and a new connection may well answer it).
+   */
+  readonly reads?: boolean;
+};
 
 /**
  * The statement `statement` joined with its concurrent calls, one coalescer per handle: `run` performs
@@ -154,12 +160,13 @@ export function joinedStatement<H extends object, I, O>(
   return (handle, item) => {
     let coalescer = coalescers.get(handle);
     if (coalescer === undefined) {
+      const { reads: _, ...limits } = options;
       coalescer = new Coalescer((items: readonly I[]) => run(handle, items), {
         ...BATCH_LIMITS,
-        ...options,
-        // A database that cannot answer fails every item: the caller answers 503 and the client
-        // repeats the request (writes under their Idempotency-Key).
-        batchFailure: isDatabaseUnavailable,
+        ...limits,
+        // A write whose database cannot answer fails every item: the caller answers 503 and the
+        // client repeats the request under its Idempotency-Key.
+        ...(options.reads === true ? {} : { batchFailure: isDatabaseUnavailable }),
         onBatch: (size) => {
           for (const observer of batchObservers.get(handle) ?? []) observer(statement, size);
         },

@@ -128,17 +128,43 @@ test("a batch's own failure (the database cannot answer) fails every item, none 
   });
 });
 
-test("a joined statement's batch on a connection that died fails every item, none is run again", async () => {
+/**
+ * A joined statement whose first batch (a, b, c) dies with its connection and whose later statements
+ * answer: the batches it ran and each item's answer.
+ */
+async function joinedOnDeadConnection(options: { reads?: boolean }) {
   const batches: string[][] = [];
   const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
-  const insert = joinedStatement('insert', async (_handle: object, items: readonly string[]) => {
-    batches.push([...items]);
-    throw reset;
-  });
+  const statement = joinedStatement(
+    'statement',
+    async (_handle: object, items: readonly string[]) => {
+      batches.push([...items]);
+      if (batches.length === 1) throw reset;
+      return items.map((item) => `done ${item}`);
+    },
+    options,
+  );
   const handle = {};
-  const answers = ['a', 'b', 'c'].map((item) => insert(handle, item).catch((error: unknown) => error));
-  assert.deepEqual(await Promise.all(answers), [reset, reset, reset]);
-  assert.deepEqual(batches, [['a', 'b', 'c']]);
+  const answers = await Promise.all(
+    ['a', 'b', 'c'].map((item) =>
+      statement(handle, item).catch((error: unknown) => (error === reset ? 'reset' : error)),
+    ),
+  );
+  return { batches, answers };
+}
+
+test("a joined write's batch on a connection that died fails every item, none is run again", async () => {
+  assert.deepEqual(await joinedOnDeadConnection({}), {
+    batches: [['a', 'b', 'c']],
+    answers: ['reset', 'reset', 'reset'],
+  });
+});
+
+test("a joined read's batch on a connection that died is read again item by item", async () => {
+  assert.deepEqual(await joinedOnDeadConnection({ reads: true }), {
+    batches: [['a', 'b', 'c'], ['a'], ['b'], ['c']],
+    answers: ['done a', 'done b', 'done c'],
+  });
 });
 
 test('reads have no key: the same item twice goes in one statement', async () => {

@@ -161,3 +161,21 @@ export async function readAcknowledged(served: Served, token: string, records: r
 }
 
 export type { ServeProcess };
+
+/** The database bounds of a gateway whose database fails under a test: short, so that the test's time gives up on it. */
+const FAULT_CONNECT_MS = 500;
+const FAULT_STATEMENT_MS = 1_000;
+export const FAULT_BOUNDS_ENV = {
+  DB_CONNECT_TIMEOUT_MS: String(FAULT_CONNECT_MS),
+  DB_STATEMENT_TIMEOUT_MS: String(FAULT_STATEMENT_MS),
+};
+/**
+ * The longest a request may take under FAULT_BOUNDS_ENV: three statements one after another, each
+ * within its bound and the driver's slack (1 s): the debtor account's read (on a cache miss; a read
+ * whose connection dies is run once more, which a blackhole does not cause), the batch in flight that
+ * its INSERT waits behind, and its own batch; the wait for a connection; and a margin for a loaded
+ * machine.
+ */
+export const ANSWER_BOUND_MS = 3 * (FAULT_STATEMENT_MS + 1_000) + FAULT_CONNECT_MS + 1_000;
+/** How soon after the database is back the gateway must serve again. */
+export const RECOVERY_BOUND_MS = 10_000;

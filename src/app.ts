@@ -175,8 +175,14 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const { onRoute } = dependencies;
   if (onRoute !== undefined) app.addHook('onRoute', (route) => onRoute(route));
   attachMetrics(app, metrics);
-  const unobserveBatches = observeBatches(dependencies.store.db, metrics.observeBatch);
-  app.addHook('onClose', async () => unobserveBatches());
+  const { db, readDb } = dependencies.store;
+  // The standbys' reads (readDb) are joined in batches of their own.
+  const unobserve = [db, ...(readDb === db ? [] : [readDb])].map((handle) =>
+    observeBatches(handle, metrics.observeBatch),
+  );
+  app.addHook('onClose', async () => {
+    for (const stop of unobserve) stop();
+  });
   app.decorateRequest('tpp', undefined);
   app.decorateRequest('grant', undefined);
   // Closing: requests in flight finish, answered with Connection: close; one that still arrives on a
@@ -291,6 +297,7 @@ export function serviceContext(
   const policy = policyFor(config.mode, scenarioOf);
   const clock = dependencies.clock ?? (() => new Date());
   const builtIn = builtInSystems(store.db, {
+    readDb: store.readDb,
     clock,
     enforceFunds: policy.enforceFunds,
     instantEid: policy.instantEid,
@@ -321,6 +328,7 @@ export function serviceContext(
     config,
     policy,
     db: store.db,
+    readDb: store.readDb,
     clock,
     sleep: dependencies.sleep ?? ((ms) => wait(ms)),
     ...systems,

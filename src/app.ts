@@ -119,7 +119,10 @@ const MAX_PARAM_LENGTH = 200;
 export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
   const { config } = dependencies;
   // This app's own registry (http/metrics.ts); the use cases count through context.metrics.
-  const metrics = createMetrics({ poolStats: dependencies.store.poolStats });
+  const metrics = createMetrics({
+    poolStats: dependencies.store.poolStats,
+    readCounts: dependencies.store.readCounts,
+  });
   const monitor = dependencies.monitor ?? systemMonitor(dependencies);
   observeSystems(metrics, monitor);
   const logger = dependencies.logger ?? createLogger(config);

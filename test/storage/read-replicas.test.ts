@@ -11,7 +11,8 @@ import { loadConfig } from '../../src/config.ts';
 import { openStore } from '../../src/store/database/open.ts';
 import type { Store } from '../../src/store/database.ts';
 import { explainOpenFailure } from '../../src/store/open-failures.ts';
-import { bankDate, type Gateway, startGateway, type TestStore } from '../helpers/gateway.ts';
+import { bankDate, type Gateway, setBalance, startGateway, type TestStore } from '../helpers/gateway.ts';
+import { call, statusAndBody } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 import { clusterUnavailable, type PgCluster, startCluster } from '../helpers/pg-cluster.ts';
 
@@ -173,6 +174,28 @@ describe('reads on standbys', { skip: unavailable !== undefined }, () => {
         lines.body.transactions.map(({ amount, status }) => ({ amount, status })),
         [{ amount: { content: '125.50', currency: 'SEK' }, status: 'BOOKED' }],
       );
+
+      // Funds confirmations likewise: Agda's SEK 1,000.00 on the primary, her balance before on the standbys.
+      await setBalance(patient, ACCOUNTS.agda.accountId, 100_000);
+      const confirm = (gateway: Gateway) =>
+        call(gateway.app, 'POST', '/psd2/v1/funds-confirmations', {
+          headers: gateway.client.tppHeaders(pis),
+          json: {
+            account: { iban: ACCOUNTS.agda.iban },
+            instructedAmount: { currency: 'SEK', amount: '2000.00' },
+          },
+        });
+      assert.deepEqual(statusAndBody(await confirm(first)), { status: 200, body: { fundsAvailable: true } });
+      let refused = await confirm(second);
+      for (
+        let tries = 0;
+        tries < 100 && (refused.body as { fundsAvailable?: boolean }).fundsAvailable !== false;
+        tries++
+      ) {
+        await sleep(100);
+        refused = await confirm(second);
+      }
+      assert.deepEqual(statusAndBody(refused), { status: 200, body: { fundsAvailable: false } });
     } finally {
       for (const standby of cluster.standbys) await standby.query('SELECT pg_wal_replay_resume()');
     }
@@ -180,6 +203,19 @@ describe('reads on standbys', { skip: unavailable !== undefined }, () => {
     await caughtUp(cluster);
     const again = await servedByStandby(strict, second.client, BALANCES, tolvan);
     assert.deepEqual(whole(again), { status: 200, body: balances('12499874.50') });
+    // A final status is the standby's to answer (a gateway whose cache has not seen the payment).
+    const third = await startGateway({
+      store: patient,
+      config: { sandboxClientId: first.sandboxApp.clientId },
+    });
+    try {
+      const standbyReads = patient.readCounts!().standby;
+      const final = await third.client.status(PRODUCT, paymentId, pis, 'SE');
+      assert.deepEqual(whole(final), { status: 200, body: { paymentId, transactionStatus: 'ACCC' } });
+      assert.equal(patient.readCounts!().standby, standbyReads + 1);
+    } finally {
+      await third.close();
+    }
   });
 
   test('a killed standby is skipped: every read is answered, by the other standby or the primary', async () => {
@@ -192,6 +228,17 @@ describe('reads on standbys', { skip: unavailable !== undefined }, () => {
     const primaryReads = patient.readCounts!().primary;
     for (let read = 0; read < 20; read++) answers.push(whole(await first.client.read(BALANCES, tolvan)));
     assert.ok(patient.readCounts!().primary > primaryReads, 'the primary served the reads of no standby');
+    const counts = patient.readCounts!();
+    const metrics = await call(first.app, 'GET', '/metrics');
+    assert.deepEqual(
+      String(metrics.body)
+        .split('\n')
+        .filter((line) => line.startsWith('psd2_db_standby_reads_total{')),
+      [
+        `psd2_db_standby_reads_total{server="standby"} ${counts.standby}`,
+        `psd2_db_standby_reads_total{server="primary"} ${counts.primary}`,
+      ],
+    );
     const expected = { status: 200, body: balances('12499874.50') };
     assert.deepEqual(
       answers,

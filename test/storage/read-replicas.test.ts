@@ -15,6 +15,7 @@ import { bankDate, type Gateway, setBalance, startGateway, type TestStore } from
 import { call, statusAndBody } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 import { clusterUnavailable, type PgCluster, startCluster } from '../helpers/pg-cluster.ts';
+import { spawnServe } from '../helpers/serve-process.ts';
 
 const PRODUCT = 'handelsbanken-domestic-credit-transfer';
 const BALANCES = `/psd2/v1/accounts/${ACCOUNTS.tolvan.accountId}/balances`;
@@ -216,6 +217,32 @@ describe('reads on standbys', { skip: unavailable !== undefined }, () => {
     } finally {
       await third.close();
     }
+  });
+
+  test('as an operator runs it: the settings from the environment, a bad host list named at start', async () => {
+    const databaseUrl = `postgres://postgres@${cluster.primary.hostPort}/${cluster.database}`;
+    const serving = spawnServe({ DATABASE_URL: databaseUrl, DATABASE_READ_URL: cluster.readUrl });
+    try {
+      const [ready] = await serving.ready();
+      const url = /ready at (\S+)/.exec(String(ready!.msg))![1]!;
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      assert.deepEqual(
+        metrics.split('\n').filter((line) => line.startsWith('psd2_db_standby_reads_total{')).length,
+        2,
+        metrics,
+      );
+    } finally {
+      await serving.kill();
+    }
+    const refused = spawnServe({
+      DATABASE_URL: databaseUrl,
+      DATABASE_READ_URL: `postgres://postgres:secret@${cluster.standbys[0]!.hostPort},:x/bank`,
+    });
+    assert.equal(await refused.exited(), 1);
+    assert.equal(
+      refused.stderr().trim(),
+      `psd2-gateway: cannot start: DATABASE_READ_URL: postgres://postgres:***@${cluster.standbys[0]!.hostPort},:x/bank: the host ":x" is not host[:port]`,
+    );
   });
 
   test('a killed standby is skipped: every read is answered, by the other standby or the primary', async () => {

@@ -45,7 +45,6 @@ export class ReadUrlError extends Error {
 }
 
 interface Standby {
-  readonly where: string;
   readonly pools: ServerPools;
   /** Every commit acknowledged before this instant (ms) has been replayed; undefined: unknown. */
   freshAt: number | undefined;
@@ -59,15 +58,18 @@ function lsnValue(text: string): bigint {
 }
 
 /**
- * Errors after which the primary serves the read: the standby cannot answer (refused, cut, gone
- * silent) or cancelled the statement to replay the primary's changes (a recovery conflict,
- * 40001/40P01). Not a statement timeout: asked again, the read would wait that long a second time.
+ * Errors after which the primary serves the read: the standby cannot answer (refused, cut, silent past
+ * the pool's bounds) or cancelled the statement to replay the primary's changes (a recovery conflict,
+ * 40001/40P01). Not the server's statement timeout (57014): the standby answers but the read is slow,
+ * and asked again it would take that long a second time.
  */
 function standbyFailed(error: unknown): boolean {
-  const code = (error as { code?: unknown; cause?: { code?: unknown } })?.code;
-  const causeCode = (error as { cause?: { code?: unknown } })?.cause?.code;
-  if ([code, causeCode].some((c) => c === '57014')) return false;
-  if ([code, causeCode].some((c) => c === '40001' || c === '40P01')) return true;
+  // The driver's error, or Drizzle's around it.
+  const codes = [error, (error as { cause?: unknown } | undefined)?.cause].map(
+    (each) => (each as { code?: unknown } | undefined)?.code,
+  );
+  if (codes.includes('57014')) return false;
+  if (codes.includes('40001') || codes.includes('40P01')) return true;
   return isDatabaseUnavailable(error);
 }
 
@@ -86,7 +88,6 @@ export async function openReadStore(options: ReadStoreOptions): Promise<ReadStor
   }
   const { maxLagMs, primary } = options;
   const standbys: Standby[] = hosts.map((host) => ({
-    where: `${host.host}:${host.port}`,
     pools: options.poolsFor(urlFor(host)),
     freshAt: undefined,
     probing: false,

@@ -21,6 +21,14 @@ export interface Config {
   /** Absolute origin used in links we hand out; when unset, links use the request's own origin. */
   readonly publicUrl: string | undefined;
   readonly databaseUrl: string | undefined;
+  /**
+   * PostgreSQL standbys (libpq's multi-host form) that serve account information, funds checks and
+   * the status of final payments while they are at most `databaseReadMaxLagMs` behind; unset: the
+   * primary serves every read.
+   */
+  readonly databaseReadUrl: string | undefined;
+  /** How far behind the primary a standby may be and still serve reads, ms. */
+  readonly databaseReadMaxLagMs: number;
   /** On-disk PGlite directory; in memory when unset. Ignored when databaseUrl is set. */
   readonly dataDir: string | undefined;
   readonly logLevel: LogLevel;
@@ -204,6 +212,19 @@ function url(env: Env, key: string, protocols: readonly string[]): string | unde
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(key, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
   }
+  return raw;
+}
+
+/**
+ * A PostgreSQL URL that may name several hosts (`postgres://u@h1:5432,h2:5433/bank`), which the URL
+ * parser refuses: only its scheme is checked here; its hosts are read when the store opens
+ * (store/database/hosts.ts), and an error there names the setting too (store/open-failures.ts).
+ */
+function hostListUrl(env: Env, key: string): string | undefined {
+  const raw = text(env, key);
+  if (raw === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\/[^/?#]/.test(raw))
+    throw new ConfigError(key, 'must be a postgres:// URL naming one or more hosts (host:port,host:port)');
   return raw;
 }
 
@@ -402,6 +423,13 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
       'several workers need PostgreSQL: set DATABASE_URL, or WORKERS=1 with the embedded database',
     );
   }
+  if (text(env, 'DATABASE_READ_URL') !== undefined && text(env, 'DATABASE_URL') === undefined) {
+    // Standbys follow a PostgreSQL primary; PGlite has none.
+    throw new ConfigError(
+      'DATABASE_READ_URL',
+      'standbys serve reads beside a PostgreSQL primary: set DATABASE_URL too, or unset DATABASE_READ_URL',
+    );
+  }
   const aliases = list(env, 'CLIENT_ID_HEADER_ALIASES');
   for (const name of aliases) {
     if (!HEADER_NAME.test(name))
@@ -418,6 +446,8 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'], 'false') === 'true',
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/$/, ''),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseReadUrl: hostListUrl(env, 'DATABASE_READ_URL'),
+    databaseReadMaxLagMs: integer(env, 'DB_READ_MAX_LAG_MS', 1_000, 100, 600_000),
     dataDir: text(env, 'DATA_DIR'),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: oneOf<LogFormat>(env, 'LOG_FORMAT', ['pretty', 'json'], terminal ? 'pretty' : 'json'),

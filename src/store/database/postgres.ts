@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import { type Store, type StoreDb, type StoreOptions, serveStatements } from '../database.ts';
 import * as schema from '../schema.ts';
+import { openReadStore } from './replicas.ts';
 
 const MIGRATION_LOCK_KEY = 7_337_001;
 
@@ -39,19 +40,19 @@ export async function openPostgres(options: StoreOptions): Promise<Store> {
     import('drizzle-orm/node-postgres'),
   ]);
   const { connectMs, statementMs } = options.timeouts ?? DEFAULT_TIMEOUTS;
-  const given = urlOptions(options.databaseUrl!);
   // The operator's settings first, the store's after them: for a setting named twice the last wins.
   const settings = [
-    ...given.options,
     `-c statement_timeout=${statementMs}`,
     `-c idle_in_transaction_session_timeout=${statementMs}`,
     ...(schemaName === undefined ? [] : [`-c search_path=${schemaName}`]),
   ];
-  const poolOf = (extra: readonly string[]) => {
+  // DATABASE_URL's server, or a standby's (DATABASE_READ_URL, replicas.ts) with the same bounds.
+  const poolOf = (extra: readonly string[], url = options.databaseUrl!) => {
+    const given = urlOptions(url);
     const opened = new pgModule.Pool({
       connectionString: given.url,
       max: options.poolSize ?? 10,
-      options: [...settings, ...extra].join(' '),
+      options: [...given.options, ...settings, ...extra].join(' '),
       connectionTimeoutMillis: connectMs,
       // The server's statement_timeout ends a slow statement; this ends the wait for a server that no
       // longer answers at all (a silent network), and the pool drops that connection.
@@ -74,14 +75,26 @@ export async function openPostgres(options: StoreOptions): Promise<Store> {
   // statements at every execution (a custom plan looks cheaper for a short array), which cost more
   // than running them. Drizzle's statements are unnamed, planned with their values: a generic plan
   // could not use a partial index whose predicate is a parameter's value (status = 'ACCP').
-  const statements = poolOf(['-c plan_cache_mode=force_generic_plan']);
+  const generic = ['-c plan_cache_mode=force_generic_plan'];
+  const statements = poolOf(generic);
   const db = drizzle(pool, { schema }) as unknown as StoreDb;
   serveStatements(
     db,
     async (name, text, values) => (await statements.query({ name, text, values: [...values] })).rows,
   );
+  const reads =
+    options.readUrl === undefined
+      ? undefined
+      : await openReadStore({
+          readUrl: options.readUrl,
+          maxLagMs: options.readMaxLagMs ?? 1_000,
+          primary: { pool, statements },
+          poolsFor: (url) => ({ pool: poolOf([], url), statements: poolOf(generic, url) }),
+        });
   const store: Store = {
     db,
+    readDb: reads?.db ?? db,
+    ...(reads === undefined ? {} : { readCounts: reads.counts }),
     kind: 'postgres',
     fromSnapshot: false,
     withExclusiveLock: async (fn) => {
@@ -104,6 +117,7 @@ export async function openPostgres(options: StoreOptions): Promise<Store> {
       waiting: pool.waitingCount + statements.waitingCount,
     }),
     close: async () => {
+      await reads?.close();
       await Promise.all([pool.end(), statements.end()]);
     },
   };

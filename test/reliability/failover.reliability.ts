@@ -178,10 +178,13 @@ async function waitFor(condition: () => boolean, boundMs: number): Promise<boole
 interface Failover {
   readonly flows: readonly Flow[];
   readonly exchanges: readonly Exchange[];
+  /** WAL the primary had written that the standby had not yet flushed, a moment before the kill. */
+  readonly lagBytes: number;
   /** When the primary's processes had all been sent SIGKILL. */
   readonly killedAt: number;
+  /** When `pg_ctl promote` was started (the failover manager's decision). */
   readonly promotionAskedAt: number;
-  /** When the standby took writes (pg_is_in_recovery() false). */
+  /** When the standby was seen to take writes (pg_is_in_recovery() false, polled every 100 ms). */
   readonly promotedAt: number;
   readonly resumed: boolean;
 }
@@ -198,6 +201,9 @@ async function failoverUnderLoad(cluster: PgCluster, served: Served): Promise<Fa
     load.completed('payment', since) >= FLOWS.payment && load.completed('consent', since) >= FLOWS.consent;
   try {
     assert.ok(await waitFor(() => enough(0), BEFORE_KILL_BOUND_MS), 'flows completed before the kill');
+    const [lag] = await cluster.primary.query<{ bytes: number }>(
+      'SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), flush_lsn)::int AS bytes FROM pg_stat_replication',
+    );
     await cluster.primary.kill();
     const killedAt = Date.now();
     await sleep(DETECTION_MS);
@@ -208,6 +214,7 @@ async function failoverUnderLoad(cluster: PgCluster, served: Served): Promise<Fa
     return {
       flows: load.load.flows,
       exchanges: client.exchanges,
+      lagBytes: lag?.bytes ?? Number.NaN,
       killedAt,
       promotionAskedAt,
       promotedAt,
@@ -265,21 +272,28 @@ async function lostOn(url: string, flows: readonly Flow[]) {
   };
 }
 
-/** The figures of a run, in one line of the test's output. */
-function report(mode: string, run: Failover, counts: Record<string, number>, lost: number): void {
-  const firstServed = run.exchanges
+/** When the first write asked after the kill was answered with success (the new primary serving). */
+function firstServedAfterKill(run: Failover): number | undefined {
+  return run.exchanges
     .filter((e) => isWrite(e) && e.startedAt >= run.killedAt)
     .map((e) => e.startedAt + e.tookMs)
     .sort((a, b) => a - b)[0];
+}
+
+/** The figures of a run, in one line of the test's output. */
+function report(mode: string, run: Failover, counts: Record<string, number>, lost: number): void {
+  const served = firstServedAfterKill(run);
+  const since = (from: number) => (served === undefined ? 'never' : `${served - from} ms`);
   const unavailable = run.exchanges.filter((e) => e.status === 503);
+  const inWindow = unavailable.filter((e) => e.startedAt >= run.killedAt && e.startedAt <= (served ?? 0));
   const slowest = Math.max(...run.exchanges.map((e) => e.tookMs));
-  const first = firstServed === undefined ? 'never' : `${firstServed - run.killedAt} ms`;
-  const afterPromotion = firstServed === undefined ? 'never' : `${firstServed - run.promotedAt} ms`;
   console.log(
-    `# failover (${mode}): kill -> first 200 on the new primary ${first}; promotion -> first 200 ${afterPromotion} ` +
-      `(promoted ${run.promotionAskedAt - run.killedAt} ms after the kill, pg_ctl promote took ${run.promotedAt - run.promotionAskedAt} ms); ` +
-      `${run.exchanges.length} requests, ${unavailable.length} answered 503, slowest ${slowest} ms; ` +
-      `acknowledged ${counts.initiations} initiations, ${counts.executions} executions, ${counts.consents} consents; lost ${lost}`,
+    `# failover (${mode}): kill -> first 200 on the new primary ${since(run.killedAt)}; ` +
+      `promotion -> first 200 ${since(run.promotionAskedAt)} ` +
+      `(pg_ctl promote started ${run.promotionAskedAt - run.killedAt} ms after the kill, writable after ${run.promotedAt - run.promotionAskedAt} ms); ` +
+      `${run.exchanges.length} requests, ${unavailable.length} answered 503 (${inWindow.length} asked in the window), slowest ${slowest} ms; ` +
+      `acknowledged ${counts.initiations} initiations, ${counts.executions} executions, ${counts.consents} consents; ` +
+      `replication lag at the kill ${run.lagBytes} bytes; lost ${lost}`,
   );
 }
 

@@ -1,5 +1,6 @@
 // The one place that reads the environment. Every setting is validated here and the result is frozen;
 // the rest of the code receives a Config as an argument.
+import { parseDatabaseHosts, redacted, type TargetSessionAttrs } from './store/database/hosts.ts';
 
 export type Mode = 'sandbox' | 'live';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -204,6 +205,43 @@ function url(env: Env, key: string, protocols: readonly string[]): string | unde
   if (!protocols.includes(parsed.protocol)) {
     throw new ConfigError(key, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
   }
+  return raw;
+}
+
+/**
+ * A PostgreSQL URL, one host or several in libpq's form (`postgres://u@h1:5432,h2:5433/bank?
+ * target_session_attrs=read-write`), checked with the parser the store connects with; its
+ * target_session_attrs one of those given (the gateway's own database must take its writes). Messages
+ * never show the password.
+ */
+function databaseUrl(env: Env, key: string, targets: readonly TargetSessionAttrs[]): string | undefined {
+  const raw = text(env, key);
+  if (raw === undefined) return undefined;
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*:)\/\//.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined)
+    throw new ConfigError(
+      key,
+      `must be an absolute URL (postgres://user@host:port/database, several hosts separated by commas), got "${redacted(raw)}"`,
+    );
+  if (scheme !== 'postgres:' && scheme !== 'postgresql:')
+    throw new ConfigError(key, `must use postgres: or postgresql:, got "${scheme}"`);
+  let parsed: ReturnType<typeof parseDatabaseHosts>;
+  try {
+    parsed = parseDatabaseHosts(raw);
+  } catch (error) {
+    throw new ConfigError(key, (error as Error).message);
+  }
+  for (const host of parsed.hosts) {
+    if (!URL.canParse(parsed.urlFor(host)))
+      throw new ConfigError(key, `${redacted(raw)}: not a URL with the host "${host.host}"`);
+  }
+  // libpq's `any` takes the first host that answers: with several, that may be a standby.
+  const allowed = parsed.hosts.length > 1 ? targets.filter((target) => target !== 'any') : targets;
+  if (parsed.target !== undefined && !allowed.includes(parsed.target))
+    throw new ConfigError(
+      key,
+      `target_session_attrs=${parsed.target} could send the gateway's writes to a standby: use ${allowed.join(' or ')}${parsed.hosts.length > 1 ? ' (or leave it out: several hosts mean read-write)' : ''}`,
+    );
   return raw;
 }
 
@@ -417,7 +455,8 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     authBasePaths: Object.freeze(authBasePaths(env, basePath(env))),
     trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'], 'false') === 'true',
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/$/, ''),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    // Several hosts without target_session_attrs: read-write (store/database/primary.ts, writerTarget).
+    databaseUrl: databaseUrl(env, 'DATABASE_URL', ['read-write', 'primary', 'any']),
     dataDir: text(env, 'DATA_DIR'),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: oneOf<LogFormat>(env, 'LOG_FORMAT', ['pretty', 'json'], terminal ? 'pretty' : 'json'),

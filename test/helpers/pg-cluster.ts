@@ -89,7 +89,6 @@ async function asPostgres(bin: string, program: string, args: readonly string[])
   return stdout;
 }
 
-/** Rows of one query on a connection of its own to `url` (3 s to connect). */
 export async function queryOn<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
   client.on('error', () => {});

@@ -1,0 +1,153 @@
+// DATABASE_URL with several hosts (libpq's form), on servers of the test's own: a primary and a
+// synchronous standby, the standby listed FIRST so that a gateway taking the first host would send its
+// writes there. The gateway migrates and serves on the primary; the primary is killed (kill -9): the
+// API answers 503 SERVICE_UNAVAILABLE with Retry-After, the token endpoint temporarily_unavailable,
+// /readyz 503, never a 500 nor a wait past the statement bound; the standby is promoted: the gateway
+// finds it by itself, without a restart, and what it acknowledged before the kill is there.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { TppClient } from '@psd2-gateway/client';
+import { openStore } from '../../src/store/database/open.ts';
+import type { Store } from '../../src/store/database.ts';
+import { assertApiAway, assertOAuthAway, readiness, statusOf } from '../helpers/database-away.ts';
+import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { domestic } from '../helpers/payments.ts';
+import {
+  clusterUnavailable,
+  type PgCluster,
+  type PgServer,
+  queryOn,
+  startCluster,
+} from '../helpers/pg-cluster.ts';
+
+const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
+/** Short bounds, so that the test's waits stay short; the gateway's defaults are 5 s and 10 s. */
+const TIMEOUTS = { connectMs: 1_000, statementMs: 2_000 };
+
+const why = clusterUnavailable();
+if (why !== undefined) console.log(`# multi-host DATABASE_URL suite skipped: ${why}`);
+
+/** Rows of one query on the test's database `bank` of one server. */
+const bankRows = <T>(server: PgServer, text: string, values: unknown[] = []) =>
+  queryOn<T>(server.url.replace(/\/postgres$/, '/bank'), text, values);
+
+describe('several hosts in DATABASE_URL: the gateway writes to the primary and follows a failover', {
+  skip: why !== undefined,
+}, () => {
+  let cluster: PgCluster;
+  let store: Store;
+  let gateway: Gateway;
+  let client: TppClient;
+  let token: string;
+  let base: string;
+  const logged: string[] = [];
+  const acknowledged: string[] = [];
+
+  before(async () => {
+    cluster = await startCluster({ standbys: 1, synchronous: true });
+    const [standby] = cluster.standbys;
+    const url = `postgres://postgres@${standby!.hostPort},${cluster.primary.hostPort}/${cluster.database}?target_session_attrs=read-write`;
+    const line = (_fields: object, message: string) => logged.push(message);
+    store = await openStore({
+      databaseUrl: url,
+      poolSize: 4,
+      timeouts: TIMEOUTS,
+      logger: { info: line, warn: line },
+    });
+    gateway = await startGateway({ store: { ...store, schemaName: undefined } });
+    ({ client, url: base } = gateway);
+    token = await client.clientCredentialsToken();
+  });
+  after(async () => {
+    await gateway?.close();
+    await store?.close();
+    await cluster?.stop();
+  });
+
+  const get = (path: string) => statusOf(base, path);
+
+  async function initiate() {
+    const started = performance.now();
+    const answer = await client.initiate(token, { path: PATH, body: domestic() });
+    return { answer, ms: performance.now() - started };
+  }
+
+  test('migrates and serves on the primary, though a standby is listed first', async () => {
+    for (let index = 0; index < 5; index++) {
+      const { answer } = await initiate();
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      acknowledged.push(answer.body.paymentId);
+    }
+    assert.equal(await readiness(base, 200), 200);
+    const [standby] = cluster.standbys;
+    const sessions = (server: PgServer) =>
+      server.query<{ count: string }>(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = 'bank' AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+      );
+    // The pools' connections: all on the primary, none left on the standby (the discovery's probes close).
+    assert.notEqual((await sessions(cluster.primary))[0]!.count, '0');
+    assert.equal((await sessions(standby!))[0]!.count, '0');
+    assert.deepEqual(logged, [`database: ${cluster.primary.hostPort} is read-write; connections go there`]);
+  });
+
+  test('the primary killed: 503 with Retry-After in each route shape, /readyz 503, within the bounds', async () => {
+    await cluster.primary.kill();
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const { answer, ms } = await initiate();
+      assertApiAway(answer);
+      assert.ok(ms < TIMEOUTS.statementMs, `answered in ${Math.round(ms)} ms, past the statement bound`);
+    }
+    assertOAuthAway(await client.clientCredentials('AIS'));
+    assert.deepEqual([await readiness(base, 503), await get('/livez')], [503, 200]);
+  });
+
+  test('the standby promoted: served again without a restart, nothing acknowledged lost', async () => {
+    const [standby] = cluster.standbys;
+    // From pg_ctl promote, and from the moment the standby took writes (promote() waits for it).
+    const asked = performance.now();
+    await standby!.promote();
+    const promoted = performance.now();
+    let first: number | undefined;
+    const statuses = new Set<number>();
+    while (performance.now() - promoted < 15_000) {
+      const { answer } = await initiate();
+      statuses.add(answer.status);
+      if (answer.status === 200) {
+        first = performance.now() - promoted;
+        acknowledged.push(answer.body.paymentId);
+        break;
+      }
+      await sleep(50);
+    }
+    console.log(
+      first === undefined
+        ? '# promotion to the first 200 on the new primary: none within 15 s'
+        : `# promotion to the first 200 on the new primary: ${Math.round(first)} ms (${Math.round(first + promoted - asked)} ms from pg_ctl promote)`,
+    );
+    assert.ok(first !== undefined, 'no request was served within 15 s of the promotion');
+    assert.deepEqual(
+      [...statuses].filter((status) => status !== 503 && status !== 200),
+      [],
+    );
+    assert.equal((await client.clientCredentials('AIS')).status, 200);
+    assert.deepEqual([await readiness(base, 200), await get('/livez')], [200, 200]);
+    const rows = await bankRows<{ payment_id: string }>(
+      standby!,
+      'SELECT payment_id FROM payments WHERE payment_id = ANY($1) ORDER BY payment_id',
+      [acknowledged],
+    );
+    assert.deepEqual(
+      rows.map((row) => row.payment_id),
+      [...acknowledged].sort(),
+    );
+    assert.deepEqual(logged.slice(1, 2), [
+      `database: lost ${cluster.primary.hostPort}; looking for the read-write host`,
+    ]);
+    assert.equal(
+      logged.at(-1),
+      `database: ${standby!.hostPort} is read-write now (was ${cluster.primary.hostPort}); new connections go there`,
+    );
+    assert.ok(!logged.some((line) => line.includes('postgres://')), 'a log line shows the URL');
+  });
+});

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TppClient } from '@psd2-gateway/client';
+import { configWith } from '../../src/config.ts';
+import { openConfiguredStore } from '../../src/main.ts';
 import { openStore } from '../../src/store/database/open.ts';
 import type { Store } from '../../src/store/database.ts';
 import { assertApiAway, assertOAuthAway, readiness, statusOf } from '../helpers/database-away.ts';
@@ -89,6 +91,18 @@ describe('several hosts in DATABASE_URL: the gateway writes to the primary and f
     assert.notEqual((await sessions(cluster.primary))[0]!.count, '0');
     assert.equal((await sessions(standby!))[0]!.count, '0');
     assert.deepEqual(logged, [`database: ${cluster.primary.hostPort} is read-write; connections go there`]);
+  });
+
+  test('a URL naming the standby alone, read-write: the start refused, saying what the host is', async () => {
+    const [standby] = cluster.standbys;
+    const config = configWith({
+      databaseUrl: `postgres://postgres:secret@${standby!.hostPort}/bank?target_session_attrs=read-write`,
+      databaseTimeouts: TIMEOUTS,
+    });
+    await assert.rejects(openConfiguredStore(config), {
+      name: 'StartError',
+      message: `DATABASE_URL: no database host is read-write: ${standby!.hostPort} is a standby; start or promote a primary, or correct the hosts`,
+    });
   });
 
   test('the primary killed: 503 with Retry-After in each route shape, /readyz 503, within the bounds', async () => {

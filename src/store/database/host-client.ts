@@ -59,7 +59,7 @@ function within<T>(ms: number, promise: Promise<T>, what: string, onLate: () => 
  * A discovery's question to one host, on a connection of its own that is closed at once: what its
  * sessions are, within connectMs in all (a silent host is given up, not waited for).
  */
-export function sessionProbe(
+function sessionProbe(
   pgModule: PgModule,
   urlOf: (host: DatabaseHost) => string,
   connectMs: number,

@@ -221,7 +221,8 @@ function databaseUrl(env: Env, key: string, targets: readonly TargetSessionAttrs
   if (scheme === undefined)
     throw new ConfigError(
       key,
-      `must be an absolute URL (postgres://user@host:port/database, several hosts separated by commas), got "${redacted(raw)}"`,
+      // Not echoed: a string that is no URL may still hold a password.
+      'must be an absolute URL: postgres://user:password@host:port/database, several hosts separated by commas',
     );
   if (scheme !== 'postgres:' && scheme !== 'postgresql:')
     throw new ConfigError(key, `must use postgres: or postgresql:, got "${scheme}"`);

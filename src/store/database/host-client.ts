@@ -59,7 +59,7 @@ function within<T>(ms: number, promise: Promise<T>, what: string, onLate: () => 
  * A discovery's question to one host, on a connection of its own that is closed at once: what its
  * sessions are, within connectMs in all (a silent host is given up, not waited for).
  */
-export function sessionProbe(
+function sessionProbe(
   pgModule: PgModule,
   urlOf: (host: DatabaseHost) => string,
   connectMs: number,
@@ -83,18 +83,22 @@ export function sessionProbe(
 
 /**
  * A pg Client class whose connections go to the host the locator names (pg takes the host from its
- * settings at connect, so it is set just before). A connection that fails, or later breaks, tells the
- * locator, which then looks again; a server that is not what the target asks for (a standby that is
- * still read-only) is disconnected before any statement and the connect fails as "unavailable".
+ * settings at connect, so it is set just before). A connection that fails, breaks later, or leaves a
+ * statement unanswered past pg's read timeout tells the locator, which then looks again; a server that
+ * is not what the target asks for (a standby that is still read-only) is disconnected before any
+ * statement and the connect fails as "unavailable". `open` holds the connected clients and their host.
  */
 function hostRoutedClient(
   pgModule: PgModule,
   locator: HostLocator,
   target: TargetSessionAttrs | undefined,
   connectMs: number,
+  open: Map<pg.Client, DatabaseHost>,
 ): PgModule['Client'] {
   const check = needsCheck(target);
   class HostRoutedClient extends pgModule.Client {
+    located: DatabaseHost | undefined;
+
     // pg-pool connects with a callback; a client of its own is connected with a promise (as pg's).
     override connect(): Promise<pg.Client>;
     override connect(callback: ((error: Error) => void) | ((error: null, client: pg.Client) => void)): void;
@@ -134,10 +138,33 @@ function hostRoutedClient(
         this.end().catch(() => {});
         throw error;
       }
+      this.located = host;
+      open.set(this, host);
+      this.on('end', () => open.delete(this));
       // A connection to it that breaks later (the server killed, the network gone): look again.
       this.on('error', () => locator.lost(host));
     }
   }
+  // pg's read timeout (query_timeout: the statement bound and a second, past the server's own
+  // statement_timeout) means the server no longer answers at all: a machine gone silent. Nothing is
+  // closed then, so without this the locator would learn it only from a new connection's timeout.
+  const query = pgModule.Client.prototype.query as (...args: unknown[]) => unknown;
+  const silent = (client: HostRoutedClient, error: unknown) => {
+    if (error instanceof Error && error.message === 'Query read timeout' && client.located !== undefined)
+      locator.lost(client.located);
+  };
+  HostRoutedClient.prototype.query = function (this: HostRoutedClient, ...args: unknown[]) {
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function')
+      args[last] = (error: unknown, result: unknown) => {
+        silent(this, error);
+        callback(error, result);
+      };
+    const result = query.apply(this, args);
+    if (result instanceof Promise) result.catch((error: unknown) => silent(this, error));
+    return result;
+  } as pg.Client['query'];
   return HostRoutedClient;
 }
 
@@ -158,17 +185,25 @@ export function routedClient(
   const target = writerTarget(parsed.target, parsed.hosts.length);
   if (parsed.hosts.length === 1 && !needsCheck(target)) return undefined;
   const { logger: log, connectMs } = options;
+  const open = new Map<pg.Client, DatabaseHost>();
   const locator = new HostLocator({
     hosts: parsed.hosts,
     target,
     probe: sessionProbe(pgModule, options.urlOf, connectMs),
-    onFound: (host, before) =>
+    onFound: (host, before) => {
+      // Connections to the host in use before are cut: a silent one would hold each call that takes
+      // it until the statement bound, and one that still answers (a demoted or partitioned old
+      // primary) must not take writes any more.
+      if (before !== undefined)
+        for (const [client, on] of open)
+          if (hostName(on) === hostName(before)) client.connection.stream.destroy();
       log?.info(
         { databaseHost: hostName(host), before: before && hostName(before) },
         before === undefined
           ? `database: ${hostName(host)} is ${target}; connections go there`
           : `database: ${hostName(host)} is ${target} now (was ${hostName(before)}); new connections go there`,
-      ),
+      );
+    },
     onLost: (host) =>
       log?.warn(
         { databaseHost: hostName(host) },
@@ -176,5 +211,5 @@ export function routedClient(
       ),
     onNone: (message) => log?.warn({ target }, `database: ${message}`),
   });
-  return hostRoutedClient(pgModule, locator, target, connectMs);
+  return hostRoutedClient(pgModule, locator, target, connectMs, open);
 }

@@ -23,6 +23,7 @@ import {
   queryOn,
   startCluster,
 } from '../helpers/pg-cluster.ts';
+import { spawnServe } from '../helpers/serve-process.ts';
 
 const PATH = '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer';
 /** Short bounds, so that the test's waits stay short; the gateway's defaults are 5 s and 10 s. */
@@ -120,6 +121,30 @@ describe('several hosts in DATABASE_URL: the gateway writes to the primary and f
     assert.deepEqual(served.logged, [
       `database: ${cluster.primary.hostPort} is read-write; connections go there`,
     ]);
+  });
+
+  test('as an operator runs it: `serve` takes the URL, logs the host it writes to, never the password', async () => {
+    const [standby] = cluster.standbys;
+    const serving = spawnServe({
+      DATABASE_URL: `postgres://postgres:secret@${standby!.hostPort},${cluster.primary.hostPort}/${cluster.database}`,
+      LOG_FORMAT: 'json',
+    });
+    try {
+      await serving.ready();
+      const found = serving.lines().filter((line) => String(line.msg).startsWith('database: '));
+      assert.deepEqual(
+        found.map((line) => [line.msg, line.databaseHost]),
+        [
+          [
+            `database: ${cluster.primary.hostPort} is read-write; connections go there`,
+            cluster.primary.hostPort,
+          ],
+        ],
+      );
+      assert.ok(!`${serving.stdout()}${serving.stderr()}`.includes('secret'), 'the password was logged');
+    } finally {
+      await serving.kill();
+    }
   });
 
   test('a URL naming the standby alone, read-write: the start refused, saying what the host is', async () => {

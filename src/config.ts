@@ -1,5 +1,6 @@
 // The one place that reads the environment. Every setting is validated here and the result is frozen;
 // the rest of the code receives a Config as an argument.
+import { parseDatabaseHosts, redacted, type TargetSessionAttrs } from './store/database/hosts.ts';
 
 export type Mode = 'sandbox' | 'live';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -216,15 +217,41 @@ function url(env: Env, key: string, protocols: readonly string[]): string | unde
 }
 
 /**
- * A PostgreSQL URL that may name several hosts (`postgres://u@h1:5432,h2:5433/bank`), which the URL
- * parser refuses: only its scheme is checked here; its hosts are read when the store opens
- * (store/database/hosts.ts), and an error there names the setting too (store/open-failures.ts).
+ * A PostgreSQL URL, one host or several in libpq's form (`postgres://u@h1:5432,h2:5433/bank?
+ * target_session_attrs=read-write`), checked with the parser the store connects with; its
+ * target_session_attrs one of those given (the gateway's own database must take its writes). Messages
+ * never show the password.
  */
-function hostListUrl(env: Env, key: string): string | undefined {
+function databaseUrl(env: Env, key: string, targets?: readonly TargetSessionAttrs[]): string | undefined {
   const raw = text(env, key);
   if (raw === undefined) return undefined;
-  if (!/^postgres(ql)?:\/\/[^/?#]/.test(raw))
-    throw new ConfigError(key, 'must be a postgres:// URL naming one or more hosts (host:port,host:port)');
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*:)\/\//.exec(raw)?.[1]?.toLowerCase();
+  if (scheme === undefined)
+    throw new ConfigError(
+      key,
+      // Not echoed: a string that is no URL may still hold a password.
+      'must be an absolute URL: postgres://user:password@host:port/database, several hosts separated by commas',
+    );
+  if (scheme !== 'postgres:' && scheme !== 'postgresql:')
+    throw new ConfigError(key, `must use postgres: or postgresql:, got "${scheme}"`);
+  let parsed: ReturnType<typeof parseDatabaseHosts>;
+  try {
+    parsed = parseDatabaseHosts(raw);
+  } catch (error) {
+    throw new ConfigError(key, (error as Error).message);
+  }
+  for (const host of parsed.hosts) {
+    if (!URL.canParse(parsed.urlFor(host)))
+      throw new ConfigError(key, `${redacted(raw)}: not a URL with the host "${host.host}"`);
+  }
+  if (targets === undefined) return raw;
+  // libpq's `any` takes the first host that answers: with several, that may be a standby.
+  const allowed = parsed.hosts.length > 1 ? targets.filter((target) => target !== 'any') : targets;
+  if (parsed.target !== undefined && !allowed.includes(parsed.target))
+    throw new ConfigError(
+      key,
+      `target_session_attrs=${parsed.target} could send the gateway's writes to a standby: use ${allowed.join(' or ')}${parsed.hosts.length > 1 ? ' (or leave it out: several hosts mean read-write)' : ''}`,
+    );
   return raw;
 }
 
@@ -445,8 +472,10 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     authBasePaths: Object.freeze(authBasePaths(env, basePath(env))),
     trustProxy: oneOf(env, 'TRUST_PROXY', ['true', 'false'], 'false') === 'true',
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/$/, ''),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
-    databaseReadUrl: hostListUrl(env, 'DATABASE_READ_URL'),
+    // Several hosts without target_session_attrs: read-write (store/database/primary.ts, writerTarget).
+    databaseUrl: databaseUrl(env, 'DATABASE_URL', ['read-write', 'primary', 'any']),
+    // Standbys: any target (the gateway only reads there, and checks each one's lag itself).
+    databaseReadUrl: databaseUrl(env, 'DATABASE_READ_URL'),
     databaseReadMaxLagMs: integer(env, 'DB_READ_MAX_LAG_MS', 1_000, 100, 600_000),
     dataDir: text(env, 'DATA_DIR'),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

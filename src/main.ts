@@ -36,7 +36,7 @@ export const LIVE_SIMULATOR_WARNING =
  */
 export async function openConfiguredStore(
   config: Config,
-  options: { readonly snapshot?: string } = {},
+  options: { readonly snapshot?: string; readonly logger?: Logger } = {},
 ): Promise<Store & { readonly migrated: readonly string[] }> {
   try {
     return await openStore({
@@ -185,7 +185,7 @@ export async function start(
     phase('systems', `bank systems connected: ${describe(bank.connected)}`, { systems: bank.connected });
   const store = await openConfiguredStore(
     config,
-    config.seedTestData ? { snapshot: SNAPSHOT_DIR } : {},
+    config.seedTestData ? { snapshot: SNAPSHOT_DIR, logger } : { logger },
   ).catch((error: unknown) => {
     bank.close();
     throw error;

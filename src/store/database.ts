@@ -54,8 +54,16 @@ export interface PoolStats {
   readonly waiting: number;
 }
 
+/** Where the store says what happened to its connections (pino's shape). */
+export interface StoreLogger {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
 export interface StoreOptions {
   readonly databaseUrl?: string | undefined;
+  /** PostgreSQL only: the host in use found, lost or changed (a failover followed). */
+  readonly logger?: StoreLogger | undefined;
   readonly dataDir?: string | undefined;
   /** PostgreSQL only: a schema to create and use (tests give each run its own). */
   readonly schemaName?: string | undefined;

@@ -1,5 +1,8 @@
 // Why the database could not be opened at start, in words an operator can act on: which setting, what
 // is wrong, what to do. Never the password, never a stack trace (main.ts prints the line and exits).
+
+import { parseDatabaseHosts } from './database/hosts.ts';
+import { hostName, NoSuitableHostError } from './database/primary.ts';
 import { ReadUrlError } from './database/replicas.ts';
 
 /** What failed, the setting that names it, and what to do. */
@@ -26,11 +29,13 @@ function codeOf(error: unknown, depth = 0): string | undefined {
   return codeOf(error.cause, depth + 1);
 }
 
+/** The servers (all of a multi-host URL's), the user and the database a failure is about. */
 function postgresTarget(databaseUrl: string) {
-  const url = new URL(databaseUrl);
+  const { hosts, urlFor } = parseDatabaseHosts(databaseUrl);
+  const url = new URL(urlFor(hosts[0]!));
   return {
-    server: `${url.hostname || 'localhost'}:${url.port || '5432'}`,
-    host: url.hostname || 'localhost',
+    server: hosts.map(hostName).join(', '),
+    host: hosts.map((host) => host.host).join(', '),
     user: decodeURIComponent(url.username) || 'the default user',
     database: decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username) || 'postgres',
   };
@@ -57,6 +62,12 @@ export function explainOpenFailure(error: unknown, where: Where): OpenFailure | 
     return undefined;
   }
   const { server, host, user, database } = postgresTarget(where.databaseUrl);
+  // Several hosts and none takes writes: what each one said (no URL, no password in it).
+  if (error instanceof NoSuitableHostError)
+    return {
+      setting: 'DATABASE_URL',
+      text: `${error.message}; start or promote a primary, or correct the hosts`,
+    };
   switch (code) {
     case 'ECONNREFUSED':
       return {

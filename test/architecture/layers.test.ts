@@ -71,6 +71,13 @@ const ALLOWED: Record<string, readonly string[]> = {
     'store',
   ],
 };
+/**
+ * Single files a room may import outside its rows: config.ts checks DATABASE_URL with the very parser
+ * the store connects with (pure text, no I/O), so that a URL the store could not use stops the start.
+ */
+const ALLOWED_FILES: Record<string, readonly string[]> = {
+  'config.ts': ['store/database/hosts.ts'],
+};
 const DOMAIN_LIBRARIES = ['node:crypto', 'ibantools', 'kontonummer'];
 const PORT_LIBRARIES: string[] = [];
 
@@ -85,7 +92,8 @@ test('each room imports only the rooms below it, and a bounded context only the 
     }
     for (const target of ours) {
       const targetRoom = roomOf(target);
-      if (targetRoom !== room && !allowed.includes(targetRoom)) problems.push(`${path} imports ${target}`);
+      if (targetRoom !== room && !allowed.includes(targetRoom) && !ALLOWED_FILES[room]?.includes(target))
+        problems.push(`${path} imports ${target}`);
     }
     const libraryRule = room === 'domain' ? DOMAIN_LIBRARIES : room === 'ports' ? PORT_LIBRARIES : undefined;
     for (const library of libraries) {

@@ -146,6 +146,44 @@ test('a bad setting stops the start, naming it', () => {
   }
 });
 
+test('DATABASE_URL: one host or several (libpq), a target that writes; a bad one named, no password shown', () => {
+  const multi = 'postgres://gw:secret@db1:5432,db2:5433/bank?target_session_attrs=read-write';
+  for (const url of [
+    multi,
+    'postgres://gw:secret@db1,db2/bank',
+    'postgres://u@db1/bank?target_session_attrs=any',
+  ])
+    assert.equal(loadConfig({ DATABASE_URL: url }).databaseUrl, url);
+  const refused = (url: string) => {
+    try {
+      loadConfig({ DATABASE_URL: url });
+    } catch (error) {
+      return error instanceof ConfigError ? `${error.key} | ${error.message}` : String(error);
+    }
+    return 'accepted';
+  };
+  assert.deepEqual(
+    [
+      'postgres://gw:secret@db1:5432,db2:5433/bank?target_session_attrs=standby',
+      'postgres://gw:secret@db1,db2/bank?target_session_attrs=any',
+      'postgres://gw:secret@db1/bank?target_session_attrs=read-only',
+      'postgres://gw:secret@db1,db2/bank?target_session_attrs=rw',
+      'postgres://gw:secret@db1:5432,db2:port/bank',
+      'postgres://gw:secret@db1,db 2/bank',
+      'gw:secret@db1,db2/bank',
+    ].map(refused),
+    [
+      "DATABASE_URL | DATABASE_URL: target_session_attrs=standby could send the gateway's writes to a standby: use read-write or primary (or leave it out: several hosts mean read-write)",
+      "DATABASE_URL | DATABASE_URL: target_session_attrs=any could send the gateway's writes to a standby: use read-write or primary (or leave it out: several hosts mean read-write)",
+      "DATABASE_URL | DATABASE_URL: target_session_attrs=read-only could send the gateway's writes to a standby: use read-write or primary or any",
+      'DATABASE_URL | DATABASE_URL: postgres://gw:***@db1,db2/bank?target_session_attrs=rw: target_session_attrs must be one of any, read-write, read-only, primary, standby, prefer-standby',
+      'DATABASE_URL | DATABASE_URL: postgres://gw:***@db1:5432,db2:port/bank: the host "db2:port" is not host[:port]',
+      'DATABASE_URL | DATABASE_URL: postgres://gw:***@db1,db 2/bank: not a URL with the host "db 2"',
+      'DATABASE_URL | DATABASE_URL: must be an absolute URL: postgres://user:password@host:port/database, several hosts separated by commas',
+    ],
+  );
+});
+
 test('the sandbox listens on this machine only unless HOST says otherwise; live on every address', () => {
   assert.equal(loadConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0');
   assert.equal(loadConfig(LIVE).host, '0.0.0.0');

@@ -91,7 +91,7 @@ async function asPostgres(bin: string, program: string, args: readonly string[])
   return stdout;
 }
 
-async function queryOn<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+export async function queryOn<T>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
   client.on('error', () => {});
   await client.connect();

@@ -15,7 +15,7 @@ import { type Call, type Flow, paymentRecords, startFlowLoad } from './answered-
 import {
   ANSWER_BOUND_MS,
   assertLedgerSound,
-  FAULT_BOUNDS_ENV,
+  FAST_DATABASE_SETTINGS,
   needsPostgres,
   RECOVERY_BOUND_MS,
   RELIABILITY_DATABASE_URL,
@@ -32,7 +32,7 @@ const RESET_MODE_MS = 2_000;
 const DEAD_MS = 3_000;
 
 const GATEWAY_ENV = {
-  ...FAULT_BOUNDS_ENV,
+  ...FAST_DATABASE_SETTINGS,
   // The scheduler's statements meet the faults too.
   SCHEDULER_INTERVAL_MS: '1000',
 };

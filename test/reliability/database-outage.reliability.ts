@@ -12,7 +12,7 @@ import { domestic } from '../helpers/payments.ts';
 import {
   ANSWER_BOUND_MS,
   assertLedgerSound,
-  FAULT_BOUNDS_ENV,
+  FAST_DATABASE_SETTINGS,
   INITIATE,
   needsPostgres,
   type PaymentRecord,
@@ -46,7 +46,7 @@ describe('the database goes away under load and comes back', { skip: !run }, () 
   before(async () => {
     db = await createFreshDatabase(RELIABILITY_DATABASE_URL!);
     proxy = await startDatabaseProxy(new URL(db.url));
-    served = await serveOn(proxy.url, FAULT_BOUNDS_ENV);
+    served = await serveOn(proxy.url, FAST_DATABASE_SETTINGS);
     token = await served.client.clientCredentialsToken();
   });
   after(async () => {

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { TppClient } from '@psd2-gateway/client';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -17,9 +16,9 @@ import { buildApp } from '../../src/app.ts';
 import { configWith } from '../../src/config.ts';
 import { dateIn } from '../../src/domain/dates.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../../src/sandbox/seed.ts';
-import { STATE_MAX_AGE_MS } from '../../src/services/shared/system-health.ts';
 import { openStore } from '../../src/store/database/open.ts';
 import type { Store } from '../../src/store/database.ts';
+import { assertApiAway, assertOAuthAway, readiness, statusOf } from '../helpers/database-away.ts';
 import { type DatabaseProxy, startDatabaseProxy } from '../helpers/db-proxy.ts';
 import { TEST_DATABASE_URL } from '../helpers/gateway.ts';
 import { domestic } from '../helpers/payments.ts';
@@ -66,43 +65,16 @@ describe('the database goes away and comes back', { skip: DATABASE_URL === undef
     await admin.end();
   });
 
-  const get = async (path: string) => (await fetch(`${base}${path}`)).status;
-
-  /** Readiness once it says `expected`, or what it says after the bound of a state's age has passed. */
-  async function readiness(expected: number): Promise<number> {
-    const until = performance.now() + STATE_MAX_AGE_MS + 1_000;
-    let status = await get('/readyz');
-    while (status !== expected && performance.now() < until) {
-      await sleep(100);
-      status = await get('/readyz');
-    }
-    return status;
-  }
+  const get = (path: string) => statusOf(base, path);
 
   /** What a TPP sees while the database is away, on the API and at the token endpoint. */
   async function assertUnavailable() {
-    const initiated = await client.initiate(token, { path: PATH, body: domestic() });
-    const correlation = initiated.headers.get('x-correlation-id');
-    const text = `The service cannot answer now; try again in 5 seconds (correlation id ${correlation})`;
+    assertApiAway(await client.initiate(token, { path: PATH, body: domestic() }));
+    assertOAuthAway(await client.clientCredentials('AIS'));
     assert.deepEqual(
-      { status: initiated.status, retryAfter: initiated.headers.get('retry-after'), body: initiated.body },
-      {
-        status: 503,
-        retryAfter: '5',
-        body: {
-          httpCode: '503',
-          httpMessage: 'Service Unavailable',
-          moreInformation: text,
-          tppMessages: [{ category: 'ERROR', code: 'SERVICE_UNAVAILABLE', text }],
-        },
-      },
+      [await readiness(base, 503), await get('/healthz'), await get('/livez')],
+      [503, 503, 200],
     );
-    const tokenAnswer = await client.clientCredentials('AIS');
-    assert.equal(tokenAnswer.status, 503);
-    assert.equal(tokenAnswer.headers.get('retry-after'), '5');
-    assert.deepEqual(Object.keys(tokenAnswer.body as object), ['error', 'error_description']);
-    assert.equal((tokenAnswer.body as unknown as { error: string }).error, 'temporarily_unavailable');
-    assert.deepEqual([await readiness(503), await get('/healthz'), await get('/livez')], [503, 503, 200]);
     // The PSU's login page: a page that says so, not the API's JSON.
     const csrf = 'c'.repeat(43);
     const login = await fetch(`${base}/psu/login`, {
@@ -139,7 +111,7 @@ describe('the database goes away and comes back', { skip: DATABASE_URL === undef
     assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
     assert.equal(initiated.body.transactionStatus, 'ACTC');
     assert.equal((await client.clientCredentials('AIS')).status, 200);
-    assert.deepEqual([await readiness(200), await get('/livez')], [200, 200]);
+    assert.deepEqual([await readiness(base, 200), await get('/livez')], [200, 200]);
   }
 
   test('serving before anything happens', assertServing);

@@ -1,8 +1,11 @@
 // PostgreSQL (DATABASE_URL): a pool for Drizzle's statements and one of its own for the named statements
-// (runStatement), with the store's timeouts and schema.
+// (runStatement), with the store's timeouts and schema. With several hosts in the URL (libpq's form),
+// both pools connect to the host primary.ts finds taking writes, and follow it through a failover.
 import type pg from 'pg';
 import { type Store, type StoreDb, type StoreOptions, serveStatements } from '../database.ts';
 import * as schema from '../schema.ts';
+import { routedClient } from './host-client.ts';
+import { parseDatabaseHosts } from './hosts.ts';
 import { openReadStore } from './replicas.ts';
 
 const MIGRATION_LOCK_KEY = 7_337_001;
@@ -40,19 +43,33 @@ export async function openPostgres(options: StoreOptions): Promise<Store> {
     import('drizzle-orm/node-postgres'),
   ]);
   const { connectMs, statementMs } = options.timeouts ?? DEFAULT_TIMEOUTS;
+  const parsed = parseDatabaseHosts(options.databaseUrl!);
+  const urlOf = (host: (typeof parsed.hosts)[number]) => urlOptions(parsed.urlFor(host)).url;
+  // The pool's own URL: DATABASE_URL as given for one host without target_session_attrs (as before),
+  // else the first host's (the routed client connects where the locator says).
+  const given = urlOptions(
+    parsed.hosts.length === 1 && parsed.target === undefined
+      ? options.databaseUrl!
+      : parsed.urlFor(parsed.hosts[0]!),
+  );
+  // Several hosts (or a target that needs a check): connections go where the locator finds the primary.
+  const Client = routedClient(pgModule, parsed, { urlOf, connectMs, logger: options.logger });
   // The operator's settings first, the store's after them: for a setting named twice the last wins.
   const settings = [
     `-c statement_timeout=${statementMs}`,
     `-c idle_in_transaction_session_timeout=${statementMs}`,
     ...(schemaName === undefined ? [] : [`-c search_path=${schemaName}`]),
   ];
-  // DATABASE_URL's server, or a standby's (DATABASE_READ_URL, replicas.ts) with the same bounds.
-  const poolOf = (extra: readonly string[], url = options.databaseUrl!) => {
-    const given = urlOptions(url);
+  // DATABASE_URL's primary (through the routed client), or one standby of DATABASE_READ_URL
+  // (replicas.ts: one host's URL, connected as given) with the same bounds.
+  const poolOf = (extra: readonly string[], standbyUrl?: string) => {
+    const target = standbyUrl === undefined ? given : urlOptions(standbyUrl);
+    const routed = standbyUrl === undefined ? Client : undefined;
     const opened = new pgModule.Pool({
-      connectionString: given.url,
+      connectionString: target.url,
+      ...(routed === undefined ? {} : { Client: routed }),
       max: options.poolSize ?? 10,
-      options: [...given.options, ...settings, ...extra].join(' '),
+      options: [...target.options, ...settings, ...extra].join(' '),
       connectionTimeoutMillis: connectMs,
       // The server's statement_timeout ends a slow statement; this ends the wait for a server that no
       // longer answers at all (a silent network), and the pool drops that connection.

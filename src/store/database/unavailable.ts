@@ -1,7 +1,12 @@
 // What a database error says: the database cannot answer now, or the connection died under a statement.
 
-/** SQLSTATEs of a database that cannot serve now: connection exceptions, shutdown, too many clients, a statement past its bound. */
-const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300|57014)$/;
+/**
+ * SQLSTATEs of a database that cannot serve now: connection exceptions (08001 also when no host of
+ * several takes writes, store/database/primary.ts), shutdown, too many clients, a statement past its
+ * bound, and a write that reached a server that is read-only now (25006: a standby; a failover is
+ * under way or the URL names no primary).
+ */
+const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300|57014|25006)$/;
 /** Node's and pg's words for a connection that failed, ended or timed out. */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',

@@ -41,10 +41,18 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export async function gateway(databaseUrl: string | undefined): Promise<Target & { store: Store }> {
+/**
+ * A sandbox gateway on PGlite or PostgreSQL (a schema of its own, dropped at close). `shared`: on the
+ * schema of another gateway of the run (not dropped), with standbys for its reads (bench/standbys.ts).
+ */
+export async function gateway(
+  databaseUrl: string | undefined,
+  shared?: { readonly schemaName: string; readonly readUrl: string },
+): Promise<Target & { store: Store; schemaName: string | undefined }> {
   const schemaName =
-    databaseUrl === undefined ? undefined : `bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
-  const store = await openStore({ databaseUrl, schemaName, poolSize: 20 });
+    shared?.schemaName ??
+    (databaseUrl === undefined ? undefined : `bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`);
+  const store = await openStore({ databaseUrl, schemaName, poolSize: 20, readUrl: shared?.readUrl });
   // No scheduler: nothing is future-dated here, and its ticks would race the schema's drop at the end.
   const config = configWith({
     port: 0,
@@ -61,9 +69,10 @@ export async function gateway(databaseUrl: string | undefined): Promise<Target &
     clientId: app.clientId,
     redirectUri: app.redirectUri,
     store,
+    schemaName,
     async close() {
       await server.close();
-      if (schemaName !== undefined)
+      if (schemaName !== undefined && shared === undefined)
         await store.db.execute((await import('drizzle-orm')).sql.raw(`DROP SCHEMA ${schemaName} CASCADE`));
       await store.close();
     },

@@ -119,7 +119,10 @@ const MAX_PARAM_LENGTH = 200;
 export async function buildApp(dependencies: AppDependencies): Promise<FastifyInstance> {
   const { config } = dependencies;
   // This app's own registry (http/metrics.ts); the use cases count through context.metrics.
-  const metrics = createMetrics({ poolStats: dependencies.store.poolStats });
+  const metrics = createMetrics({
+    poolStats: dependencies.store.poolStats,
+    readCounts: dependencies.store.readCounts,
+  });
   const monitor = dependencies.monitor ?? systemMonitor(dependencies);
   observeSystems(metrics, monitor);
   const logger = dependencies.logger ?? createLogger(config);
@@ -175,8 +178,14 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   const { onRoute } = dependencies;
   if (onRoute !== undefined) app.addHook('onRoute', (route) => onRoute(route));
   attachMetrics(app, metrics);
-  const unobserveBatches = observeBatches(dependencies.store.db, metrics.observeBatch);
-  app.addHook('onClose', async () => unobserveBatches());
+  const { db, readDb } = dependencies.store;
+  // The standbys' reads (readDb) are joined in batches of their own.
+  const unobserve = [db, ...(readDb === db ? [] : [readDb])].map((handle) =>
+    observeBatches(handle, metrics.observeBatch),
+  );
+  app.addHook('onClose', async () => {
+    for (const stop of unobserve) stop();
+  });
   app.decorateRequest('tpp', undefined);
   app.decorateRequest('grant', undefined);
   // Closing: requests in flight finish, answered with Connection: close; one that still arrives on a
@@ -291,6 +300,7 @@ export function serviceContext(
   const policy = policyFor(config.mode, scenarioOf);
   const clock = dependencies.clock ?? (() => new Date());
   const builtIn = builtInSystems(store.db, {
+    readDb: store.readDb,
     clock,
     enforceFunds: policy.enforceFunds,
     instantEid: policy.instantEid,
@@ -321,6 +331,7 @@ export function serviceContext(
     config,
     policy,
     db: store.db,
+    readDb: store.readDb,
     clock,
     sleep: dependencies.sleep ?? ((ms) => wait(ms)),
     ...systems,

@@ -22,6 +22,14 @@ export interface Config {
   /** Absolute origin used in links we hand out; when unset, links use the request's own origin. */
   readonly publicUrl: string | undefined;
   readonly databaseUrl: string | undefined;
+  /**
+   * PostgreSQL standbys (libpq's multi-host form) that serve account information, funds checks and
+   * the status of final payments while they are at most `databaseReadMaxLagMs` behind; unset: the
+   * primary serves every read.
+   */
+  readonly databaseReadUrl: string | undefined;
+  /** How far behind the primary a standby may be and still serve reads, ms. */
+  readonly databaseReadMaxLagMs: number;
   /** On-disk PGlite directory; in memory when unset. Ignored when databaseUrl is set. */
   readonly dataDir: string | undefined;
   readonly logLevel: LogLevel;
@@ -214,7 +222,7 @@ function url(env: Env, key: string, protocols: readonly string[]): string | unde
  * target_session_attrs one of those given (the gateway's own database must take its writes). Messages
  * never show the password.
  */
-function databaseUrl(env: Env, key: string, targets: readonly TargetSessionAttrs[]): string | undefined {
+function databaseUrl(env: Env, key: string, targets?: readonly TargetSessionAttrs[]): string | undefined {
   const raw = text(env, key);
   if (raw === undefined) return undefined;
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*:)\/\//.exec(raw)?.[1]?.toLowerCase();
@@ -236,6 +244,7 @@ function databaseUrl(env: Env, key: string, targets: readonly TargetSessionAttrs
     if (!URL.canParse(parsed.urlFor(host)))
       throw new ConfigError(key, `${redacted(raw)}: not a URL with the host "${host.host}"`);
   }
+  if (targets === undefined) return raw;
   // libpq's `any` takes the first host that answers: with several, that may be a standby.
   const allowed = parsed.hosts.length > 1 ? targets.filter((target) => target !== 'any') : targets;
   if (parsed.target !== undefined && !allowed.includes(parsed.target))
@@ -441,6 +450,13 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
       'several workers need PostgreSQL: set DATABASE_URL, or WORKERS=1 with the embedded database',
     );
   }
+  if (text(env, 'DATABASE_READ_URL') !== undefined && text(env, 'DATABASE_URL') === undefined) {
+    // Standbys follow a PostgreSQL primary; PGlite has none.
+    throw new ConfigError(
+      'DATABASE_READ_URL',
+      'standbys serve reads beside a PostgreSQL primary: set DATABASE_URL too, or unset DATABASE_READ_URL',
+    );
+  }
   const aliases = list(env, 'CLIENT_ID_HEADER_ALIASES');
   for (const name of aliases) {
     if (!HEADER_NAME.test(name))
@@ -458,6 +474,9 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:'])?.replace(/\/$/, ''),
     // Several hosts without target_session_attrs: read-write (store/database/primary.ts, writerTarget).
     databaseUrl: databaseUrl(env, 'DATABASE_URL', ['read-write', 'primary', 'any']),
+    // Standbys: any target (the gateway only reads there, and checks each one's lag itself).
+    databaseReadUrl: databaseUrl(env, 'DATABASE_READ_URL'),
+    databaseReadMaxLagMs: integer(env, 'DB_READ_MAX_LAG_MS', 1_000, 100, 600_000),
     dataDir: text(env, 'DATA_DIR'),
     logLevel: oneOf<LogLevel>(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     logFormat: oneOf<LogFormat>(env, 'LOG_FORMAT', ['pretty', 'json'], terminal ? 'pretty' : 'json'),

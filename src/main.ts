@@ -44,6 +44,8 @@ export async function openConfiguredStore(
       dataDir: config.dataDir,
       timeouts: config.databaseTimeouts,
       poolSize: config.databasePoolSize,
+      readUrl: config.databaseReadUrl,
+      readMaxLagMs: config.databaseReadMaxLagMs,
       ...options,
     });
   } catch (error) {

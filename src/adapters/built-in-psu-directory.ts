@@ -32,7 +32,11 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
 /** A hash no password matches: unknown PSUs cost the same time as known ones. */
 const DUMMY_HASH = `scrypt$${'00'.repeat(16)}$${'00'.repeat(32)}`;
 
-export function builtInPsuDirectory(db: StoreDb): PsuDirectory {
+/**
+ * The directory on the gateway's database; what a PSU holds is read on `readDb` (a standby's when
+ * DATABASE_READ_URL names one), who a PSU is and their password on the primary.
+ */
+export function builtInPsuDirectory(db: StoreDb, readDb: StoreDb = db): PsuDirectory {
   return {
     async authenticate(psuId, password): Promise<LoginResult> {
       const credential = await findCredential(db, psuId);
@@ -40,9 +44,9 @@ export function builtInPsuDirectory(db: StoreDb): PsuDirectory {
       return credential !== undefined && matches ? { ok: true } : { ok: false, reason: 'invalid' };
     },
     findPsu: (psuId) => findPsu(db, psuId),
-    accountsOf: (psuId) => listAccountsOfPsu(db, psuId),
-    cardAccountsOf: (psuId) => listCardAccountsOfPsu(db, psuId),
-    cardsOf: (accountIds) => listCardsOf(db, accountIds),
+    accountsOf: (psuId) => listAccountsOfPsu(readDb, psuId),
+    cardAccountsOf: (psuId) => listCardAccountsOfPsu(readDb, psuId),
+    cardsOf: (accountIds) => listCardsOf(readDb, accountIds),
   };
 }
 

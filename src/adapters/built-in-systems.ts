@@ -31,6 +31,11 @@ export interface BuiltInSystems extends BankSystems {
 }
 
 export interface BuiltInOptions {
+  /**
+   * Where the ledger's and the directory's account-information reads go (balances, statements, funds,
+   * a PSU's accounts and cards): a standby's handle (Store.readDb); unset: the same as `db`.
+   */
+  readonly readDb?: StoreDb;
   readonly clock: Clock;
   /** The ledger rejects what an account cannot pay (live). */
   readonly enforceFunds: boolean;
@@ -44,11 +49,12 @@ export interface BuiltInOptions {
 
 export function builtInSystems(db: StoreDb, options: BuiltInOptions): BuiltInSystems {
   const rates = options.rates ?? sandboxRates;
-  const ledger = { db, enforceFunds: options.enforceFunds, rates, clock: options.clock };
+  const readDb = options.readDb ?? db;
+  const ledger = { db, readDb, enforceFunds: options.enforceFunds, rates, clock: options.clock };
   return {
     coreBanking: ledgerCoreBanking(ledger),
     recordedBookings: ledgerRecordedBookings(ledger),
-    psuDirectory: builtInPsuDirectory(db),
+    psuDirectory: builtInPsuDirectory(db, readDb),
     eid: eidSimulator({ db, instant: options.instantEid, scenarioOf: options.scenarioOf }),
     simulatedEid: simulatedEidApp(db),
     rates,

@@ -36,6 +36,11 @@ import { statementOf } from '../store/ledger/statements.ts';
 export interface LedgerOptions {
   readonly db: StoreDb;
   /**
+   * Balances, statements and funds checks (account information): a standby's handle when
+   * DATABASE_READ_URL names one (Store.readDb). Bookings and the lookups of a payment use `db`.
+   */
+  readonly readDb?: StoreDb;
+  /**
    * Live: reject what the accounts cannot pay. The sandbox books whatever it is given, but from the
    * accounts marked to enforce their rules (its rejection scenarios).
    */
@@ -70,6 +75,7 @@ const RULES: LedgerRules = {
 
 export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
   const { db } = options;
+  const readDb = options.readDb ?? db;
   return {
     findAccount(lookup) {
       if (lookup.kind === 'iban') return findAccountByIban(db, lookup.iban);
@@ -79,21 +85,21 @@ export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
 
     findCardAccount: (cardAccountId) => findCardAccount(db, cardAccountId),
 
-    balances: (accountIds) => bookedBalances(db, accountIds),
+    balances: (accountIds) => bookedBalances(readDb, accountIds),
 
-    statement: (accountId, period) => statementOf(db, accountId, period),
+    statement: (accountId, period) => statementOf(readDb, accountId, period),
 
     async availableFunds(source) {
       if ('iban' in source) {
-        const funds = await bookedFundsByIban(db, source.iban);
+        const funds = await bookedFundsByIban(readDb, source.iban);
         return funds === undefined ? undefined : { currency: funds.currency, availableMinor: funds.balance };
       }
-      const account = await findAccountOfCard(db, source.cardNumber);
+      const account = await findAccountOfCard(readDb, source.cardNumber);
       if (account !== undefined) {
         return { currency: account.currency, availableMinor: await bookedBalanceOf(account.accountId) };
       }
       // A credit card: what is left of its limit (its balance is negative: what is owed).
-      const cardAccount = await findCardAccountOfCard(db, source.cardNumber);
+      const cardAccount = await findCardAccountOfCard(readDb, source.cardNumber);
       if (cardAccount === undefined) return undefined;
       return {
         currency: cardAccount.currency,
@@ -114,7 +120,7 @@ export function ledgerCoreBanking(options: LedgerOptions): CoreBanking {
   };
 
   async function bookedBalanceOf(id: string): Promise<number> {
-    return (await bookedBalances(db, [id])).get(id) ?? 0;
+    return (await bookedBalances(readDb, [id])).get(id) ?? 0;
   }
 }
 

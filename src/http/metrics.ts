@@ -32,6 +32,8 @@ interface PoolStats {
 export interface MetricsSources {
   /** The database pool; undefined where there is none (PGlite): no pool gauges then. */
   readonly poolStats?: (() => PoolStats) | undefined;
+  /** Reads that standbys may serve, by the server that served them; undefined without DATABASE_READ_URL. */
+  readonly readCounts?: (() => { readonly standby: number; readonly primary: number }) | undefined;
 }
 
 export interface GatewayMetrics {
@@ -112,6 +114,21 @@ export function createMetrics(sources: MetricsSources = {}): GatewayMetrics {
     poolGauge('psd2_db_pool_connections_idle', 'PostgreSQL connections open and idle', (s) => s.idle);
     poolGauge('psd2_db_pool_waiting', 'Statements waiting for a PostgreSQL connection', (s) => s.waiting);
   }
+
+  const { readCounts } = sources;
+  if (readCounts !== undefined)
+    new Counter({
+      name: 'psd2_db_standby_reads_total',
+      help: 'Reads that a standby may serve (DATABASE_READ_URL), by the server that served them: a standby, or the primary while none was current',
+      labelNames: ['server'] as const,
+      registers,
+      collect() {
+        const counts = readCounts();
+        this.reset();
+        this.inc({ server: 'standby' }, counts.standby);
+        this.inc({ server: 'primary' }, counts.primary);
+      },
+    });
 
   // The event loop's delay since the last scrape, sampled every 10 ms; stopped with the app.
   const delay = monitorEventLoopDelay({ resolution: 10 });

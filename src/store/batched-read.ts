@@ -18,10 +18,14 @@ export function batchedRead<I, R>(
   text: string,
   columns: (items: readonly I[]) => unknown[][],
 ): BatchedRead<I, R> {
-  return joinedStatement(name, async (db: StoreDb, items: readonly I[]) => {
-    const rows = await runStatement<R & { item: number }>(db, name, text, columns(items));
-    const outputs: R[][] = items.map(() => []);
-    for (const { item, ...row } of rows) outputs[Number(item) - 1]!.push(row as unknown as R);
-    return outputs;
-  });
+  return joinedStatement(
+    name,
+    async (db: StoreDb, items: readonly I[]) => {
+      const rows = await runStatement<R & { item: number }>(db, name, text, columns(items));
+      const outputs: R[][] = items.map(() => []);
+      for (const { item, ...row } of rows) outputs[Number(item) - 1]!.push(row as unknown as R);
+      return outputs;
+    },
+    { reads: true },
+  );
 }

@@ -4,7 +4,9 @@
 // together right after it (setImmediate), not one by one: on a machine where sending to the database
 // is an expensive system call, that halves the statements. At low load an item runs alone, delayed
 // by no timer; under load the batches grow by themselves. A failed batch is
-// tried again item by item, so that one item's failure is its own and the others still happen.
+// tried again item by item, so that one item's failure is its own and the others still happen; unless
+// a write's failure is the whole batch's (the database cannot answer): then every item gets it.
+import { isDatabaseUnavailable } from './database/unavailable.ts';
 
 export interface CoalescerOptions<I> {
   /** Statements of this kind running at once. */
@@ -18,6 +20,12 @@ export interface CoalescerOptions<I> {
   readonly key?: (item: I) => string;
   /** Told the size of each batch as it starts (the metrics' batch sizes). */
   readonly onBatch?: (size: number) => void;
+  /**
+   * Whether a failure is the whole batch's rather than one item's: every item is rejected with it and
+   * none is run again. A write whose connection died after its commit took effect, run again item by
+   * item, would be refused as a duplicate (a 500 for what was done) or done twice.
+   */
+  readonly batchFailure?: (error: unknown) => boolean;
 }
 
 /**
@@ -101,8 +109,8 @@ export class Coalescer<I, O> {
       const outputs = await this.run(batch.map((waiting) => waiting.item));
       for (const [index, waiting] of batch.entries()) waiting.resolve(outputs[index]!);
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]!.reject(error);
+      if (batch.length === 1 || this.options.batchFailure?.(error) === true) {
+        for (const waiting of batch) waiting.reject(error);
         return;
       }
       await Promise.all(batch.map((waiting) => this.runBatch([waiting])));
@@ -130,7 +138,13 @@ export function observeBatches(handle: object, observer: BatchObserver): () => v
 }
 
 /** A joined statement's limits other than BATCH_LIMITS, and its key (see CoalescerOptions). */
-export type JoinedOptions<I> = Partial<Pick<CoalescerOptions<I>, 'maxInFlight' | 'maxBatch' | 'key'>>;
+export type JoinedOptions<I> = Partial<Pick<CoalescerOptions<I>, 'maxInFlight' | 'maxBatch' | 'key'>> & {
+  /**
+   * The statement only reads: a failed batch is run again item by item whatever the failure (a read
+   * done twice changes nothing, and a new connection may well answer it).
+   */
+  readonly reads?: boolean;
+};
 
 /**
  * The statement `statement` joined with its concurrent calls, one coalescer per handle: `run` performs
@@ -146,9 +160,13 @@ export function joinedStatement<H extends object, I, O>(
   return (handle, item) => {
     let coalescer = coalescers.get(handle);
     if (coalescer === undefined) {
+      const { reads: _, ...limits } = options;
       coalescer = new Coalescer((items: readonly I[]) => run(handle, items), {
         ...BATCH_LIMITS,
-        ...options,
+        ...limits,
+        // A write whose database cannot answer fails every item: the caller answers 503 and the
+        // client repeats the request under its Idempotency-Key.
+        ...(options.reads === true ? {} : { batchFailure: isDatabaseUnavailable }),
         onBatch: (size) => {
           for (const observer of batchObservers.get(handle) ?? []) observer(statement, size);
         },

@@ -18,6 +18,15 @@ export type StoreDb = Db & { readonly [storeHandle]: true };
 
 export interface Store {
   readonly db: StoreDb;
+  /**
+   * The reads that may be a little behind the primary (account information, funds checks, final
+   * payments' statuses): a streaming standby's while one is within DATABASE_READ_URL's lag bound, else
+   * the primary's (store/database/replicas.ts). The same handle as `db` on PGlite and on one PostgreSQL.
+   * Single statements only: what must see a write of its own, or writes, goes to `db`.
+   */
+  readonly readDb: StoreDb;
+  /** Reads on readDb served so far, by the server that served them (none without standbys). */
+  readonly readCounts?: () => ReadCounts;
   readonly kind: 'pglite' | 'postgres';
   /** Opened from a prepared snapshot (migrated and seeded): nothing to seed. */
   readonly fromSnapshot: boolean;
@@ -32,6 +41,11 @@ export interface Store {
    */
   readonly poolStats?: () => PoolStats;
   close(): Promise<void>;
+}
+
+export interface ReadCounts {
+  readonly standby: number;
+  readonly primary: number;
 }
 
 export interface PoolStats {
@@ -54,6 +68,9 @@ export interface StoreOptions {
   /** PostgreSQL only: a schema to create and use (tests give each run its own). */
   readonly schemaName?: string | undefined;
   readonly poolSize?: number | undefined;
+  /** PostgreSQL only: standbys for readDb (libpq's multi-host form) and how far behind they may be, ms. */
+  readonly readUrl?: string | undefined;
+  readonly readMaxLagMs?: number | undefined;
   /**
    * PostgreSQL only: how long a connection may take to open, and a statement (or a transaction left
    * idle) to run, ms. A connection that goes silent is given up after the statement's bound too.

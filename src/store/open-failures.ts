@@ -1,11 +1,13 @@
 // Why the database could not be opened at start, in words an operator can act on: which setting, what
 // is wrong, what to do. Never the password, never a stack trace (main.ts prints the line and exits).
+
 import { parseDatabaseHosts } from './database/hosts.ts';
 import { hostName, NoSuitableHostError } from './database/primary.ts';
+import { ReadUrlError } from './database/replicas.ts';
 
 /** What failed, the setting that names it, and what to do. */
 export interface OpenFailure {
-  readonly setting: 'DATABASE_URL' | 'DATA_DIR' | 'DB_CONNECT_TIMEOUT_MS';
+  readonly setting: 'DATABASE_URL' | 'DATABASE_READ_URL' | 'DATA_DIR' | 'DB_CONNECT_TIMEOUT_MS';
   readonly text: string;
 }
 
@@ -41,6 +43,8 @@ function postgresTarget(databaseUrl: string) {
 
 /** The failure explained, or undefined when it is none of the known ones (a bug: it keeps its stack). */
 export function explainOpenFailure(error: unknown, where: Where): OpenFailure | undefined {
+  // The standbys' host list is read when the store opens (config.ts checks its scheme alone).
+  if (error instanceof ReadUrlError) return { setting: 'DATABASE_READ_URL', text: error.message };
   const code = codeOf(error);
   if (where.databaseUrl === undefined) {
     if (where.dataDir === undefined) return undefined;

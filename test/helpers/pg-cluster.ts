@@ -49,6 +49,8 @@ export interface PgServer {
   kill(): Promise<void>;
   /** `pg_ctl promote` (a standby becomes a primary) and waits until it takes writes. */
   promote(): Promise<void>;
+  /** `pg_ctl start` again after kill() (crash recovery first) and waits until it takes connections. */
+  start(): Promise<void>;
   running(): boolean;
 }
 
@@ -137,6 +139,10 @@ function serverOf(bin: string, name: string, port: number, dataDir: string): PgS
         }
       }
       alive = false;
+    },
+    async start() {
+      await start(bin, dataDir);
+      alive = true;
     },
     async promote() {
       await asPostgres(bin, 'pg_ctl', ['promote', '-w', '-t', '60', '-D', dataDir]);

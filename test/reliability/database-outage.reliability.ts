@@ -10,10 +10,13 @@ import { type DatabaseProxy, type ProxyMode, startDatabaseProxy } from '../helpe
 import { createFreshDatabase, type FreshDatabase } from '../helpers/fresh-database.ts';
 import { domestic } from '../helpers/payments.ts';
 import {
+  ANSWER_BOUND_MS,
   assertLedgerSound,
+  FAST_DATABASE_SETTINGS,
   INITIATE,
   needsPostgres,
   type PaymentRecord,
+  RECOVERY_BOUND_MS,
   RELIABILITY_DATABASE_URL,
   readAcknowledged,
   type Served,
@@ -21,19 +24,8 @@ import {
   transportError,
 } from './support.ts';
 
-const CONNECT_MS = 500;
-const STATEMENT_MS = 1_000;
-/**
- * The longest an initiation may take: three statements one after another, each within its bound and
- * the driver's slack (1 s): the debtor account's read (on a cache miss; a read whose connection dies is
- * run once more, which a blackhole does not cause), the batch in flight that its INSERT waits behind,
- * and its own batch; the wait for a connection; and a margin for a loaded machine.
- */
-const ANSWER_BOUND_MS = 3 * (STATEMENT_MS + 1_000) + CONNECT_MS + 1_000;
 /** Long enough for requests to start and be refused within the fault, a blackhole's too. */
 const FAULT_MS = 6_000;
-/** How soon after the database is back the gateway must serve again. */
-const RECOVERY_BOUND_MS = 10_000;
 
 const run = needsPostgres('database outage and blackhole under load');
 
@@ -54,10 +46,7 @@ describe('the database goes away under load and comes back', { skip: !run }, () 
   before(async () => {
     db = await createFreshDatabase(RELIABILITY_DATABASE_URL!);
     proxy = await startDatabaseProxy(new URL(db.url));
-    served = await serveOn(proxy.url, {
-      DB_CONNECT_TIMEOUT_MS: String(CONNECT_MS),
-      DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS),
-    });
+    served = await serveOn(proxy.url, FAST_DATABASE_SETTINGS);
     token = await served.client.clientCredentialsToken();
   });
   after(async () => {

@@ -7,6 +7,7 @@ import { TRANSITIONS } from '../../src/domain/payment.ts';
 import type { FreshDatabase } from '../helpers/fresh-database.ts';
 import { TEST_DATABASE_URL } from '../helpers/gateway.ts';
 import { domestic } from '../helpers/payments.ts';
+import { queryOn } from '../helpers/pg-cluster.ts';
 import { type ServeProcess, spawnServe } from '../helpers/serve-process.ts';
 
 export const RELIABILITY_DATABASE_URL = TEST_DATABASE_URL;
@@ -34,6 +35,20 @@ export const UNLIMITED = {
   RATE_LIMIT_PSU_LOGIN_PER_ADDRESS: '0',
   SCHEDULER_INTERVAL_MS: '0',
 };
+
+/** Database timeouts of a gateway whose database goes under load: a dead server's calls fail fast. */
+export const FAST_DATABASE = { connectMs: 500, statementMs: 1_000 } as const;
+export const FAST_DATABASE_SETTINGS = {
+  DB_CONNECT_TIMEOUT_MS: String(FAST_DATABASE.connectMs),
+  DB_STATEMENT_TIMEOUT_MS: String(FAST_DATABASE.statementMs),
+};
+/**
+ * The longest an initiation may take with those: three statements one after another, each within its
+ * bound and the driver's slack (1 s): the debtor account's read (on a cache miss; a read whose
+ * connection dies is run once more, which a blackhole does not cause), the batch in flight that its
+ * INSERT waits behind, and its own batch; the wait for a connection; and a margin for a loaded machine.
+ */
+export const ANSWER_BOUND_MS = 3 * (FAST_DATABASE.statementMs + 1_000) + FAST_DATABASE.connectMs + 1_000;
 
 /** `psd2-gateway serve` on a database, ready; its URL and a client of its sandbox app. */
 export async function serveOn(databaseUrl: string, env: Record<string, string> = {}) {
@@ -118,8 +133,16 @@ export async function paymentLoad(
   return records;
 }
 
+/** What the checks read: rows of one query at a time. */
+export type Queryable = Pick<FreshDatabase, 'query'>;
+
+/** A database by its URL, each query on a connection of its own: a server read directly. */
+export function databaseAt(url: string): Queryable {
+  return { query: (text, values) => queryOn(url, text, values) };
+}
+
 /** The ledger's invariants: every booking and every currency balanced, no payment booked twice. */
-export async function assertLedgerSound(db: FreshDatabase): Promise<void> {
+export async function assertLedgerSound(db: Queryable): Promise<void> {
   const unbalanced = await db.query(
     `SELECT booking_id, currency, sum(amount_minor)::text AS total FROM ledger_entries
       GROUP BY booking_id, currency HAVING sum(amount_minor) <> 0`,
@@ -160,4 +183,66 @@ export async function readAcknowledged(served: Served, token: string, records: r
   return statuses;
 }
 
+/** One request a load sent: when, how long it took, and its answer, or why there was none. */
+export interface Exchange {
+  readonly method: string;
+  readonly path: string;
+  readonly startedAt: number;
+  readonly tookMs: number;
+  /** The status, or undefined when the request got no answer (`error` says why). */
+  readonly status?: number;
+  readonly retryAfter?: string | null;
+  /** The error body's code: its first tppMessages code or the OAuth error. */
+  readonly code?: string;
+  readonly error?: string;
+}
+
+/** A TPP client that keeps every request it sends and what it was answered (or that nothing was). */
+export class RecordingClient extends TppClient {
+  readonly exchanges: Exchange[] = [];
+
+  protected override async send(
+    url: string,
+    init: { method: string; headers: Record<string, string>; body: string | undefined },
+  ): Promise<{ status: number; headers: Headers; text: string }> {
+    const startedAt = Date.now();
+    const path = new URL(url).pathname;
+    try {
+      const answer = await super.send(url, init);
+      this.exchanges.push({
+        method: init.method,
+        path,
+        startedAt,
+        tookMs: Date.now() - startedAt,
+        status: answer.status,
+        retryAfter: answer.headers.get('retry-after'),
+        code: errorCode(answer.text),
+      });
+      return answer;
+    } catch (error) {
+      this.exchanges.push({
+        method: init.method,
+        path,
+        startedAt,
+        tookMs: Date.now() - startedAt,
+        error: transportError(error),
+      });
+      throw error;
+    }
+  }
+}
+
+/** The code of an error body (API or OAuth shape), or undefined. */
+function errorCode(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as { tppMessages?: { code?: string }[]; error?: string };
+    return body.tppMessages?.[0]?.code ?? body.error;
+  } catch {
+    return undefined;
+  }
+}
+
 export type { ServeProcess };
+
+/** How soon after the database is back the gateway must serve again. */
+export const RECOVERY_BOUND_MS = 10_000;

@@ -1,8 +1,9 @@
 // The coalescer that joins concurrent writes into one statement: the items of one turn together, alone
-// at rest, one key per batch, and a failed batch tried again item by item.
+// at rest, one key per batch, and a failed batch tried again item by item (unless the failure is the
+// whole batch's).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Coalescer } from '../../src/store/coalescer.ts';
+import { Coalescer, joinedStatement } from '../../src/store/coalescer.ts';
 
 /** A statement runner that records its batches and finishes when told to. */
 function recorder(fail: (item: string) => boolean = () => false) {
@@ -89,20 +90,81 @@ test('items with the same key never share a statement', async () => {
   assert.equal((await Promise.all(answers)).length, 5);
 });
 
-test('a failed batch is tried item by item: only the bad item fails', async () => {
+/**
+ * 'first' alone, then 'a', 'bad' and 'b' in one batch that fails because of 'bad' (an Error 'batch
+ * failed'); every statement finished three times over. The batches run and each item's answer.
+ */
+async function batchWithBadItem(batchFailure?: (error: unknown) => boolean) {
   const { batches, run, finish } = recorder((item) => item === 'bad');
-  const coalescer = new Coalescer(run, { maxInFlight: 1, maxBatch: 10, key: byItem });
+  const coalescer = new Coalescer(run, {
+    maxInFlight: 1,
+    maxBatch: 10,
+    key: byItem,
+    ...(batchFailure === undefined ? {} : { batchFailure }),
+  });
   const first = coalescer.submit('first');
   await turn();
   const answers = ['a', 'bad', 'b'].map((item) =>
     coalescer.submit(item).catch((error: Error) => error.message),
   );
-  await finish();
-  await finish();
-  await finish();
-  assert.deepEqual(batches, [['first'], ['a', 'bad', 'b'], ['a'], ['bad'], ['b']]);
-  assert.equal(await first, 'done first');
-  assert.deepEqual(await Promise.all(answers), ['done a', 'batch failed', 'done b']);
+  for (let round = 0; round < 3; round++) await finish();
+  return { batches, answers: [await first, ...(await Promise.all(answers))] };
+}
+
+test('a failed batch is tried item by item: only the bad item fails', async () => {
+  assert.deepEqual(await batchWithBadItem(), {
+    batches: [['first'], ['a', 'bad', 'b'], ['a'], ['bad'], ['b']],
+    answers: ['done first', 'done a', 'batch failed', 'done b'],
+  });
+});
+
+test("a batch's own failure (the database cannot answer) fails every item, none is run again", async () => {
+  // A batch whose connection died may have committed: run again item by item, a write would be
+  // refused as a duplicate or done twice.
+  const batchFailure = (error: unknown) => (error as Error).message === 'batch failed';
+  assert.deepEqual(await batchWithBadItem(batchFailure), {
+    batches: [['first'], ['a', 'bad', 'b']],
+    answers: ['done first', 'batch failed', 'batch failed', 'batch failed'],
+  });
+});
+
+/**
+ * A joined statement whose first batch (a, b, c) dies with its connection and whose later statements
+ * answer: the batches it ran and each item's answer.
+ */
+async function joinedOnDeadConnection(options: { reads?: boolean }) {
+  const batches: string[][] = [];
+  const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+  const statement = joinedStatement(
+    'statement',
+    async (_handle: object, items: readonly string[]) => {
+      batches.push([...items]);
+      if (batches.length === 1) throw reset;
+      return items.map((item) => `done ${item}`);
+    },
+    options,
+  );
+  const handle = {};
+  const answers = await Promise.all(
+    ['a', 'b', 'c'].map((item) =>
+      statement(handle, item).catch((error: unknown) => (error === reset ? 'reset' : error)),
+    ),
+  );
+  return { batches, answers };
+}
+
+test("a joined write's batch on a connection that died fails every item, none is run again", async () => {
+  assert.deepEqual(await joinedOnDeadConnection({}), {
+    batches: [['a', 'b', 'c']],
+    answers: ['reset', 'reset', 'reset'],
+  });
+});
+
+test("a joined read's batch on a connection that died is read again item by item", async () => {
+  assert.deepEqual(await joinedOnDeadConnection({ reads: true }), {
+    batches: [['a', 'b', 'c'], ['a'], ['b'], ['c']],
+    answers: ['done a', 'done b', 'done c'],
+  });
 });
 
 test('reads have no key: the same item twice goes in one statement', async () => {

@@ -126,7 +126,7 @@ export async function readAccountTransactions(
   // The waiting payments and the booked ones are read at once (the booked ones up to the whole limit;
   // the answer keeps as many as the pending ones leave room for).
   const [debits, booked] = await Promise.all([
-    listScheduledDebits(context.db, accountId, period),
+    listScheduledDebits(context.readDb, accountId, period),
     bookedTransactions(context, accountId, period, MAX_TRANSACTIONS),
   ]);
   // Future-dated payments waiting for their date: pending, first (they are the latest).

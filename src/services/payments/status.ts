@@ -74,14 +74,23 @@ async function readBasketStatus(
   return basketStatusBody(basketId, members);
 }
 
-/** A payment in a final status never changes again: it is read from the database once. */
+/**
+ * A payment in a final status never changes again: it is read from the database once, and may be
+ * read from a standby (context.readDb). Any other status may have moved since the standby's copy (an
+ * execution just answered to this very caller): the primary says it.
+ */
 async function paymentForStatus(
   context: ServiceContext,
   paymentId: string,
 ): Promise<PaymentStatusView | undefined> {
   const cached = context.caches.finalPayments.get(paymentId);
   if (cached !== undefined) return cached;
-  const payment = await findPaymentStatus(context.db, paymentId);
+  const standby =
+    context.readDb === context.db ? undefined : await findPaymentStatus(context.readDb, paymentId);
+  const payment =
+    standby !== undefined && isFinal(standby.status)
+      ? standby
+      : await findPaymentStatus(context.db, paymentId);
   if (payment !== undefined && isFinal(payment.status)) context.caches.finalPayments.set(paymentId, payment);
   return payment;
 }

@@ -24,6 +24,12 @@ export interface ServiceContext {
   /** Everything that differs between the sandbox and live. */
   readonly policy: ModePolicy;
   readonly db: StoreDb;
+  /**
+   * Reads that may be a little behind (DB_READ_MAX_LAG_MS) and are served by a standby when
+   * DATABASE_READ_URL names one: account information, funds checks, final payments' statuses. The
+   * same handle as `db` without standbys. What must see a write just made, and every write, uses `db`.
+   */
+  readonly readDb: StoreDb;
   readonly clock: Clock;
   /** Waits (the login throttle's delay): a timer, or the test's own. */
   readonly sleep: Sleep;

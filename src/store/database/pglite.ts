@@ -61,6 +61,7 @@ export async function openPglite(options: StoreOptions): Promise<Store> {
   );
   return {
     db,
+    readDb: db,
     kind: 'pglite',
     fromSnapshot,
     // PGlite serves one connection and runs one transaction at a time.

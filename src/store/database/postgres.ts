@@ -6,6 +6,7 @@ import { type Store, type StoreDb, type StoreOptions, serveStatements } from '..
 import * as schema from '../schema.ts';
 import { routedClient } from './host-client.ts';
 import { parseDatabaseHosts } from './hosts.ts';
+import { openReadStore } from './replicas.ts';
 
 const MIGRATION_LOCK_KEY = 7_337_001;
 
@@ -55,17 +56,20 @@ export async function openPostgres(options: StoreOptions): Promise<Store> {
   const Client = routedClient(pgModule, parsed, { urlOf, connectMs, logger: options.logger });
   // The operator's settings first, the store's after them: for a setting named twice the last wins.
   const settings = [
-    ...given.options,
     `-c statement_timeout=${statementMs}`,
     `-c idle_in_transaction_session_timeout=${statementMs}`,
     ...(schemaName === undefined ? [] : [`-c search_path=${schemaName}`]),
   ];
-  const poolOf = (extra: readonly string[]) => {
+  // DATABASE_URL's primary (through the routed client), or one standby of DATABASE_READ_URL
+  // (replicas.ts: one host's URL, connected as given) with the same bounds.
+  const poolOf = (extra: readonly string[], standbyUrl?: string) => {
+    const target = standbyUrl === undefined ? given : urlOptions(standbyUrl);
+    const routed = standbyUrl === undefined ? Client : undefined;
     const opened = new pgModule.Pool({
-      connectionString: given.url,
-      ...(Client === undefined ? {} : { Client }),
+      connectionString: target.url,
+      ...(routed === undefined ? {} : { Client: routed }),
       max: options.poolSize ?? 10,
-      options: [...settings, ...extra].join(' '),
+      options: [...target.options, ...settings, ...extra].join(' '),
       connectionTimeoutMillis: connectMs,
       // The server's statement_timeout ends a slow statement; this ends the wait for a server that no
       // longer answers at all (a silent network), and the pool drops that connection.
@@ -88,14 +92,26 @@ export async function openPostgres(options: StoreOptions): Promise<Store> {
   // statements at every execution (a custom plan looks cheaper for a short array), which cost more
   // than running them. Drizzle's statements are unnamed, planned with their values: a generic plan
   // could not use a partial index whose predicate is a parameter's value (status = 'ACCP').
-  const statements = poolOf(['-c plan_cache_mode=force_generic_plan']);
+  const generic = ['-c plan_cache_mode=force_generic_plan'];
+  const statements = poolOf(generic);
   const db = drizzle(pool, { schema }) as unknown as StoreDb;
   serveStatements(
     db,
     async (name, text, values) => (await statements.query({ name, text, values: [...values] })).rows,
   );
+  const reads =
+    options.readUrl === undefined
+      ? undefined
+      : await openReadStore({
+          readUrl: options.readUrl,
+          maxLagMs: options.readMaxLagMs ?? 1_000,
+          primary: { pool, statements },
+          poolsFor: (url) => ({ pool: poolOf([], url), statements: poolOf(generic, url) }),
+        });
   const store: Store = {
     db,
+    readDb: reads?.db ?? db,
+    ...(reads === undefined ? {} : { readCounts: reads.counts }),
     kind: 'postgres',
     fromSnapshot: false,
     withExclusiveLock: async (fn) => {
@@ -118,6 +134,7 @@ export async function openPostgres(options: StoreOptions): Promise<Store> {
       waiting: pool.waitingCount + statements.waitingCount,
     }),
     close: async () => {
+      await reads?.close();
       await Promise.all([pool.end(), statements.end()]);
     },
   };

@@ -10,7 +10,7 @@ export function findPayment(db: StoreDb, paymentId: string): Promise<Payment | u
   return paymentReads(db, paymentId);
 }
 
-const paymentReads = joinedStatement('find_payments', findPayments);
+const paymentReads = joinedStatement('find_payments', findPayments, { reads: true });
 
 async function findPayments(db: StoreDb, paymentIds: readonly string[]): Promise<(Payment | undefined)[]> {
   const rows = await runStatement<PaymentRow>(

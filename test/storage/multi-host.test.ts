@@ -67,19 +67,21 @@ async function serve(url: string) {
 type Served = Awaited<ReturnType<typeof serve>>;
 
 /**
- * Initiations until one is served (at most 15 s after `from`): how long that took, the payment, and
- * every status answered meanwhile (only 503s are expected).
+ * Initiations until one is served (at most 15 s after `from`): how long that took, the payment, every
+ * status answered meanwhile (only 503s are expected) and how long each call took.
  */
 async function untilServed(served: Served, from: number) {
   const statuses = new Set<number>();
+  const took: number[] = [];
   while (performance.now() - from < 15_000) {
-    const { answer } = await served.initiate();
+    const { answer, ms } = await served.initiate();
     statuses.add(answer.status);
+    took.push(ms);
     if (answer.status === 200)
-      return { ms: performance.now() - from, paymentId: answer.body.paymentId, statuses };
+      return { ms: performance.now() - from, paymentId: answer.body.paymentId, statuses, took };
     await sleep(50);
   }
-  return { ms: undefined, paymentId: undefined, statuses };
+  return { ms: undefined, paymentId: undefined, statuses, took };
 }
 
 describe('several hosts in DATABASE_URL: the gateway writes to the primary and follows a failover', {
@@ -233,14 +235,19 @@ describe('a primary whose machine goes silent: given up within the bounds, the p
   });
 
   test('silence, then at once a promotion: 503s meanwhile, served again within the statement bound', async () => {
-    assert.equal((await served.initiate()).answer.status, 200);
+    // Concurrent calls, so that the pools hold several connections to the primary when it goes silent.
+    const before = await Promise.all(Array.from({ length: 8 }, () => served.initiate()));
+    assert.deepEqual(
+      before.map(({ answer }) => answer.status),
+      Array(8).fill(200),
+    );
     // The machine goes: every byte dropped, nothing closed; the standby is promoted at once (sooner
     // than a failover mechanism would), the worst case for the gateway's bounds.
     proxy.set('blackhole');
     const [standby] = cluster.standbys;
     await standby!.promote();
     const promoted = performance.now();
-    const { ms, statuses } = await untilServed(served, promoted);
+    const { ms, statuses, took } = await untilServed(served, promoted);
     console.log(
       `# silent primary, promotion to the first 200: ${ms === undefined ? 'none within 15 s' : `${Math.round(ms)} ms`} (bounds: connect ${TIMEOUTS.connectMs} ms, statement ${TIMEOUTS.statementMs} ms)`,
     );
@@ -253,7 +260,13 @@ describe('a primary whose machine goes silent: given up within the bounds, the p
       served.logged.at(-1),
       `database: ${standby!.hostPort} is read-write now (was ${new URL(proxy.url).host}); new connections go there`,
     );
-    // The connections to the silent host were cut when the new primary was found: none holds a call.
+    // One call waited out pg's read timeout and found the silence; the other connections to the
+    // silent host were cut then, so no other call waited on one.
+    assert.equal(
+      took.filter((wait) => wait >= TIMEOUTS.statementMs).length,
+      1,
+      `calls took ${took.map(Math.round)} ms`,
+    );
     for (let index = 0; index < 8; index++) {
       const { answer, ms: took } = await served.initiate();
       assert.equal(answer.status, 200);

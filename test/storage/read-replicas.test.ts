@@ -238,6 +238,7 @@ describe('reads on standbys', { skip: unavailable !== undefined }, () => {
       DATABASE_URL: databaseUrl,
       DATABASE_READ_URL: `postgres://postgres:secret@${cluster.standbys[0]!.hostPort},:x/bank`,
     });
+    // Checked with the settings (config.ts reads the host list with the store's parser): a bad setting.
     assert.equal(await refused.exited(), 2);
     assert.equal(
       refused.stderr().trim(),

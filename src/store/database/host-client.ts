@@ -81,19 +81,40 @@ function sessionProbe(
   };
 }
 
+interface OpenConnections {
+  add(client: pg.Client, host: DatabaseHost): void;
+  /** Ends every connection to the host at once (their calls fail as "unavailable"). */
+  cut(host: DatabaseHost): void;
+}
+
+/** The connected clients of both pools and their host, until each ends. */
+function openConnections(): OpenConnections {
+  const open = new Map<pg.Client, DatabaseHost>();
+  return {
+    add(client, host) {
+      open.set(client, host);
+      client.on('end', () => open.delete(client));
+    },
+    cut(host) {
+      for (const [client, on] of open)
+        if (hostName(on) === hostName(host)) client.connection.stream.destroy();
+    },
+  };
+}
+
 /**
  * A pg Client class whose connections go to the host the locator names (pg takes the host from its
  * settings at connect, so it is set just before). A connection that fails, breaks later, or leaves a
  * statement unanswered past pg's read timeout tells the locator, which then looks again; a server that
  * is not what the target asks for (a standby that is still read-only) is disconnected before any
- * statement and the connect fails as "unavailable". `open` holds the connected clients and their host.
+ * statement and the connect fails as "unavailable".
  */
 function hostRoutedClient(
   pgModule: PgModule,
   locator: HostLocator,
   target: TargetSessionAttrs | undefined,
   connectMs: number,
-  open: Map<pg.Client, DatabaseHost>,
+  open: OpenConnections,
 ): PgModule['Client'] {
   const check = needsCheck(target);
   class HostRoutedClient extends pgModule.Client {
@@ -139,8 +160,7 @@ function hostRoutedClient(
         throw error;
       }
       this.located = host;
-      open.set(this, host);
-      this.on('end', () => open.delete(this));
+      open.add(this, host);
       // A connection to it that breaks later (the server killed, the network gone): look again.
       this.on('error', () => locator.lost(host));
     }
@@ -149,9 +169,12 @@ function hostRoutedClient(
   // statement_timeout) means the server no longer answers at all: a machine gone silent. Nothing is
   // closed then, so without this the locator would learn it only from a new connection's timeout.
   const query = pgModule.Client.prototype.query as (...args: unknown[]) => unknown;
+  // The other connections to it would each hold a call as long: they are cut too.
   const silent = (client: HostRoutedClient, error: unknown) => {
-    if (error instanceof Error && error.message === 'Query read timeout' && client.located !== undefined)
+    if (error instanceof Error && error.message === 'Query read timeout' && client.located !== undefined) {
       locator.lost(client.located);
+      open.cut(client.located);
+    }
   };
   HostRoutedClient.prototype.query = function (this: HostRoutedClient, ...args: unknown[]) {
     const last = args.length - 1;
@@ -185,7 +208,7 @@ export function routedClient(
   const target = writerTarget(parsed.target, parsed.hosts.length);
   if (parsed.hosts.length === 1 && !needsCheck(target)) return undefined;
   const { logger: log, connectMs } = options;
-  const open = new Map<pg.Client, DatabaseHost>();
+  const open = openConnections();
   const locator = new HostLocator({
     hosts: parsed.hosts,
     target,
@@ -194,9 +217,7 @@ export function routedClient(
       // Connections to the host in use before are cut: a silent one would hold each call that takes
       // it until the statement bound, and one that still answers (a demoted or partitioned old
       // primary) must not take writes any more.
-      if (before !== undefined)
-        for (const [client, on] of open)
-          if (hostName(on) === hostName(before)) client.connection.stream.destroy();
+      if (before !== undefined) open.cut(before);
       log?.info(
         { databaseHost: hostName(host), before: before && hostName(before) },
         before === undefined

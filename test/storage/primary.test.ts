@@ -84,7 +84,7 @@ test('no primary: an "unavailable" error naming what each host said, asked again
   const message =
     'no database host is read-write: db1:5432 is a standby; db2:5433 did not answer (ECONNREFUSED); [::1]:5434 is a standby';
   const failure = await located.current().catch((error: unknown) => error);
-  assert.ok(failure instanceof NoSuitableHostError);
+  assert.ok(failure instanceof NoSuitableHostError, 'no host takes writes: NoSuitableHostError');
   assert.equal(failure.message, message);
   assert.ok(isDatabaseUnavailable(failure), 'a 503, not a 500');
   // Within the interval: the same answer at once, no probe.

@@ -212,80 +212,110 @@ async function tokensOf(served: Served) {
   };
 }
 
-describe('PostgreSQL connections reset under load (RST through a proxy)', { skip: !runResets }, () => {
-  let db: FreshDatabase;
-  let proxy: DatabaseProxy;
-  let served: Served;
-  let tokens: { pis: string; ais: string };
-  let run: FaultRun;
+/** DATABASE_URL naming the hosts, libpq's form when there are several. */
+function urlOf(hostPorts: readonly string[], database: string): string {
+  const query = hostPorts.length > 1 ? '?target_session_attrs=read-write' : '';
+  return `postgres://postgres@${hostPorts.join(',')}/${database}${query}`;
+}
 
-  before(async () => {
-    db = await createFreshDatabase(RELIABILITY_DATABASE_URL!);
-    proxy = await startDatabaseProxy(new URL(db.url));
-    served = await serveOn(proxy.url, GATEWAY_ENV);
-    tokens = await tokensOf(served);
-  });
-  after(async () => {
-    proxy?.set('pass');
-    await served?.process.kill();
-    await proxy?.close();
-    await db?.drop();
-  });
+// Each fault with DATABASE_URL naming one host, and naming two (libpq's form, target_session_attrs=
+// read-write): the host locator's probes and routed connections must outlive the fault as the plain
+// pool does.
+for (const hosts of [1, 2] as const) {
+  describe(`PostgreSQL connections reset under load (RST through a proxy), ${hosts} host(s) in DATABASE_URL`, {
+    skip: !runResets,
+  }, () => {
+    let db: FreshDatabase;
+    let proxies: DatabaseProxy[];
+    let served: Served;
+    let tokens: { pis: string; ais: string };
+    let run: FaultRun;
 
-  test(`every connection reset every ${RESET_EVERY_MS} ms, then every new one: answered, alive, served again`, async () => {
-    run = await faultUnderLoad(served, tokens, async () => {
-      for (let reset = 0; reset < RESETS; reset++) {
-        proxy.resetAll();
-        await sleep(RESET_EVERY_MS);
-      }
-      proxy.set('reset');
-      await sleep(RESET_MODE_MS);
-      proxy.set('pass');
+    before(async () => {
+      db = await createFreshDatabase(RELIABILITY_DATABASE_URL!);
+      // Two proxies to the one server: two "hosts", both writable (the locator takes the first that
+      // answers as read-write).
+      proxies = [];
+      for (let index = 0; index < hosts; index++) proxies.push(await startDatabaseProxy(new URL(db.url)));
+      served = await serveOn(
+        urlOf(
+          proxies.map((proxy) => new URL(proxy.url).host),
+          db.name,
+        ),
+        GATEWAY_ENV,
+      );
+      tokens = await tokensOf(served);
     });
-    assertAlive(served);
-    assertAnswered(served, run, 'resets');
-  });
-
-  test('afterwards: alive, ready, every acknowledged payment and consent readable, the ledger sound', async () => {
-    assertAlive(served);
-    assert.equal(await readiness(served), 200);
-    await assertKept(served, tokens, run, db);
-  });
-});
-
-describe('PostgreSQL killed with kill -9 under load, then started again', {
-  skip: noCluster !== undefined,
-}, () => {
-  let cluster: PgCluster;
-  let db: FreshDatabase;
-  let served: Served;
-  let tokens: { pis: string; ais: string };
-  let run: FaultRun;
-
-  before(async () => {
-    cluster = await startCluster({ standbys: 0, synchronous: false });
-    db = await createFreshDatabase(cluster.primary.url);
-    served = await serveOn(db.url, GATEWAY_ENV);
-    tokens = await tokensOf(served);
-  });
-  after(async () => {
-    await served?.process.kill();
-    await cluster?.stop();
-  });
-
-  test(`kill -9, ${DEAD_MS} ms dead, started again: answered, alive, served again`, async () => {
-    run = await faultUnderLoad(served, tokens, async () => {
-      await cluster.primary.kill();
-      await sleep(DEAD_MS);
-      await cluster.primary.start();
+    after(async () => {
+      for (const proxy of proxies ?? []) proxy.set('pass');
+      await served?.process.kill();
+      for (const proxy of proxies ?? []) await proxy.close();
+      await db?.drop();
     });
-    assertAlive(served);
-    assertAnswered(served, run, 'kill -9');
+
+    test(`every connection reset every ${RESET_EVERY_MS} ms, then every new one: answered, alive, served again`, async () => {
+      run = await faultUnderLoad(served, tokens, async () => {
+        for (let reset = 0; reset < RESETS; reset++) {
+          for (const proxy of proxies) proxy.resetAll();
+          await sleep(RESET_EVERY_MS);
+        }
+        for (const proxy of proxies) proxy.set('reset');
+        await sleep(RESET_MODE_MS);
+        for (const proxy of proxies) proxy.set('pass');
+      });
+      assertAlive(served);
+      assertAnswered(served, run, 'resets');
+    });
+
+    test('afterwards: alive, ready, every acknowledged payment and consent readable, the ledger sound', async () => {
+      assertAlive(served);
+      assert.equal(await readiness(served), 200);
+      await assertKept(served, tokens, run, db);
+    });
   });
 
-  test('afterwards: alive, ready, every acknowledged payment and consent readable, the ledger sound', async () => {
-    assertAlive(served);
-    assert.equal(await readiness(served), 200);
-    await assertKept(served, tokens, run, db);
+  describe(`PostgreSQL killed with kill -9 under load, then started again, ${hosts} host(s) in DATABASE_URL`, {
+    skip: noCluster !== undefined,
+  }, () => {
+    let cluster: PgCluster;
+    let db: FreshDatabase;
+    let served: Served;
+    let tokens: { pis: string; ais: string };
+    let run: FaultRun;
+
+    before(async () => {
+      // Two hosts: the primary and a standby that is never promoted (it must never be written to).
+      cluster = await startCluster({ standbys: hosts - 1, synchronous: false });
+      db = await createFreshDatabase(cluster.primary.url);
+      const servers = [cluster.primary, ...cluster.standbys];
+      served = await serveOn(
+        urlOf(
+          servers.map((server) => server.hostPort),
+          db.name,
+        ),
+        GATEWAY_ENV,
+      );
+      tokens = await tokensOf(served);
+    });
+    after(async () => {
+      await served?.process.kill();
+      await cluster?.stop();
+    });
+
+    test(`kill -9, ${DEAD_MS} ms dead, started again: answered, alive, served again`, async () => {
+      run = await faultUnderLoad(served, tokens, async () => {
+        await cluster.primary.kill();
+        await sleep(DEAD_MS);
+        await cluster.primary.start();
+      });
+      assertAlive(served);
+      assertAnswered(served, run, 'kill -9');
+    });
+
+    test('afterwards: alive, ready, every acknowledged payment and consent readable, the ledger sound', async () => {
+      assertAlive(served);
+      assert.equal(await readiness(served), 200);
+      await assertKept(served, tokens, run, db);
+    });
   });
-});
+}

@@ -1,6 +1,6 @@
 // The one place that reads the environment. Every setting is validated here and the result is frozen;
 // the rest of the code receives a Config as an argument.
-import { parseDatabaseHosts, redacted, type TargetSessionAttrs } from './store/database/hosts.ts';
+import { parseDatabaseHosts, type TargetSessionAttrs } from './store/database/hosts.ts';
 
 export type Mode = 'sandbox' | 'live';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -240,10 +240,10 @@ function databaseUrl(env: Env, key: string, targets?: readonly TargetSessionAttr
   } catch (error) {
     throw new ConfigError(key, (error as Error).message);
   }
-  for (const host of parsed.hosts) {
+  parsed.hosts.forEach((host, index) => {
     if (!URL.canParse(parsed.urlFor(host)))
-      throw new ConfigError(key, `${redacted(raw)}: not a URL with the host "${host.host}"`);
-  }
+      throw new ConfigError(key, `host ${index + 1} of the URL does not make a URL with the rest of it`);
+  });
   if (targets === undefined) return raw;
   // libpq's `any` takes the first host that answers: with several, that may be a standby.
   const allowed = parsed.hosts.length > 1 ? targets.filter((target) => target !== 'any') : targets;

@@ -40,13 +40,25 @@ test('one host, no target: the target is unset (libpq: any)', () => {
 
 test('a bad host or target_session_attrs is refused, the password not shown', () => {
   assert.throws(() => parseDatabaseHosts('postgres://u:secret@db1:5432,:5433/bank'), {
-    message: 'postgres://u:***@db1:5432,:5433/bank: the host ":5433" is not host[:port]',
+    message:
+      'host 2 of the URL is not host[:port] (a list is host:port,host:port; percent-encode @ : / ? # in the user name and password)',
   });
   assert.throws(() => parseDatabaseHosts('postgres://u:secret@db1:99999/bank'), {
-    message: 'postgres://u:***@db1:99999/bank: the host "db1:99999" is not host[:port]',
+    message:
+      'host 1 of the URL is not host[:port] (a list is host:port,host:port; percent-encode @ : / ? # in the user name and password)',
   });
   assert.throws(() => parseDatabaseHosts('postgres://u:secret@db1,db2/bank?target_session_attrs=writable'), {
     message:
-      'postgres://u:***@db1,db2/bank?target_session_attrs=writable: target_session_attrs must be one of any, read-write, read-only, primary, standby, prefer-standby',
+      'target_session_attrs must be one of any, read-write, read-only, primary, standby, prefer-standby',
   });
+  // A password with an unencoded @, / or # moves the parse; the message repeats none of it.
+  for (const url of [
+    'postgres://u:p@ss@db1,db2/bank',
+    'postgres://u:se/cret@db1,db2/bank',
+    'postgres://u:pa#ss@db1/bank',
+  ])
+    assert.throws(() => parseDatabaseHosts(url), {
+      message:
+        'host 1 of the URL is not host[:port] (a list is host:port,host:port; percent-encode @ : / ? # in the user name and password)',
+    });
 });

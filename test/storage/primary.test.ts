@@ -155,3 +155,29 @@ test("the targets' meanings are libpq's; several hosts without one mean read-wri
     [undefined, 'read-write', 'primary', 'any'],
   );
 });
+
+test('a standby promoted while another host is silent is found within the interval, not at the silent host’s connect bound', async () => {
+  // db1: the old primary's machine, gone silent: its probe fails only at the connect bound (faked
+  // here: when the test says so). db2: a standby, promoted while db1 is still silent.
+  let db2: SessionState = STANDBY;
+  let giveUpOnDb1: (error: Error) => void = () => {};
+  const asked: string[] = [];
+  const located = new HostLocator({
+    hosts: [h1, h2],
+    target: 'read-write',
+    probe: (host) => {
+      asked.push(host.host);
+      if (host.host === 'db1')
+        return new Promise<SessionState>((_, reject) => {
+          giveUpOnDb1 = reject;
+        });
+      return Promise.resolve(db2);
+    },
+  });
+  const found = located.current();
+  await new Promise((resolve) => setTimeout(resolve, REDISCOVERY_INTERVAL_MS / 2));
+  db2 = PRIMARY;
+  assert.deepEqual(await found, h2, 'the promoted standby, while db1 has not answered');
+  assert.deepEqual(asked, ['db1', 'db2', 'db2'], 'db2 asked again once, db1 once');
+  giveUpOnDb1(Object.assign(new Error('timeout exceeded when trying to connect'), { code: 'ETIMEDOUT' }));
+});

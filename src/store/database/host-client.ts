@@ -14,8 +14,21 @@ import {
   suits,
   writerTarget,
 } from './primary.ts';
+import { isDatabaseUnavailable } from './unavailable.ts';
 
 type PgModule = typeof pg;
+
+/** SQLSTATE read_only_sql_transaction: a write reached a server that takes none. */
+const READ_ONLY_TRANSACTION = '25006';
+
+/**
+ * Whether a failed connect says the host cannot serve at all (refused, reset, silent, shutting down),
+ * not that it answered and refused this one connection (too many clients, 53300; a bad setting).
+ */
+function hostIsGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return isDatabaseUnavailable(error) && code !== '53300';
+}
 
 /**
  * The parameters a server reports on its own at the start of a session (ParameterStatus): PostgreSQL 14
@@ -51,6 +64,8 @@ function within<T>(ms: number, promise: Promise<T>, what: string, onLate: () => 
       onLate();
       reject(new Error(`timeout exceeded when trying to connect (${what}, ${ms} ms)`));
     }, ms);
+    // A probe still out when the store closes must not hold the process open.
+    timer.unref();
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
@@ -145,24 +160,30 @@ function hostRoutedClient(
       parameters.host = host.host;
       parameters.port = host.port;
       const reported = reportedParameters(this);
+      // Listening before the session is checked: a reset while the check's query runs (a server or a
+      // pooler that does not report in_hot_standby) must not be an unhandled 'error' (pg-pool listens
+      // only once the connect is done). A connection to it that breaks later: look again.
+      this.on('error', () => locator.lost(host));
       try {
         await super.connect();
         if (check) {
-          const state = await sessionState(this, reported);
+          const state = await within(connectMs, sessionState(this, reported), hostName(host), () =>
+            this.connection.stream.destroy(),
+          );
           if (!suits(target, state))
             throw new NoSuitableHostError(
               `${hostName(host)} is ${state.hotStandby ? 'a standby' : 'read-only'}, not ${target}`,
             );
         }
       } catch (error) {
-        locator.lost(host);
+        // The host is gone or is not what the target asks for: look again. Not when the server answered
+        // and refused this one connection (too many clients, a bad setting): it is still the primary.
+        if (error instanceof NoSuitableHostError || hostIsGone(error)) locator.lost(host);
         this.end().catch(() => {});
         throw error;
       }
       this.located = host;
       open.add(this, host);
-      // A connection to it that breaks later (the server killed, the network gone): look again.
-      this.on('error', () => locator.lost(host));
     }
   }
   // pg's read timeout (query_timeout: the statement bound and a second, past the server's own
@@ -170,8 +191,14 @@ function hostRoutedClient(
   // closed then, so without this the locator would learn it only from a new connection's timeout.
   const query = pgModule.Client.prototype.query as (...args: unknown[]) => unknown;
   // The other connections to it would each hold a call as long: they are cut too.
+  // So is a statement refused as read-only (25006): the host was made read-only under way (a demotion,
+  // a fencing tool); its pooled connections would go on refusing writes after another is promoted.
   const silent = (client: HostRoutedClient, error: unknown) => {
-    if (error instanceof Error && error.message === 'Query read timeout' && client.located !== undefined) {
+    const gone =
+      error instanceof Error &&
+      (error.message === 'Query read timeout' ||
+        (error as { code?: unknown }).code === READ_ONLY_TRANSACTION);
+    if (gone && client.located !== undefined) {
       locator.lost(client.located);
       open.cut(client.located);
     }

@@ -34,19 +34,21 @@ export interface DatabaseHosts {
 
 const URL_FORM = /^(postgres(?:ql)?:\/\/)([^@/?#]*@)?([^/?#]*)(.*)$/;
 
-/** `h1:5432` or `[::1]:5433` or `h1` (5432). */
-function hostOf(text: string, url: string): DatabaseHost {
-  const match = /^(\[[^\]]+\]|[^:]*)(?::(\d{1,5}))?$/.exec(text);
+/**
+ * Why a URL's host list does not parse. Neither the URL nor the host's text is repeated: a password with
+ * an unencoded `@`, `/` or `#` moves the parse, and the "host" it yields holds part of the password.
+ */
+const HOST_LIST_HINT =
+  'is not host[:port] (a list is host:port,host:port; percent-encode @ : / ? # in the user name and password)';
+
+/** `h1:5432`, `[::1]:5433` or `h1` (5432): a name or address, never `@`, a space or the like. */
+function hostOf(text: string, index: number): DatabaseHost {
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[\w.%~-]+)(?::(\d{1,5}))?$/.exec(text);
   const host = match?.[1];
   const port = match?.[2] === undefined ? 5432 : Number(match[2]);
-  if (host === undefined || host === '' || port < 1 || port > 65_535)
-    throw new Error(`${redacted(url)}: the host "${text}" is not host[:port]`);
+  if (host === undefined || port < 1 || port > 65_535)
+    throw new Error(`host ${index + 1} of the URL ${HOST_LIST_HINT}`);
   return { host: host.startsWith('[') ? host.slice(1, -1) : host, port };
-}
-
-/** The URL with its password replaced, for an error message. */
-export function redacted(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*:)[^@/]*@/, '$1***@');
 }
 
 /**
@@ -57,13 +59,12 @@ export function parseDatabaseHosts(url: string): DatabaseHosts {
   const match = URL_FORM.exec(url);
   if (match === null) return { hosts: [{ host: '', port: 0 }], target: undefined, urlFor: () => url };
   const [, scheme = '', user = '', hostList = '', rest = ''] = match;
-  const hosts =
-    hostList === '' ? [{ host: 'localhost', port: 5432 }] : hostList.split(',').map((h) => hostOf(h, url));
+  const hosts = hostList === '' ? [{ host: 'localhost', port: 5432 }] : hostList.split(',').map(hostOf);
   const query = rest.indexOf('?');
   const params = new URLSearchParams(query < 0 ? '' : rest.slice(query + 1));
   const given = params.get('target_session_attrs') ?? undefined;
   if (given !== undefined && !TARGETS.has(given))
-    throw new Error(`${redacted(url)}: target_session_attrs must be one of ${[...TARGETS].join(', ')}`);
+    throw new Error(`target_session_attrs must be one of ${[...TARGETS].join(', ')}`);
   params.delete('target_session_attrs');
   const path = query < 0 ? rest : rest.slice(0, query);
   const search = params.size === 0 ? '' : `?${params.toString()}`;

@@ -130,6 +130,8 @@ export class HostLocator {
     const why: string[] = new Array(hosts.length);
     return new Promise<DatabaseHost>((resolve, reject) => {
       let pending = hosts.length;
+      // Hosts that have not answered once yet (a machine gone silent answers at the connect bound).
+      let unanswered = hosts.length;
       let settled = false;
       const answered = () => {
         pending -= 1;
@@ -140,7 +142,19 @@ export class HostLocator {
         this.noneSaid = true;
         reject(new NoSuitableHostError(message));
       };
-      hosts.forEach((host, index) => {
+      // Re-asks waiting for their interval; once every host has answered once they stop, each counted
+      // as its host's answer (nothing left to wait for: the discovery ends now).
+      const waiting = new Set<NodeJS.Timeout>();
+      const firstAnswer = () => {
+        unanswered -= 1;
+        if (unanswered > 0) return;
+        for (const timer of waiting) {
+          clearTimeout(timer);
+          answered();
+        }
+        waiting.clear();
+      };
+      const ask = (host: DatabaseHost, index: number, first: boolean) => {
         probe(host).then(
           (state) => {
             if (!settled && suits(target, state)) {
@@ -149,14 +163,29 @@ export class HostLocator {
               resolve(host);
             }
             why[index] = `${hostName(host)} is ${describe(state)}`;
+            if (first) firstAnswer();
+            // A standby that answered while another host is still silent (the old primary's machine
+            // gone, answered only at the connect bound) may be promoted meanwhile: asked again every
+            // interval, so that a promotion is found then, not once the silent host's bound has passed.
+            if (!settled && unanswered > 0) {
+              const timer = setTimeout(() => {
+                waiting.delete(timer);
+                if (settled) answered();
+                else ask(host, index, false);
+              }, REDISCOVERY_INTERVAL_MS);
+              waiting.add(timer);
+              return;
+            }
             answered();
           },
           (error: unknown) => {
             why[index] = `${hostName(host)} did not answer (${reasonOf(error)})`;
+            if (first) firstAnswer();
             answered();
           },
         );
-      });
+      };
+      for (const [index, host] of hosts.entries()) ask(host, index, true);
     });
   }
 

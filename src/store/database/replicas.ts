@@ -104,7 +104,7 @@ export async function openReadStore(options: ReadStoreOptions): Promise<ReadStor
   async function samplePrimary(): Promise<void> {
     if (sampling) return;
     sampling = true;
-    const at = Date.now();
+    const at = performance.now();
     try {
       const { rows } = await primary.pool.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
       samples.push({ at, lsn: lsnValue(rows[0]!.lsn) });
@@ -150,7 +150,7 @@ export async function openReadStore(options: ReadStoreOptions): Promise<ReadStor
 
   /** A usable standby, the next in turn, or undefined (the primary serves). */
   function pick(): Standby | undefined {
-    const now = Date.now();
+    const now = performance.now();
     for (let tried = 0; tried < standbys.length; tried++) {
       const standby = standbys[next++ % standbys.length]!;
       if (usable(standby, now)) return standby;

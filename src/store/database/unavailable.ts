@@ -15,6 +15,14 @@ const UNAVAILABLE_CODES = new Set([
   'EPIPE',
   'EHOSTUNREACH',
   'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTDOWN',
+  'ECONNABORTED',
+  'EADDRNOTAVAIL',
+  // A host name that no longer resolves (a container gone, a service with no endpoints) or whose
+  // resolver did not answer: the database cannot be reached now, as when it refuses.
+  'ENOTFOUND',
+  'EAI_AGAIN',
 ]);
 const UNAVAILABLE_MESSAGES =
   /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Connection terminated unexpectedly)/;

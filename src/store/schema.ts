@@ -1,19 +1,13 @@
 // The Drizzle schema: the typed mirror of migrations/*.sql (the SQL files are the source of truth).
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  date,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import type { ConsentKind, ConsentStatus } from '../domain/consents.ts';
+import { instant } from './schema/columns.ts';
 
-const instant = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+// The tables of onboarding (TPPs, their certificates, subscriptions) and of the built-in ledger, in
+// files of their own; this module is still the one schema Drizzle is given (import * as schema).
+export * from './schema/ledger.ts';
+export * from './schema/onboarding.ts';
 
 export const apps = pgTable('apps', {
   clientId: text('client_id').primaryKey(),
@@ -277,65 +271,4 @@ export const cardAccounts = pgTable('card_accounts', {
   /** The opening balance plus every entry, kept by the database's triggers (migration 0017). */
   bookedMinor: bigint('booked_minor', { mode: 'number' }).notNull().default(0),
   position: integer('position').notNull(),
-});
-
-export const tpps = pgTable('tpps', {
-  tppId: text('tpp_id').primaryKey(),
-  organizationIdentifier: text('organization_identifier').notNull(),
-  name: text('name').notNull(),
-  createdAt: instant('created_at').notNull(),
-});
-
-export const tppCertificates = pgTable('tpp_certificates', {
-  thumbprint: text('thumbprint').primaryKey(),
-  tppId: text('tpp_id').notNull(),
-  scopes: text('scopes').notNull(),
-  notAfter: instant('not_after').notNull(),
-  addedAt: instant('added_at').notNull(),
-  /** When the bank removed the certificate from the TPP's set (null: the TPP holds it). */
-  removedAt: instant('removed_at'),
-});
-
-export const subscriptions = pgTable('subscriptions', {
-  subscriptionId: text('subscription_id').primaryKey(),
-  clientId: text('client_id').notNull(),
-  productName: text('product_name').notNull(),
-  createdAt: instant('created_at').notNull(),
-});
-
-export const bookings = pgTable('bookings', {
-  bookingId: text('booking_id').primaryKey(),
-  paymentId: text('payment_id'),
-  bookedOn: date('booked_on', { mode: 'string' }).notNull(),
-  createdAt: instant('created_at').notNull(),
-  transactionDate: date('transaction_date', { mode: 'string' }).notNull(),
-  debtorName: text('debtor_name'),
-  creditorName: text('creditor_name'),
-  remittance: text('remittance'),
-});
-
-export const ledgerEntries = pgTable('ledger_entries', {
-  entryId: bigint('entry_id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-  bookingId: text('booking_id').notNull(),
-  ledgerAccount: text('ledger_account').notNull(),
-  currency: text('currency').notNull(),
-  amountMinor: bigint('amount_minor', { mode: 'number' }).notNull(),
-  /**
-   * What the booking says of its entries: its dates, names and remittance, copied from the booking by a
-   * trigger as the entry is written (never given; migrations 0018 and 0020), so that a statement reads
-   * the entries alone.
-   */
-  bookedOn: date('booked_on', { mode: 'string' }),
-  transactionDate: date('transaction_date', { mode: 'string' }),
-  debtorName: text('debtor_name'),
-  creditorName: text('creditor_name'),
-  remittance: text('remittance'),
-});
-
-export const ledgerOrders = pgTable('ledger_orders', {
-  orderKey: text('order_key').primaryKey(),
-  booked: boolean('booked').notNull(),
-  reasonCode: text('reason_code'),
-  reason: text('reason'),
-  createdAt: instant('created_at').notNull(),
 });

@@ -41,6 +41,20 @@ test('a copy of the snapshot opens without a migrations pass, and is up to date'
   assert.deepEqual((await readdir(snapshot, { recursive: true })).sort(), filesBefore);
 });
 
+test('the snapshot holds only the database PGlite serves: no template for a copy to carry', async () => {
+  const store = await openStore({ snapshot });
+  try {
+    const rows = await store.withExclusiveLock((run) =>
+      run('SELECT datname FROM pg_database ORDER BY datname'),
+    );
+    assert.deepEqual(rows, [{ datname: 'postgres' }]);
+  } finally {
+    await store.close();
+  }
+  // One folder of relations under base/: the database's own.
+  assert.equal((await readdir(join(snapshot, 'base'))).length, 1);
+});
+
 test('a DATA_DIR made from the snapshot is migrated as usual at its next start', async () => {
   const dataDir = join(dir, 'data');
   const first = await openStore({ snapshot, dataDir });

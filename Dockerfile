@@ -48,4 +48,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "const h=require(process.env.TLS_CERT?'node:https':'node:http');h.get({host:'127.0.0.1',port:process.env.PORT||3000,path:(process.env.BASE_PATH||'')+'/readyz',rejectUnauthorized:false,timeout:4000},(r)=>process.exit(r.statusCode===200?0:1)).on('timeout',()=>process.exit(1)).on('error',()=>process.exit(1))"]
 # node directly (not npm start): SIGTERM reaches the gateway, which stops within SHUTDOWN_TIMEOUT_MS.
-CMD ["node", "--max-semi-space-size=4", "--max-old-space-size=256", "bin/psd2-gateway.mjs", "serve"]
+# A 4 MB young generation (fewer scavenges under a live load); PGlite's WebAssembly on Liftoff only
+# (docs/benchmarks.md, "Start and memory of the sandbox"; no WebAssembly runs on PostgreSQL).
+CMD ["node", "--max-semi-space-size=4", "--max-old-space-size=256", "--liftoff-only", "bin/psd2-gateway.mjs", "serve"]

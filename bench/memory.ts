@@ -23,8 +23,12 @@
 // sized for the machine V8 lets the old generation grow to up to four times what survives before a full
 // collection (process.memoryUsage: 40-70 MB live, up to 154 MB heap). With a limit of 256 MB or less V8
 // takes its memory-constrained growing factor (1.3): 129-135 MB flat. `--max-semi-space-size=4` halves
-// the time spent in scavenges (4.3 s to 2.4 s in 40 s of load) for about 4 MB. The start script passes
-// both; a live heap near 256 MB would end the process, several times what the bounded caches can hold.
+// the time spent in scavenges (4.3 s to 2.4 s in 40 s of load) for about 4 MB. The container's command
+// passes both; a live heap near 256 MB would end the process, several times what the bounded caches can
+// hold. `npm start`, the sandbox's command, passes `--max-semi-space-size=2` since issue 40 (the sandbox
+// idle under 150 MB; its initiation throughput measured unchanged), with `--v8-pool-size=1` and
+// `--liftoff-only` (docs/benchmarks.md, "Start and memory of the sandbox"): on PostgreSQL under heavy
+// load that costs the scavenges above; `BENCH_MEMORY_NODE_FLAGS=--max-semi-space-size=4` measures both.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

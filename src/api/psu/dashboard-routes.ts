@@ -39,7 +39,7 @@ import {
 } from './reply.ts';
 
 const SESSION_COOKIE = 'psu_session';
-const TAGS = ['PSU dashboard'];
+const TAGS = ['PSU pages'];
 const field = (description: string) => Type.Optional(Type.String({ description }));
 const CSRF_FIELD = field("The CSRF token of the dashboard's page");
 const INVALID = 'The page is no longer valid (logged out, idle too long, or a bad CSRF token)';

@@ -127,6 +127,8 @@ for (const backend of backends()) {
       );
 
       const own = await consentOf(gateway.client, TOLVAN);
+      // Listed oldest first.
+      time.advance(1000);
       const evils = await consentOf(evil, TOLVAN);
       await consentOf(gateway.client, AGDA);
       // One read without the PSU present: the consent's last access, today.

@@ -6,27 +6,23 @@ import { normalizeIP } from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newSecret } from '../../domain/secrets.ts';
-import { listPsuConsents, withdrawConsentByPsu } from '../../services/account-information/psu-consents.ts';
+import { withdrawConsentByPsu } from '../../services/account-information/psu-consents.ts';
+import { beginDashboardProviderLogin } from '../../services/authorization/dashboard-provider-login.ts';
 import {
-  csrfOfSession,
   logInToDashboard,
   logOutOfDashboard,
   psuOfForm,
   psuOfSession,
 } from '../../services/authorization/psu-sessions.ts';
-import { cancelPaymentByPsu, listPsuScheduledPayments } from '../../services/payments/psu-payments.ts';
+import { cancelPaymentByPsu } from '../../services/payments/psu-payments.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
+import { baseUrlOf } from '../base-url.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
-import {
-  DASHBOARD_PATH,
-  dashboardPage,
-  loginPage,
-  messagePage,
-  NOTICES,
-  type Notice,
-} from './dashboard-page.ts';
+import { DASHBOARD_CALLBACK_PATH, setBrowserCookie } from './dashboard-oidc-routes.ts';
+import { DASHBOARD_PATH, loginPage, type Notice } from './dashboard-page.ts';
+import { SESSION_COOKIE, sendDashboard, sendMessage, setSessionCookie } from './dashboard-reply.ts';
 import { FORM, pageErrors } from './psu-routes.ts';
 import {
   CSRF_COOKIE,
@@ -38,7 +34,6 @@ import {
   setCsrfCookie,
 } from './reply.ts';
 
-const SESSION_COOKIE = 'psu_session';
 const TAGS = ['PSU pages'];
 const field = (description: string) => Type.Optional(Type.String({ description }));
 const CSRF_FIELD = field("The CSRF token of the dashboard's page");
@@ -57,13 +52,15 @@ export function dashboardRoutes(
   const back = (reply: FastifyReply, notice?: Notice) =>
     reply.redirect(`${base}${DASHBOARD_PATH}${notice === undefined ? '' : `?notice=${notice}`}`, 302);
   const invalid = (reply: FastifyReply) =>
-    sendHtml(
-      reply,
-      400,
-      messagePage(base, 'This page is no longer valid', 'Open your permissions again and log in.'),
-    );
+    sendMessage(reply, base, 400, 'This page is no longer valid', 'Open your permissions again and log in.');
+  /** The PSU of a posted form's session, when the form carries the session's CSRF token. */
+  const actor = async (request: FastifyRequest, reply: FastifyReply, csrf: string | undefined) => {
+    noStore(config, request, reply);
+    const psuId = await psuOfForm(context, cookieOf(request, SESSION_COOKIE), csrf);
+    return psuId === undefined ? undefined : { psuId };
+  };
   const unknown = (reply: FastifyReply) =>
-    sendHtml(reply, 404, messagePage(base, 'Not found', 'Nothing of yours has that id.'));
+    sendMessage(reply, base, 404, 'Not found', 'Nothing of yours has that id.');
 
   app.get(
     DASHBOARD_PATH,
@@ -71,35 +68,37 @@ export function dashboardRoutes(
       schema: {
         summary: "The PSU's permission dashboard (HTML)",
         description:
-          'With an active psu_session cookie: the consents the PSU gave to TPPs and the future-dated payments waiting for their date. Without one: the login form (sets the psu_csrf cookie unless the browser has one).',
+          "With an active psu_session cookie: the consents the PSU gave to TPPs and the future-dated payments waiting for their date. Without one: the login form (sets the psu_csrf cookie unless the browser has one); where PSU_OIDC_ISSUER is set, a redirect to the bank's OpenID Connect provider instead (sets the psu_dashboard_oidc cookie).",
         operationId: 'psuDashboard',
         tags: TAGS,
         querystring: Type.Object({ notice: field('What the last change did: withdrawn or cancelled') }),
-        response: { 200: HTML_PAGE('The dashboard, or the login form') },
+        response: {
+          200: HTML_PAGE('The dashboard, or the login form'),
+          302: REDIRECT("To the bank's OpenID Connect provider's login, where it is configured"),
+          503: HTML_PAGE(
+            "The bank's login or the database does not answer now: a page that says so, with Retry-After",
+          ),
+        },
       },
       errorHandler,
       handler: async (request, reply) => {
         noStore(config, request, reply);
         const secret = cookieOf(request, SESSION_COOKIE);
         const psuId = await psuOfSession(context, secret);
-        if (psuId === undefined || secret === undefined) {
-          const cookie = cookieOf(request, CSRF_COOKIE);
-          const csrf = cookie !== undefined && /^[A-Za-z0-9_-]{43}$/.test(cookie) ? cookie : newSecret();
-          if (csrf !== cookie) setCsrfCookie(config, request, reply, csrf);
-          return sendHtml(reply, 200, loginPage(base, csrf));
-        }
-        const psu = { psuId };
-        const [consents, payments] = [
-          await listPsuConsents(context, psu),
-          await listPsuScheduledPayments(context, psu),
-        ];
-        const { notice } = request.query;
-        const shown = notice !== undefined && Object.hasOwn(NOTICES, notice) ? (notice as Notice) : undefined;
-        return sendHtml(
-          reply,
-          200,
-          dashboardPage(base, csrfOfSession(secret), { psuId, consents, payments, notice: shown }),
+        if (psuId !== undefined && secret !== undefined)
+          return sendDashboard(context, reply, { secret, psuId }, request.query.notice);
+        const leaving = await beginDashboardProviderLogin(
+          context,
+          baseUrlOf(config, request) + DASHBOARD_CALLBACK_PATH,
         );
+        if (leaving !== undefined) {
+          setBrowserCookie(request, reply, base, leaving.browser);
+          return reply.redirect(leaving.location, 302);
+        }
+        const cookie = cookieOf(request, CSRF_COOKIE);
+        const csrf = cookie !== undefined && /^[A-Za-z0-9_-]{43}$/.test(cookie) ? cookie : newSecret();
+        if (csrf !== cookie) setCsrfCookie(config, request, reply, csrf);
+        return sendHtml(reply, 200, loginPage(base, csrf));
       },
     }),
   );
@@ -168,11 +167,10 @@ export function dashboardRoutes(
       ),
       errorHandler,
       handler: async (request, reply) => {
-        noStore(config, request, reply);
-        const psuId = await psuOfForm(context, cookieOf(request, SESSION_COOKIE), request.body.csrf);
-        if (psuId === undefined) return invalid(reply);
+        const psu = await actor(request, reply, request.body.csrf);
+        if (psu === undefined) return invalid(reply);
         const { consentId } = request.params as { consentId: string };
-        if (!(await withdrawConsentByPsu(context, { psuId }, consentId))) return unknown(reply);
+        if (!(await withdrawConsentByPsu(context, psu, consentId))) return unknown(reply);
         return back(reply, 'withdrawn');
       },
     }),
@@ -188,15 +186,14 @@ export function dashboardRoutes(
       ),
       errorHandler,
       handler: async (request, reply) => {
-        noStore(config, request, reply);
-        const psuId = await psuOfForm(context, cookieOf(request, SESSION_COOKIE), request.body.csrf);
-        if (psuId === undefined) return invalid(reply);
+        const psu = await actor(request, reply, request.body.csrf);
+        if (psu === undefined) return invalid(reply);
         const { paymentId } = request.params as { paymentId: string };
-        const outcome = await cancelPaymentByPsu(context, { psuId }, paymentId);
+        const outcome = await cancelPaymentByPsu(context, psu, paymentId);
         if (outcome === 'unknown') return unknown(reply);
         if (outcome === 'too-late') {
           const text = 'The payment is being made or no longer waits for its date.';
-          return sendHtml(reply, 409, messagePage(base, 'Too late to cancel', text));
+          return sendMessage(reply, base, 409, 'Too late to cancel', text);
         }
         return back(reply, 'cancelled');
       },
@@ -223,20 +220,5 @@ export function dashboardRoutes(
         return back(reply);
       },
     }),
-  );
-}
-
-function setSessionCookie(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  basePath: string,
-  secret: string,
-  // None: a browser session's cookie; the server ends the session after SESSION_IDLE_MS idle anyway.
-  expiry = '',
-) {
-  const secure = request.protocol === 'https' ? '; Secure' : '';
-  reply.header(
-    'Set-Cookie',
-    `${SESSION_COOKIE}=${secret}; Path=${basePath}${DASHBOARD_PATH}; HttpOnly; SameSite=Strict${expiry}${secure}`,
   );
 }

@@ -15,7 +15,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { checkLogin } from './login-throttle.ts';
 
 /** A session ends after this long without a request. */
-const SESSION_IDLE_MS = 5 * 60_000;
+export const SESSION_IDLE_MS = 5 * 60_000;
 
 export interface DashboardLoginForm {
   readonly csrf?: string;
@@ -29,18 +29,27 @@ export type DashboardLogin =
   | { readonly outcome: 'invalid' }
   | { readonly outcome: 'wrong' | 'locked'; readonly psuId: string };
 
-/** The login form: its CSRF token must match the psu_csrf cookie the login page set. */
+/**
+ * The login form: its CSRF token must match the psu_csrf cookie the login page set. Where the bank's
+ * OpenID Connect provider is configured, PSUs log in there only (dashboard-provider-login.ts).
+ */
 export async function logInToDashboard(
   context: ServiceContext,
   form: DashboardLoginForm,
   csrfCookie: string | undefined,
   address: string,
 ): Promise<DashboardLogin> {
+  if (context.psuIdentityProvider !== undefined) return { outcome: 'invalid' };
   if (form.csrf === undefined || csrfCookie === undefined || !constantEquals(form.csrf, csrfCookie))
     return { outcome: 'invalid' };
   const psuId = (form.psu_id ?? '').trim();
   const outcome = await checkLogin(context, { psuId, password: form.password ?? '', address });
   if (outcome !== 'ok') return { outcome, psuId };
+  return { outcome: 'session', secret: await openPsuSession(context, psuId) };
+}
+
+/** A new session of the PSU, whichever login found who it is: the secret of its cookie. */
+export async function openPsuSession(context: ServiceContext, psuId: string): Promise<string> {
   const secret = newSecret();
   const now = context.clock();
   await purgePsuSessions(context.db, new Date(now.getTime() - SESSION_IDLE_MS));
@@ -50,7 +59,7 @@ export async function logInToDashboard(
     createdAt: now,
     lastActivity: now,
   });
-  return { outcome: 'session', secret };
+  return secret;
 }
 
 /** The PSU of an active session (its idle time starts again), or undefined. */

@@ -363,7 +363,7 @@ export interface paths {
         };
         /**
          * The PSU's permission dashboard (HTML)
-         * @description With an active psu_session cookie: the consents the PSU gave to TPPs and the future-dated payments waiting for their date. Without one: the login form (sets the psu_csrf cookie unless the browser has one).
+         * @description With an active psu_session cookie: the consents the PSU gave to TPPs and the future-dated payments waiting for their date. Without one: the login form (sets the psu_csrf cookie unless the browser has one); where PSU_OIDC_ISSUER is set, a redirect to the bank's OpenID Connect provider instead (sets the psu_dashboard_oidc cookie).
          */
         readonly get: operations["psuDashboard"];
         readonly put?: never;
@@ -3072,6 +3072,24 @@ export interface operations {
         readonly responses: {
             /** @description The dashboard, or the login form */
             readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+            /** @description To the bank's OpenID Connect provider's login, where it is configured */
+            readonly 302: {
+                headers: {
+                    /** @description The URL to go to */
+                    readonly Location?: string;
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The bank's login or the database does not answer now: a page that says so, with Retry-After */
+            readonly 503: {
                 headers: {
                     readonly [name: string]: unknown;
                 };

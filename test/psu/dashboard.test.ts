@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { InitiationRequest, TppClient } from '@psd2-gateway/client';
+import { sql } from 'drizzle-orm';
 import { addDays } from '../../src/domain/dates.ts';
 import { TEST_PSU_PASSWORD } from '../../src/sandbox/seed.ts';
 import { type Browser, csrfOf, loggedIn, open, rowsOf, submit } from '../helpers/dashboard.ts';
@@ -301,6 +302,26 @@ for (const backend of backends()) {
         !rowsOf(String(after.body), 'payment').some((row) => row.id === paymentId),
         'the cancelled payment is no longer listed',
       );
+    });
+
+    test('a payment whose booking is under way is too late to cancel: 409, and it stays ACCP', async () => {
+      const paymentId = await scheduledPayment(gateway.client, domestic());
+      // The scheduler has asked the core banking system to book it (store/payments/bookings.ts).
+      await gateway.store.db.execute(
+        sql`UPDATE payments SET booking_key = ${paymentId}, booking_started_at = now() WHERE payment_id = ${paymentId}`,
+      );
+      const browser = await loggedIn(gateway, TOLVAN);
+      const csrf = csrfOf(await open(gateway, browser));
+      const late = await submit(gateway, browser, `/payments/${paymentId}/cancel`, { csrf });
+      assert.equal(late.status, 409);
+      assert.match(
+        String(late.body),
+        /<h1>Too late to cancel<\/h1><p>The payment is being made or no longer waits for its date\.<\/p>/,
+      );
+      assert.deepEqual((await statusOf(gateway.client, paymentId)).body, {
+        paymentId,
+        transactionStatus: 'ACCP',
+      });
     });
 
     test('a session idle for more than 5 minutes ends; logging out ends it at once', async () => {

@@ -23,6 +23,8 @@ import { thirdPartyRoutes } from './api/onboarding/third-party-routes.ts';
 import { paymentExecutionRoutes } from './api/payments/execution-routes.ts';
 import { paymentInitiationRoutes } from './api/payments/initiation-routes.ts';
 import { seV1Routes } from './api/payments/se-v1-routes.ts';
+import { dashboardOidcRoutes } from './api/psu/dashboard-oidc-routes.ts';
+import { dashboardRoutes } from './api/psu/dashboard-routes.ts';
 import { oidcRoutes } from './api/psu/oidc-routes.ts';
 import { psuRoutes } from './api/psu/psu-routes.ts';
 import { sandboxRoutes } from './api/sandbox/sandbox-routes.ts';
@@ -250,6 +252,8 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       decoupledAuthorizationRoutes(api, context, pipeline, config.basePath);
       psuRoutes(api, context, pipeline, isDatabaseUnavailable);
       oidcRoutes(api, context, pipeline, isDatabaseUnavailable);
+      dashboardRoutes(api, context, pipeline, isDatabaseUnavailable);
+      dashboardOidcRoutes(api, context, pipeline, isDatabaseUnavailable);
       paymentInitiationRoutes(api, context, pipeline);
       paymentExecutionRoutes(api, context, pipeline);
       shortTermConsentRoutes(api, context, pipeline);

@@ -20,8 +20,8 @@ export interface StandInProvider {
   readonly issuer: string;
   readonly clientId: string;
   readonly clientSecret: string;
-  /** Registers the client with its redirect URI (the gateway's callback, known once it listens). */
-  registerClient(redirectUri: string): Promise<void>;
+  /** Registers the client with its redirect URIs (the gateway's callbacks, known once it listens). */
+  registerClient(...redirectUris: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,11 +87,11 @@ export async function startOidcProvider(
     issuer,
     clientId,
     clientSecret,
-    registerClient: (redirectUri) =>
+    registerClient: (...redirectUris) =>
       provider.Client.adapter.upsert(clientId, {
         client_id: clientId,
         client_secret: clientSecret,
-        redirect_uris: [redirectUri],
+        redirect_uris: redirectUris,
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',

@@ -26,7 +26,8 @@ const parameter = (description: string) =>
   Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())], { description }));
 
 const StartQuery = Type.Object({ login: parameter('The single-use start link of the login') });
-const CallbackQuery = Type.Object({
+/** What the provider sends back to a callback (the dashboard's too). */
+export const CallbackQuery = Type.Object({
   state: parameter('The state the gateway sent to the provider'),
   code: parameter("The provider's authorization code"),
   iss: parameter('The issuer (RFC 9207), where the provider sends it'),

@@ -17,14 +17,14 @@ const STYLE = `
   .amount{font-size:1.6rem}.who{color:#52606d;font-size:.9rem;margin-bottom:1rem}
   .banner{background:#fff4ce;color:#5c3c00;padding:.75rem;border-radius:.5rem;margin:0 0 1rem;font-size:.9rem}`;
 
-function layout(title: string, body: Html): string {
+export function layout(title: string, body: Html): string {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title}</title><style>${new Html(STYLE)}</style></head>
 <body><main><div class="card">${body}</div></main></body></html>`.text;
 }
 
-function alert(error: string | undefined): Html {
+export function alert(error: string | undefined): Html {
   return error === undefined ? new Html('') : html`<p class="error" role="alert">${error}</p>`;
 }
 

@@ -22,13 +22,13 @@ const LoginForm = Type.Object({
   password: field('The password'),
 });
 const ConsentForm = Type.Object({ ...FORM_FIELDS, decision: field('approve or deny') });
-const FORM = ['application/x-www-form-urlencoded'];
+export const FORM = ['application/x-www-form-urlencoded'];
 /**
  * A page's 400: its HTML page (a form with a field given twice too); or, for a body that is no form at
  * all (none, or not an object: no browser posts that), the API's error body. 413 and 415: a body too
  * large or not a form. 503: a bank system the step needs, or the database, does not answer (reply.ts).
  */
-const pageErrors = (description: string) => ({
+export const pageErrors = (description: string) => ({
   400: {
     description: `${description}, or a form with a field given twice; or a body that is no form (the API's error body)`,
     content: {

@@ -22,20 +22,32 @@ export function sendPsuAnswer(
   reply: FastifyReply,
   answer: PsuAnswer,
 ) {
+  noStore(config, request, reply);
+  if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);
+  if (answer.setCsrfCookie !== undefined) setCsrfCookie(config, request, reply, answer.setCsrfCookie);
+  return sendHtml(reply, answer.status, renderPage(answer.page, answer.form, config.basePath));
+}
+
+/** What every PSU answer carries, redirects included: never cached; live over HTTPS, HSTS. */
+export function noStore(config: Config, request: FastifyRequest, reply: FastifyReply): void {
   reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
   // RFC 6797 7.2: never over plain HTTP (a browser ignores it there anyway).
   const hsts = policyFor(config.mode).strictTransportSecurity;
   if (hsts !== undefined && request.protocol === 'https') reply.header('Strict-Transport-Security', hsts);
-  if (answer.kind === 'redirect') return reply.redirect(answer.location, 302);
-  if (answer.setCsrfCookie !== undefined) {
-    const secure = request.protocol === 'https' ? '; Secure' : '';
-    reply.header(
-      'Set-Cookie',
-      `${CSRF_COOKIE}=${answer.setCsrfCookie}; Path=${config.basePath || '/'}; HttpOnly; SameSite=Strict; Max-Age=900${secure}`,
-    );
-  }
+}
+
+export function setCsrfCookie(config: Config, request: FastifyRequest, reply: FastifyReply, csrf: string) {
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  reply.header(
+    'Set-Cookie',
+    `${CSRF_COOKIE}=${csrf}; Path=${config.basePath || '/'}; HttpOnly; SameSite=Strict; Max-Age=900${secure}`,
+  );
+}
+
+/** A PSU page (after noStore): a strict CSP, no framing, no referrer. */
+export function sendHtml(reply: FastifyReply, status: number, page: string) {
   return reply
-    .code(answer.status)
+    .code(status)
     .header(
       'Content-Security-Policy',
       "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
@@ -43,7 +55,7 @@ export function sendPsuAnswer(
     .header('X-Frame-Options', 'DENY')
     .header('Referrer-Policy', 'no-referrer')
     .type('text/html; charset=utf-8')
-    .send(renderPage(answer.page, answer.form, config.basePath));
+    .send(page);
 }
 
 /**

@@ -31,7 +31,11 @@ export const TAGS = [
     name: 'Onboarding',
     description: "Live: the TPP's enrollment with its certificate, apps and subscriptions",
   },
-  { name: 'PSU pages', description: "The PSU's login and consent pages of the live redirect flow (HTML)" },
+  {
+    name: 'PSU pages',
+    description:
+      "The PSU's login and consent pages of the live redirect flow, and the PSU's permission dashboard (HTML)",
+  },
   { name: 'Sandbox', description: 'Sandbox only: test data, reset, the default redirect target' },
   { name: 'Service', description: 'Health, this document and its pages' },
 ];

@@ -354,6 +354,97 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/psu/dashboard": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * The PSU's permission dashboard (HTML)
+         * @description With an active psu_session cookie: the consents the PSU gave to TPPs and the future-dated payments waiting for their date. Without one: the login form (sets the psu_csrf cookie unless the browser has one); where PSU_OIDC_ISSUER is set, a redirect to the bank's OpenID Connect provider instead (sets the psu_dashboard_oidc cookie).
+         */
+        readonly get: operations["psuDashboard"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/psu/dashboard/login": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * The PSU's permission dashboard: log in (HTML form)
+         * @description The same PSU ids, passwords and lockout as the login page of the redirect flow. Sets the psu_session cookie.
+         */
+        readonly post: operations["psuDashboardLogin"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/psu/dashboard/consents/{consentId}/withdraw": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** The PSU withdraws a consent (HTML form) */
+        readonly post: operations["psuDashboardWithdrawConsent"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/psu/dashboard/payments/{paymentId}/cancel": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** The PSU cancels a future-dated payment (HTML form) */
+        readonly post: operations["psuDashboardCancelPayment"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+    readonly "/psu/dashboard/logout": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /** The PSU's permission dashboard: log out (HTML form) */
+        readonly post: operations["psuDashboardLogout"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/psd2/se/v2/payments/private/signing-basket": {
         readonly parameters: {
             readonly query?: never;
@@ -2929,6 +3020,356 @@ export interface operations {
                 content?: never;
             };
             /** @description The page is no longer valid (expired, used, or a bad CSRF token), or a form with a field given twice; or a body that is no form (the API's error body) */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the service accepts (REQUEST_TOO_LARGE) */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A bank system the step needs, or the database, does not answer now: a page that says so, with Retry-After (the page stays valid: send it again later) */
+            readonly 503: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+        };
+    };
+    readonly psuDashboard: {
+        readonly parameters: {
+            readonly query?: {
+                /** @description What the last change did: withdrawn or cancelled */
+                readonly notice?: string;
+            };
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The dashboard, or the login form */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+            /** @description To the bank's OpenID Connect provider's login, where it is configured */
+            readonly 302: {
+                headers: {
+                    /** @description The URL to go to */
+                    readonly Location?: string;
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The bank's login or the database does not answer now: a page that says so, with Retry-After */
+            readonly 503: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+        };
+    };
+    readonly psuDashboardLogin: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The CSRF token of the dashboard's page */
+                    readonly csrf?: string;
+                    /** @description Personal number (12 digits) or customer id */
+                    readonly psu_id?: string;
+                    /** @description The password */
+                    readonly password?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Back to the dashboard, which says what was done */
+            readonly 302: {
+                headers: {
+                    /** @description The URL to go to */
+                    readonly Location?: string;
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The login form is no longer valid (a bad CSRF token), or a form with a field given twice; or a body that is no form (the API's error body) */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Wrong PSU id or password, or locked after too many attempts */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+            /** @description The body is larger than the service accepts (REQUEST_TOO_LARGE) */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many attempts from this address: try again after Retry-After seconds */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+            /** @description A bank system the step needs, or the database, does not answer now: a page that says so, with Retry-After (the page stays valid: send it again later) */
+            readonly 503: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+        };
+    };
+    readonly psuDashboardWithdrawConsent: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                readonly consentId: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The CSRF token of the dashboard's page */
+                    readonly csrf?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Back to the dashboard, which says what was done */
+            readonly 302: {
+                headers: {
+                    /** @description The URL to go to */
+                    readonly Location?: string;
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page is no longer valid (logged out, idle too long, or a bad CSRF token), or a form with a field given twice; or a body that is no form (the API's error body) */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not one of the PSU's (another PSU's id answers the same: nothing changes) */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+            /** @description The body is larger than the service accepts (REQUEST_TOO_LARGE) */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A bank system the step needs, or the database, does not answer now: a page that says so, with Retry-After (the page stays valid: send it again later) */
+            readonly 503: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+        };
+    };
+    readonly psuDashboardCancelPayment: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path: {
+                readonly paymentId: string;
+            };
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The CSRF token of the dashboard's page */
+                    readonly csrf?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Back to the dashboard, which says what was done */
+            readonly 302: {
+                headers: {
+                    /** @description The URL to go to */
+                    readonly Location?: string;
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page is no longer valid (logged out, idle too long, or a bad CSRF token), or a form with a field given twice; or a body that is no form (the API's error body) */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not one of the PSU's (another PSU's id answers the same: nothing changes) */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+            /** @description The payment is being made or no longer waits for its date */
+            readonly 409: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+            /** @description The body is larger than the service accepts (REQUEST_TOO_LARGE) */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A bank system the step needs, or the database, does not answer now: a page that says so, with Retry-After (the page stays valid: send it again later) */
+            readonly 503: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
+        };
+    };
+    readonly psuDashboardLogout: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/x-www-form-urlencoded": {
+                    /** @description The CSRF token of the dashboard's page */
+                    readonly csrf?: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Back to the dashboard, which says what was done */
+            readonly 302: {
+                headers: {
+                    /** @description The URL to go to */
+                    readonly Location?: string;
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The page is no longer valid (logged out, idle too long, or a bad CSRF token), or a form with a field given twice; or a body that is no form (the API's error body) */
             readonly 400: {
                 headers: {
                     readonly [name: string]: unknown;

@@ -727,7 +727,7 @@ export const EVERY_OPERATION: readonly Flow[] = [
   {
     name: 'PSU pages',
     description:
-      "The live flow's HTML pages (login, consent) and the e-ID simulator's app: without the page's CSRF token (a browser's cookie) each answers its exact error page.",
+      "The live flow's HTML pages (login, consent), the PSU's permission dashboard and the e-ID simulator's app: without the page's CSRF token (a browser's cookie) each answers its exact error page.",
     steps: [
       {
         name: "The e-ID simulator's app",
@@ -740,6 +740,22 @@ export const EVERY_OPERATION: readonly Flow[] = [
       pageWithoutCsrf('Sign without an identification', 'eidSimulatorSign', { decision: 'approve' }),
       pageWithoutCsrf('Log in without an authorization request', 'psuLogin', LOGIN),
       pageWithoutCsrf('Approve without an authorization request', 'psuConsent', { decision: 'approve' }),
+      {
+        name: "The PSU's permission dashboard: its login form",
+        operationId: 'psuDashboard',
+        status: 200,
+        after: [textIncludes('Log in to see your permissions')],
+      },
+      pageWithoutCsrf('Log in to the dashboard with a CSRF token not its cookie', 'psuDashboardLogin', LOGIN),
+      {
+        ...pageWithoutCsrf('Withdraw a consent without a session', 'psuDashboardWithdrawConsent', {}),
+        path: { consentId: 'none' },
+      },
+      {
+        ...pageWithoutCsrf('Cancel a payment without a session', 'psuDashboardCancelPayment', {}),
+        path: { paymentId: 'none' },
+      },
+      pageWithoutCsrf('Log out without a session', 'psuDashboardLogout', {}),
     ],
   },
   {

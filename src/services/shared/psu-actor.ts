@@ -1,0 +1,5 @@
+// Who acts on the PSU's permission dashboard (issue 39): the PSU of the session, handed to each use
+// case that changes something for the PSU, so that what it records names the PSU as the actor.
+export interface PsuActor {
+  readonly psuId: string;
+}

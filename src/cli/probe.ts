@@ -1,10 +1,10 @@
 // psd2-gateway probe: EBA/GL/2018/07's watch on the dedicated interface, as a process of its own beside
-// the gateway. Every interval it sends one cheap request per interface (with a bearer token that no one
-// holds, so that the gateway looks it up in its database and answers 401, or 503 when it cannot) and
+// the gateway. Every interval it sends one cheap request per interface (for an app that no one registered,
+// so that the gateway looks it up in its database and answers 401, or 503 when it cannot) and
 // records whether it was answered in time: anything but a 5xx, within the timeout. The outcomes are kept
 // in memory and written to the database every --flush-ms; while the database is away they wait (up to
 // MAX_PENDING) and are written when it is back. Downtime is computed from them by `report availability`.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InterfaceName } from '../domain/availability.ts';
 import type { ProbeRecord } from '../store/availability-repository.ts';
@@ -32,12 +32,26 @@ const USER_AGENT = 'psd2-gateway-probe/1';
 /** Outcomes kept while the database is away: a day at the default interval, four interfaces. */
 const MAX_PENDING = 4 * 14_400;
 
-/** One request per interface, each reaching the interface's token check (a database read). */
-const REQUESTS: Readonly<Record<InterfaceName, { readonly method: string; readonly path: string }>> = {
+/** An app id that no one registers (a UUID's 32 digits, all zero). */
+const NO_APP = '0'.repeat(32);
+const JSON_BODY = { type: 'application/json', body: '{}' };
+const TOKEN_BODY = {
+  type: 'application/x-www-form-urlencoded',
+  body: `grant_type=client_credentials&client_id=${NO_APP}&client_secret=none&scope=PSD2sandbox`,
+};
+
+interface ProbeRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: { readonly type: string; readonly body: string };
+}
+
+/** One request per interface, each reaching the interface's app check (a database read). */
+const REQUESTS: Readonly<Record<InterfaceName, ProbeRequest>> = {
   'payment-initiation': { method: 'GET', path: '/psd2/v1/payments/sepa-credit-transfers/probe/status' },
   'account-information': { method: 'GET', path: '/psd2/v1/accounts' },
-  'confirmation-of-funds': { method: 'POST', path: '/psd2/v1/funds-confirmations' },
-  authorization: { method: 'POST', path: '/oauth2/token/1.0' },
+  'confirmation-of-funds': { method: 'POST', path: '/psd2/v1/funds-confirmations', body: JSON_BODY },
+  authorization: { method: 'POST', path: '/oauth2/token/1.0', body: TOKEN_BODY },
 };
 
 function milliseconds(value: string | undefined, name: string, fallback: number, min: number): number {
@@ -62,7 +76,7 @@ function baseUrlOf(value: string): string {
 /** One request: answered (not a 5xx) within the timeout or not, its status and time. */
 async function probeOnce(
   baseUrl: string,
-  request: { readonly method: string; readonly path: string },
+  request: ProbeRequest,
   timeoutMs: number,
 ): Promise<{ answered: boolean; statusCode: number | null; latencyMs: number }> {
   const started = performance.now();
@@ -71,11 +85,14 @@ async function probeOnce(
       method: request.method,
       headers: {
         'user-agent': USER_AGENT,
-        authorization: 'Bearer psd2-gateway-probe-holds-no-token',
-        'x-request-id': crypto.randomUUID(),
-        ...(request.method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        'x-gateway-client-id': NO_APP,
+        'tpp-request-id': randomUUID(),
+        'tpp-transaction-id': randomUUID(),
+        country: 'SE',
+        authorization: 'Bearer none',
+        ...(request.body === undefined ? {} : { 'content-type': request.body.type }),
       },
-      ...(request.method === 'POST' ? { body: '{}' } : {}),
+      ...(request.body === undefined ? {} : { body: request.body.body }),
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.arrayBuffer();
@@ -103,10 +120,16 @@ export const probeCommand: Command = {
     const { addProbeOutcomes } = await import('../store/availability-repository.ts');
     const config = loadConfig();
     const probeId = randomBytes(8).toString('hex');
-    let store: Awaited<ReturnType<typeof openConfiguredStore>> | undefined;
+    const say = (text: string) => process.stderr.write(`psd2-gateway probe: ${text}\n`);
     let pending: ProbeRecord[] = [];
     let databaseDown = false;
-    const say = (text: string) => process.stderr.write(`psd2-gateway probe: ${text}\n`);
+    // Opened before the first round: opening PGlite holds the event loop for seconds, which would be a
+    // gap in the probes. A database away at start is opened again at each flush.
+    let store = await openConfiguredStore(config).catch((error: unknown) => {
+      say(`database away (${(error as Error).message}): outcomes kept in memory`);
+      databaseDown = true;
+      return undefined;
+    });
 
     const flush = async () => {
       if (pending.length === 0) return;

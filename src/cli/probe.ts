@@ -6,7 +6,7 @@
 // MAX_PENDING) and are written when it is back. Downtime is computed from them by `report availability`.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { InterfaceName } from '../domain/availability.ts';
+import { type InterfaceName, PROBE_USER_AGENT } from '../domain/availability.ts';
 import type { ProbeRecord } from '../store/availability-repository.ts';
 import { type Command, parseOptions, required, UsageError } from './args.ts';
 
@@ -28,7 +28,7 @@ const OPTIONS = {
 } as const;
 
 /** The probe's User-Agent: the gateway leaves these requests out of the TPPs' statistics. */
-const USER_AGENT = 'psd2-gateway-probe/1';
+const USER_AGENT = `${PROBE_USER_AGENT}/1`;
 /** Outcomes kept while the database is away: a day at the default interval, four interfaces. */
 const MAX_PENDING = 4 * 14_400;
 

@@ -41,10 +41,16 @@ export interface MinuteCounts {
   readonly buckets: ReadonlyMap<number, number>;
 }
 
+/**
+ * The probe's requests start their User-Agent with this: the gateway leaves them out of the TPPs'
+ * statistics (they are the probe's, and downtime is computed from the probe's own records).
+ */
+export const PROBE_USER_AGENT = 'psd2-gateway-probe';
+
 /** Buckets per doubling: each bucket's upper bound is 2^(1/8) (9.05%) above its lower bound. */
 const BUCKETS_PER_DOUBLING = 8;
 /** The last bucket holds everything slower (2^(160/8) ms: over five hours). */
-export const LAST_BUCKET = 160;
+const LAST_BUCKET = 160;
 
 /**
  * The histogram bucket of a response time: 0 for 1 ms or less, else k where 2^((k-1)/8) < ms <= 2^(k/8).
@@ -86,7 +92,7 @@ export interface ProbeOutcome {
 }
 
 /** EBA/GL/2018/07 2.4(c): five consecutive requests not answered make the interface down. */
-export const CONSECUTIVE_FAILURES = 5;
+const CONSECUTIVE_FAILURES = 5;
 
 export interface Span {
   readonly from: number;

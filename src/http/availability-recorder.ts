@@ -2,10 +2,13 @@
 // the hot path (a map update, no I/O), added to the database every AVAILABILITY_FLUSH_MS and when the app
 // closes. A process killed with -9 loses at most its unflushed seconds; a flush that fails (the database
 // away) keeps its counts for the next one.
-import { bucketOf, type InterfaceName, interfaceOfRoute, type MinuteCounts } from '../domain/availability.ts';
-
-/** The probe's requests say so in their User-Agent: they are counted as the probe's, not as TPPs'. */
-export const PROBE_USER_AGENT = 'psd2-gateway-probe';
+import {
+  bucketOf,
+  type InterfaceName,
+  interfaceOfRoute,
+  type MinuteCounts,
+  PROBE_USER_AGENT,
+} from '../domain/availability.ts';
 
 /** At most a day of minutes for the four interfaces is kept while the database is away. */
 const MAX_PENDING = 4 * 1440;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createFreshDatabase, type FreshDatabase } from '../helpers/fresh-database.ts';
 import { backends } from '../helpers/gateway.ts';
@@ -203,7 +203,10 @@ for (const backend of backends()) {
       assert.match(html.stdout, /^<!doctype html>\n<html lang="en">/);
       assert.doesNotMatch(html.stdout, /<script|<link|src=|href=/);
       assert.equal(html.stdout.match(/<table>/g)?.length, 1 + report.days.length);
-      assert.ok(html.stdout.includes(`<caption>Period ${firstDay} to ${lastDay}</caption>`));
+      assert.ok(
+        html.stdout.includes(`<caption>Period ${firstDay} to ${lastDay}</caption>`),
+        'no period caption',
+      );
       for (const figures of report.period)
         assert.ok(
           html.stdout.includes(

@@ -1,6 +1,7 @@
 // The availability report as CSV (one row per day and interface, then the period's) and as the HTML page
 // a bank publishes: self-contained (no external asset), every text escaped, one table per day and one for
 // the period with captions and header cells for screen readers.
+import { escapeHtml } from '../domain/text.ts';
 import type { AvailabilityReport, Figures } from './availability-report.ts';
 
 const COLUMNS: readonly (readonly [keyof Figures, string])[] = [
@@ -56,26 +57,17 @@ export function reportCsv(report: AvailabilityReport): string {
   return `${[CSV_HEADER.join(','), ...lines].join('\r\n')}\r\n`;
 }
 
-const ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const htmlText = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-
 function table(caption: string, rows: readonly Figures[]): string {
-  const head = COLUMNS.map(([, title]) => `<th scope="col">${htmlText(title)}</th>`).join('');
+  const head = COLUMNS.map(([, title]) => `<th scope="col">${escapeHtml(title)}</th>`).join('');
   const body = rows
     .map(
       (figures) =>
-        `<tr><th scope="row">${htmlText(NAMES[figures.interface])}</th>${COLUMNS.map(
-          ([key]) => `<td>${htmlText(figures[key] === null ? '–' : String(figures[key]))}</td>`,
+        `<tr><th scope="row">${escapeHtml(NAMES[figures.interface])}</th>${COLUMNS.map(
+          ([key]) => `<td>${escapeHtml(figures[key] === null ? '–' : String(figures[key]))}</td>`,
         ).join('')}</tr>`,
     )
     .join('\n');
-  return `<table>\n<caption>${htmlText(caption)}</caption>\n<thead><tr><th scope="col">Interface</th>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  return `<table>\n<caption>${escapeHtml(caption)}</caption>\n<thead><tr><th scope="col">Interface</th>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
 }
 
 export function reportHtml(report: AvailabilityReport): string {
@@ -85,7 +77,7 @@ export function reportHtml(report: AvailabilityReport): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${htmlText(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 2rem; color: #1a1a1a; }
 table { border-collapse: collapse; margin: 1.5rem 0; }
@@ -96,11 +88,11 @@ td { text-align: right; }
 </head>
 <body>
 <main>
-<h1>${htmlText(title)}</h1>
+<h1>${escapeHtml(title)}</h1>
 <p>Statistics under Article 32(4) of Commission Delegated Regulation (EU) 2018/389, with the indicators of
-EBA/GL/2018/07 Guideline 2. Days run from midnight to midnight ${htmlText(report.timeZone)}. The interface
+EBA/GL/2018/07 Guideline 2. Days run from midnight to midnight ${escapeHtml(report.timeZone)}. The interface
 counts as down from the first of five consecutive requests not answered within 30 seconds until a request
-is answered again; uptime is 100% minus downtime. The 95th percentile is ${htmlText(report.p95Precision)}.</p>
+is answered again; uptime is 100% minus downtime. The 95th percentile is ${escapeHtml(report.p95Precision)}.</p>
 ${table(`Period ${report.from} to ${report.to}`, report.period)}
 ${report.days.map((day) => table(`Day ${day.date}`, day.interfaces)).join('\n')}
 </main>

@@ -106,6 +106,19 @@ async function probeOnce(
   }
 }
 
+/**
+ * Why a write failed, in a few words: the driver's code or first line, never the statement (a failed
+ * query's message repeats it with every parameter).
+ */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  const code = (cause as { code?: unknown }).code;
+  if (typeof code === 'string') return code;
+  return String((cause as Error).message ?? cause)
+    .split('\n')[0]!
+    .slice(0, 120);
+}
+
 export const probeCommand: Command = {
   summary: "watch the gateway's interfaces (EBA/GL/2018/07) and record each answer, for the report",
   usage: USAGE,
@@ -126,7 +139,7 @@ export const probeCommand: Command = {
     // Opened before the first round: opening PGlite holds the event loop for seconds, which would be a
     // gap in the probes. A database away at start is opened again at each flush.
     let store = await openConfiguredStore(config).catch((error: unknown) => {
-      say(`database away (${(error as Error).message}): outcomes kept in memory`);
+      say(`database away (${reasonOf(error)}): outcomes kept in memory`);
       databaseDown = true;
       return undefined;
     });
@@ -141,7 +154,7 @@ export const probeCommand: Command = {
         if (databaseDown) say(`database back: ${taken.length} outcomes written`);
         databaseDown = false;
       } catch (error) {
-        if (!databaseDown) say(`database away (${(error as Error).message}): outcomes kept in memory`);
+        if (!databaseDown) say(`database away (${reasonOf(error)}): outcomes kept in memory`);
         databaseDown = true;
         pending = [...taken, ...pending].slice(-MAX_PENDING);
       }

@@ -39,6 +39,7 @@ export function availabilityRecorder(
   // The interface and minute of each key, so that a flush does not parse keys back.
   const keys = new Map<string, { readonly name: InterfaceName; readonly minute: number }>();
   let flushing: Promise<void> = Promise.resolve();
+  const classes = new Map<string, InterfaceName | null>();
 
   const countsOf = (name: InterfaceName, minute: number): Counts => {
     const key = `${name} ${minute}`;
@@ -81,8 +82,13 @@ export function availabilityRecorder(
 
   return {
     answered(route, statusCode, ms, userAgent) {
-      const name = interfaceOfRoute(route);
-      if (name === undefined || userAgent?.startsWith(PROBE_USER_AGENT)) return;
+      // Route patterns are few (never raw URLs): each is classed once.
+      let name = classes.get(route);
+      if (name === undefined) {
+        name = interfaceOfRoute(route) ?? null;
+        classes.set(route, name);
+      }
+      if (name === null || userAgent?.startsWith(PROBE_USER_AGENT)) return;
       const counts = countsOf(name, Math.floor(Date.now() / 60_000));
       counts.requests += 1;
       counts.totalMs += ms;

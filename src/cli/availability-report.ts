@@ -1,4 +1,5 @@
-// The RTS Art. 32(4) figures from the durable records: per UTC day and for the period, per interface,
+// The RTS Art. 32(4) figures from the durable records: per day (midnight to midnight in the bank's
+// TIME_ZONE) and for the period, per interface,
 // uptime and downtime (EBA/GL/2018/07 2.4: downtime from the probe's runs of five unanswered requests;
 // uptime is 100% minus it), requests, average and 95th percentile time, and the rates of 5xx and 503
 // answers. A day not over yet is counted up to `now`; time no probe watched is said (unmonitored), not
@@ -13,8 +14,7 @@ import {
   type Span,
   unmonitoredSpans,
 } from '../domain/availability.ts';
-
-const DAY_MS = 86_400_000;
+import { addDays, startOfDay } from '../domain/dates.ts';
 
 export interface Figures {
   readonly interface: InterfaceName;
@@ -37,7 +37,8 @@ export interface Figures {
 export interface AvailabilityReport {
   readonly from: string;
   readonly to: string;
-  readonly timeZone: 'UTC';
+  /** The days' time zone (TIME_ZONE): a day runs from its midnight there to the next. */
+  readonly timeZone: string;
   /** How far a 95th percentile may lie above the true value (log-scale buckets, 2^(1/8)). */
   readonly p95Precision: string;
   readonly days: readonly { readonly date: string; readonly interfaces: readonly Figures[] }[];
@@ -62,9 +63,15 @@ export interface ReportRecords {
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 const percent = (part: number, whole: number) => (whole === 0 ? null : round((100 * part) / whole, 3));
 
-export function buildReport(from: string, to: string, records: ReportRecords, now: Date): AvailabilityReport {
-  const start = Date.parse(`${from}T00:00:00Z`);
-  const end = Date.parse(`${to}T00:00:00Z`) + DAY_MS;
+export function buildReport(
+  period: { readonly from: string; readonly to: string; readonly timeZone: string },
+  records: ReportRecords,
+  now: Date,
+): AvailabilityReport {
+  const { from, to, timeZone } = period;
+  const midnight = (date: string) => startOfDay(date, timeZone).getTime();
+  const start = midnight(from);
+  const end = midnight(addDays(to, 1));
   const outcomes = new Map<string, ProbeOutcome[]>();
   for (const probe of records.probes) {
     const list = outcomes.get(probe.interface) ?? [];
@@ -111,15 +118,12 @@ export function buildReport(from: string, to: string, records: ReportRecords, no
       };
     });
   const days = [];
-  for (let day = start; day < end; day += DAY_MS)
-    days.push({
-      date: new Date(day).toISOString().slice(0, 10),
-      interfaces: figures({ from: day, to: day + DAY_MS }),
-    });
+  for (let date = from; date <= to; date = addDays(date, 1))
+    days.push({ date, interfaces: figures({ from: midnight(date), to: midnight(addDays(date, 1)) }) });
   return {
     from,
     to,
-    timeZone: 'UTC',
+    timeZone,
     p95Precision: 'at most 9.05% above the true value (1 ms at the least)',
     days,
     period: figures({ from: start, to: end }),

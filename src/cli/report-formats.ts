@@ -90,7 +90,7 @@ td { text-align: right; }
 <main>
 <h1>${escapeHtml(title)}</h1>
 <p>Statistics under Article 32(4) of Commission Delegated Regulation (EU) 2018/389, with the indicators of
-EBA/GL/2018/07 Guideline 2. Days run from midnight to midnight ${escapeHtml(report.timeZone)}. The interface
+EBA/GL/2018/07 Guideline 2. Days run from midnight to midnight (${escapeHtml(report.timeZone)}). The interface
 counts as down from the first of five consecutive requests not answered within 30 seconds until a request
 is answered again; uptime is 100% minus downtime. The 95th percentile is ${escapeHtml(report.p95Precision)}.</p>
 ${table(`Period ${report.from} to ${report.to}`, report.period)}

@@ -6,14 +6,14 @@ import { type Command, oneOf, parseOptions, required, UsageError } from './args.
 
 const USAGE = `usage: psd2-gateway report availability --from DATE --to DATE [--format json|csv|html]
                                          [--probe-data-dir DIR]
-  availability     per day (UTC) and for the period, per interface (payment initiation, account
+  availability     per day (midnight to midnight in TIME_ZONE) and for the period, per interface (payment initiation, account
                    information, confirmation of funds, authorization): uptime and downtime
                    (EBA/GL/2018/07), requests, average and 95th percentile response time, error rates
   --from, --to     the first and last day, YYYY-MM-DD (at most 366 days)
   --format         json (default), csv, or html (the page to publish)
   --probe-data-dir PGlite only: the probe's own DATA_DIR, where its outcomes are
 
-settings (environment): DATABASE_URL (PostgreSQL; unset: embedded PGlite), DATA_DIR`;
+settings (environment): DATABASE_URL (PostgreSQL; unset: embedded PGlite), DATA_DIR, TIME_ZONE`;
 
 const OPTIONS = {
   from: { type: 'string' },
@@ -55,12 +55,13 @@ export const reportCommand: Command = {
     const { openConfiguredStore } = await import('../main.ts');
     const repository = await import('../store/availability-repository.ts');
     const { buildReport } = await import('./availability-report.ts');
-    const end = new Date(last + DAY_MS);
+    // A day from its midnight in TIME_ZONE; what is read starts a day earlier and ends a day later (UTC).
+    const end = new Date(last + 2 * DAY_MS);
     const store = await openConfiguredStore(config);
-    let records: Parameters<typeof buildReport>[2];
+    let records: Parameters<typeof buildReport>[1];
     try {
-      const minutes = await repository.minutesBetween(store.db, new Date(start), end);
-      const latency = await repository.latencyBetween(store.db, new Date(start), end);
+      const minutes = await repository.minutesBetween(store.db, new Date(start - DAY_MS), end);
+      const latency = await repository.latencyBetween(store.db, new Date(start - DAY_MS), end);
       // A run of failures under way when the period begins is seen from the day before.
       const readProbes = (db: typeof store.db) =>
         repository.probeOutcomesBetween(db, new Date(start - DAY_MS), end);
@@ -78,7 +79,7 @@ export const reportCommand: Command = {
     } finally {
       await store.close();
     }
-    const report = buildReport(from, to, records, new Date());
+    const report = buildReport({ from, to, timeZone: config.timeZone }, records, new Date());
     const { reportCsv, reportHtml } = await import('./report-formats.ts');
     process.stdout.write(
       format === 'json'

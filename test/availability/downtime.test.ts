@@ -123,7 +123,9 @@ for (const backend of backends()) {
 
       const period = ['report', 'availability', '--from', firstDay, '--to', lastDay, ...reportArgs];
       const reportStartedAt = Date.now();
-      const json = await run([...period, '--format', 'json'], gatewayEnv);
+      // The test's days are UTC's (the gateway's TIME_ZONE is Europe/Stockholm by default).
+      const reportEnv = { ...gatewayEnv, TIME_ZONE: 'UTC' };
+      const json = await run([...period, '--format', 'json'], reportEnv);
       const reportEndedAt = Date.now();
       assert.equal(json.code, 0, json.stderr);
       const report = JSON.parse(json.stdout);
@@ -180,7 +182,7 @@ for (const backend of backends()) {
         },
       );
 
-      const csv = await run([...period, '--format', 'csv'], gatewayEnv);
+      const csv = await run([...period, '--format', 'csv'], reportEnv);
       assert.equal(csv.code, 0, csv.stderr);
       const lines = csv.stdout.trimEnd().split('\r\n');
       assert.equal(
@@ -198,7 +200,7 @@ for (const backend of backends()) {
       );
       assert.equal(lines.length, 1 + 4 * (report.days.length + 1));
 
-      const html = await run([...period, '--format', 'html'], gatewayEnv);
+      const html = await run([...period, '--format', 'html'], reportEnv);
       assert.equal(html.code, 0, html.stderr);
       assert.match(html.stdout, /^<!doctype html>\n<html lang="en">/);
       assert.doesNotMatch(html.stdout, /<script|<link|src=|href=/);

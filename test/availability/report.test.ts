@@ -95,7 +95,11 @@ const unwatched = (name: string, seconds: number) => ({
 
 test('per day and for the period: downtime split at midnight, counts, average, 95th percentile, error rates', () => {
   // The report is made at 12:00 on the 2nd: the 2nd counts half a day, the 3rd none yet.
-  const report = buildReport('2026-03-01', '2026-03-03', records, at('2026-03-02T12:00:00Z'));
+  const report = buildReport(
+    { from: '2026-03-01', to: '2026-03-03', timeZone: 'UTC' },
+    records,
+    at('2026-03-02T12:00:00Z'),
+  );
   assert.deepEqual(report, {
     from: '2026-03-01',
     to: '2026-03-03',
@@ -193,4 +197,34 @@ test('per day and for the period: downtime split at midnight, counts, average, 9
     'the 2nd of March has no row for payment initiation',
   );
   assert.equal(html.match(/<caption>/g)?.length, 4);
+});
+
+test("days run from midnight to midnight in the bank's time zone, 23 hours on the day clocks go forward", () => {
+  const report = buildReport(
+    { from: '2026-03-28', to: '2026-03-29', timeZone: 'Europe/Stockholm' },
+    {
+      minutes: [
+        // 23:30 UTC on the 28th is 00:30 on the 29th in Stockholm.
+        {
+          interface: 'authorization',
+          minute: at('2026-03-28T23:30:00Z'),
+          requests: 2,
+          errors5xx: 0,
+          errors503: 0,
+          totalMs: 4,
+        },
+      ],
+      latency: [],
+      probes: [],
+    },
+    at('2026-04-01T00:00:00Z'),
+  );
+  assert.deepEqual(
+    report.days.map((day) => [day.date, day.interfaces[3]!.seconds, day.interfaces[3]!.requests]),
+    [
+      ['2026-03-28', 86_400, 0],
+      ['2026-03-29', 82_800, 2],
+    ],
+  );
+  assert.equal(report.timeZone, 'Europe/Stockholm');
 });

@@ -10,7 +10,6 @@ import type { FastifyInstance } from 'fastify';
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ServiceMetrics } from '../services/shared/metrics.ts';
 import type { SystemMonitor } from '../services/shared/system-health.ts';
-import type { AvailabilityRecorder } from './availability-recorder.ts';
 import { apiErrorBody } from './errors.ts';
 
 /** The route label of a request no route matched (the not-found answer, an error before routing). */
@@ -227,11 +226,7 @@ export function observeSystems(metrics: GatewayMetrics, monitor: SystemMonitor):
  * Every answer's latency, by method, route pattern (never the raw URL: ids would make a series each)
  * and status code.
  */
-function registerRequestMetrics(
-  app: FastifyInstance,
-  metrics: GatewayMetrics,
-  recorder: AvailabilityRecorder | undefined,
-): void {
+function registerRequestMetrics(app: FastifyInstance, metrics: GatewayMetrics): void {
   const requests = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer a request, by method, route pattern and status code',
@@ -240,11 +235,14 @@ function registerRequestMetrics(
     registers: [metrics.registry],
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
-    const ms = reply.elapsedTime;
-    requests.observe({ method: request.method, route, status_code: String(reply.statusCode) }, ms / 1000);
-    // The RTS Art. 32 statistics count the same answer with the same time (http/availability-recorder.ts).
-    recorder?.answered(route, reply.statusCode, ms, request.headers['user-agent']);
+    requests.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? UNMATCHED_ROUTE,
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
     done();
   });
 }
@@ -258,17 +256,10 @@ export function metricsOf(app: FastifyInstance): GatewayMetrics {
   return metrics;
 }
 
-/**
- * Records the app's metrics for metricsOf, and stops their monitor when the app closes; each answer is
- * also counted by the availability recorder, when there is one.
- */
-export function attachMetrics(
-  app: FastifyInstance,
-  metrics: GatewayMetrics,
-  recorder?: AvailabilityRecorder,
-): void {
+/** Records the app's metrics for metricsOf, and stops their monitor when the app closes. */
+export function attachMetrics(app: FastifyInstance, metrics: GatewayMetrics): void {
   served.set(app, metrics);
-  registerRequestMetrics(app, metrics, recorder);
+  registerRequestMetrics(app, metrics);
   app.addHook('onClose', async () => metrics.stop());
 }
 

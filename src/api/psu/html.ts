@@ -1,8 +1,15 @@
-// HTML escaping for every value put into a page (never trust a name, an account or a message); the
-// escaping itself is domain/text.ts's (the published availability report uses it too).
-import { escapeHtml } from '../../domain/text.ts';
+// HTML escaping for every value put into a page (never trust a name, an account or a message).
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
-export { escapeHtml };
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
+}
 
 /** A template tag that escapes every interpolated value unless it is already Html. */
 export class Html {

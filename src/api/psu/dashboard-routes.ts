@@ -20,6 +20,7 @@ import { baseUrlOf } from '../base-url.ts';
 import { HTML_PAGE, REDIRECT } from '../oauth/answers.ts';
 import type { Api } from '../shared/api.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
+import { apiErrors } from '../shared/schemas.ts';
 import { DASHBOARD_CALLBACK_PATH, setBrowserCookie } from './dashboard-oidc-routes.ts';
 import { DASHBOARD_PATH, loginPage, type Notice } from './dashboard-page.ts';
 import { SESSION_COOKIE, sendDashboard, sendMessage, setSessionCookie } from './dashboard-reply.ts';
@@ -74,6 +75,7 @@ export function dashboardRoutes(
         querystring: Type.Object({ notice: field('What the last change did: withdrawn or cancelled') }),
         response: {
           200: HTML_PAGE('The dashboard, or the login form'),
+          ...apiErrors(400),
           302: REDIRECT("To the bank's OpenID Connect provider's login, where it is configured"),
           503: HTML_PAGE(
             "The bank's login or the database does not answer now: a page that says so, with Retry-After",

@@ -3088,6 +3088,15 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The request breaks the contract: a header, parameter or body field is missing or malformed (FORMAT_ERROR, PARAMETER_NOT_SUPPORTED, PAYMENT_FAILED, EXECUTION_DATE_INVALID) */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description The bank's login or the database does not answer now: a page that says so, with Retry-After */
             readonly 503: {
                 headers: {

@@ -35,6 +35,7 @@ import { SHARED_SCHEMAS } from './api/shared/schemas.ts';
 import { loadQwacReader } from './certificates/qwac.ts';
 import type { Config } from './config.ts';
 import { registerAnswerCheck } from './http/answer-check.ts';
+import { availabilityRecorder } from './http/availability-recorder.ts';
 import {
   answerClientError,
   answerFrameworkError,
@@ -68,6 +69,7 @@ import {
   type SystemName,
   type SystemProbe,
 } from './services/shared/system-health.ts';
+import { addMinutes } from './store/availability-repository.ts';
 import { observeBatches } from './store/coalescer.ts';
 import { isConnectionLost, isDatabaseUnavailable } from './store/database/unavailable.ts';
 import type { Store } from './store/database.ts';
@@ -179,8 +181,18 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   if (tls?.crl !== undefined) await checkRevocations(app.server, tls.ca ?? '', tls.crl);
   const { onRoute } = dependencies;
   if (onRoute !== undefined) app.addHook('onRoute', (route) => onRoute(route));
-  attachMetrics(app, metrics);
   const { db, readDb } = dependencies.store;
+  // The RTS Art. 32 statistics: answers counted per minute, added to the database now and then.
+  const recorder =
+    config.availabilityFlushMs === 0
+      ? undefined
+      : availabilityRecorder((minutes) => addMinutes(db, minutes), {
+          flushMs: config.availabilityFlushMs,
+          onError: (error) =>
+            logger.warn({ err: error }, 'availability statistics not written; kept for the next flush'),
+        });
+  attachMetrics(app, metrics, recorder);
+  if (recorder !== undefined) app.addHook('onClose', () => recorder.close());
   // The standbys' reads (readDb) are joined in batches of their own.
   const unobserve = [db, ...(readDb === db ? [] : [readDb])].map((handle) =>
     observeBatches(handle, metrics.observeBatch),

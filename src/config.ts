@@ -54,6 +54,8 @@ export interface Config {
   readonly databasePoolSize: number;
   /** How often the scheduler books due future-dated payments, in ms; 0 turns it off. */
   readonly schedulerIntervalMs: number;
+  /** How often a process adds its counted answers to the RTS Art. 32 statistics, ms; 0: not counted. */
+  readonly availabilityFlushMs: number;
   /** PEM files of mutual TLS; required in live mode. */
   readonly tls: TlsFiles | undefined;
   /**
@@ -493,6 +495,7 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     }),
     databasePoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 100),
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 60_000, 0, 86_400_000),
+    availabilityFlushMs: integer(env, 'AVAILABILITY_FLUSH_MS', 5_000, 0, 600_000),
     tls,
     seedTestData:
       oneOf(env, 'SEED_TEST_DATA', ['true', 'false'], mode === 'sandbox' ? 'true' : 'false') === 'true',

@@ -26,6 +26,14 @@ const COMMANDS: Record<string, { readonly summary: string; load(): Promise<Comma
     summary: "the bank's actions on enrolled TPPs (remove a certificate)",
     load: async () => (await import('./tpp.ts')).tppCommand,
   },
+  probe: {
+    summary: "watch the gateway's interfaces (EBA/GL/2018/07) and record each answer, for the report",
+    load: async () => (await import('./probe.ts')).probeCommand,
+  },
+  report: {
+    summary: 'the RTS Art. 32 statistics: report availability --from DATE --to DATE [--format json|csv|html]',
+    load: async () => (await import('./report.ts')).reportCommand,
+  },
   demo: {
     summary: 'walk the flows (redirect, decoupled, basket, account information) against a sandbox',
     load: async () => (await import('@psd2-gateway/demo')).demoCommand({ startSandbox }),

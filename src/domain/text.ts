@@ -60,3 +60,16 @@ function frameOf(value: object, path: string): Frame {
 function memberPath(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text put into an HTML page, escaped (a page of ours or the published availability report). */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+}

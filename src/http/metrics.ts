@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ServiceMetrics } from '../services/shared/metrics.ts';
 import type { SystemMonitor } from '../services/shared/system-health.ts';
+import type { AvailabilityRecorder } from './availability-recorder.ts';
 import { apiErrorBody } from './errors.ts';
 
 /** The route label of a request no route matched (the not-found answer, an error before routing). */
@@ -226,7 +227,11 @@ export function observeSystems(metrics: GatewayMetrics, monitor: SystemMonitor):
  * Every answer's latency, by method, route pattern (never the raw URL: ids would make a series each)
  * and status code.
  */
-function registerRequestMetrics(app: FastifyInstance, metrics: GatewayMetrics): void {
+function registerRequestMetrics(
+  app: FastifyInstance,
+  metrics: GatewayMetrics,
+  recorder: AvailabilityRecorder | undefined,
+): void {
   const requests = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer a request, by method, route pattern and status code',
@@ -235,14 +240,11 @@ function registerRequestMetrics(app: FastifyInstance, metrics: GatewayMetrics): 
     registers: [metrics.registry],
   });
   app.addHook('onResponse', (request, reply, done) => {
-    requests.observe(
-      {
-        method: request.method,
-        route: request.routeOptions.url ?? UNMATCHED_ROUTE,
-        status_code: String(reply.statusCode),
-      },
-      reply.elapsedTime / 1000,
-    );
+    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+    const ms = reply.elapsedTime;
+    requests.observe({ method: request.method, route, status_code: String(reply.statusCode) }, ms / 1000);
+    // The RTS Art. 32 statistics count the same answer with the same time (http/availability-recorder.ts).
+    recorder?.answered(route, reply.statusCode, ms, request.headers['user-agent']);
     done();
   });
 }
@@ -256,10 +258,17 @@ export function metricsOf(app: FastifyInstance): GatewayMetrics {
   return metrics;
 }
 
-/** Records the app's metrics for metricsOf, and stops their monitor when the app closes. */
-export function attachMetrics(app: FastifyInstance, metrics: GatewayMetrics): void {
+/**
+ * Records the app's metrics for metricsOf, and stops their monitor when the app closes; each answer is
+ * also counted by the availability recorder, when there is one.
+ */
+export function attachMetrics(
+  app: FastifyInstance,
+  metrics: GatewayMetrics,
+  recorder?: AvailabilityRecorder,
+): void {
   served.set(app, metrics);
-  registerRequestMetrics(app, metrics);
+  registerRequestMetrics(app, metrics, recorder);
   app.addHook('onClose', async () => metrics.stop());
 }
 

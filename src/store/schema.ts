@@ -6,6 +6,7 @@ import { instant } from './schema/columns.ts';
 
 // The tables of onboarding (TPPs, their certificates, subscriptions) and of the built-in ledger, in
 // files of their own; this module is still the one schema Drizzle is given (import * as schema).
+export * from './schema/availability.ts';
 export * from './schema/ledger.ts';
 export * from './schema/onboarding.ts';
 export * from './schema/psu-sessions.ts';

@@ -1,15 +1,8 @@
-// HTML escaping for every value put into a page (never trust a name, an account or a message).
-const ESCAPES: Readonly<Record<string, string>> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
+// HTML escaping for every value put into a page (never trust a name, an account or a message); the
+// escaping itself is domain/text.ts's (the published availability report uses it too).
+import { escapeHtml } from '../../domain/text.ts';
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
-}
+export { escapeHtml };
 
 /** A template tag that escapes every interpolated value unless it is already Html. */
 export class Html {

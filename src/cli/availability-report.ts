@@ -1,0 +1,131 @@
+// The RTS Art. 32(4) figures from the durable records: per day (midnight to midnight in the bank's
+// TIME_ZONE) and for the period, per interface,
+// uptime and downtime (EBA/GL/2018/07 2.4: downtime from the probe's runs of five unanswered requests;
+// uptime is 100% minus it), requests, average and 95th percentile time, and the rates of 5xx and 503
+// answers. A day not over yet is counted up to `now`; time no probe watched is said (unmonitored), not
+// counted as down.
+import {
+  downSpans,
+  INTERFACES,
+  type InterfaceName,
+  overlapMs,
+  type ProbeOutcome,
+  percentileMs,
+  type Span,
+  unmonitoredSpans,
+} from '../domain/availability.ts';
+import { addDays, startOfDay } from '../domain/dates.ts';
+
+export interface Figures {
+  readonly interface: InterfaceName;
+  readonly seconds: number;
+  readonly uptimeSeconds: number;
+  readonly downtimeSeconds: number;
+  /** null for a window of no time (a day still to come). */
+  readonly uptimePercent: number | null;
+  readonly downtimePercent: number | null;
+  readonly unmonitoredSeconds: number;
+  readonly requests: number;
+  readonly averageMs: number | null;
+  readonly p95Ms: number | null;
+  readonly errors5xx: number;
+  readonly errors503: number;
+  readonly errorRate5xxPercent: number | null;
+  readonly errorRate503Percent: number | null;
+}
+
+export interface AvailabilityReport {
+  readonly from: string;
+  readonly to: string;
+  /** The days' time zone (TIME_ZONE): a day runs from its midnight there to the next. */
+  readonly timeZone: string;
+  /** How far a 95th percentile may lie above the true value (log-scale buckets, 2^(1/8)). */
+  readonly p95Precision: string;
+  readonly days: readonly { readonly date: string; readonly interfaces: readonly Figures[] }[];
+  readonly period: readonly Figures[];
+}
+
+/** What the store holds for the period (store/availability-repository.ts). */
+export interface ReportRecords {
+  readonly minutes: readonly {
+    interface: string;
+    minute: Date;
+    requests: number;
+    errors5xx: number;
+    errors503: number;
+    totalMs: number;
+  }[];
+  readonly latency: readonly { interface: string; minute: Date; bucket: number; answers: number }[];
+  /** In time order; from a day before the period, so that a run of failures under way is seen. */
+  readonly probes: readonly { interface: string; sentAt: Date; answered: boolean; intervalMs: number }[];
+}
+
+const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
+const percent = (part: number, whole: number) => (whole === 0 ? null : round((100 * part) / whole, 3));
+
+export function buildReport(
+  period: { readonly from: string; readonly to: string; readonly timeZone: string },
+  records: ReportRecords,
+  now: Date,
+): AvailabilityReport {
+  const { from, to, timeZone } = period;
+  const midnight = (date: string) => startOfDay(date, timeZone).getTime();
+  const start = midnight(from);
+  const end = midnight(addDays(to, 1));
+  const outcomes = new Map<string, ProbeOutcome[]>();
+  for (const probe of records.probes) {
+    const list = outcomes.get(probe.interface) ?? [];
+    list.push({ at: probe.sentAt.getTime(), answered: probe.answered, intervalMs: probe.intervalMs });
+    outcomes.set(probe.interface, list);
+  }
+  const down = new Map(INTERFACES.map((name) => [name, downSpans(outcomes.get(name) ?? [])]));
+  const figures = (window: Span): Figures[] =>
+    INTERFACES.map((name) => {
+      const counted = { from: window.from, to: Math.max(window.from, Math.min(window.to, now.getTime())) };
+      const ms = counted.to - counted.from;
+      const downMs = overlapMs(down.get(name)!, counted);
+      const unwatchedMs = overlapMs(unmonitoredSpans(outcomes.get(name) ?? [], counted), counted);
+      const inWindow = ({ interface: i, minute }: { interface: string; minute: Date }) =>
+        i === name && minute.getTime() >= window.from && minute.getTime() < window.to;
+      let requests = 0;
+      let errors5xx = 0;
+      let errors503 = 0;
+      let totalMs = 0;
+      for (const row of records.minutes.filter(inWindow)) {
+        requests += row.requests;
+        errors5xx += row.errors5xx;
+        errors503 += row.errors503;
+        totalMs += row.totalMs;
+      }
+      const histogram = new Map<number, number>();
+      for (const row of records.latency.filter(inWindow))
+        histogram.set(row.bucket, (histogram.get(row.bucket) ?? 0) + row.answers);
+      return {
+        interface: name,
+        seconds: round(ms / 1000, 3),
+        uptimeSeconds: round((ms - downMs) / 1000, 3),
+        downtimeSeconds: round(downMs / 1000, 3),
+        uptimePercent: ms === 0 ? null : round(100 - (100 * downMs) / ms, 3),
+        downtimePercent: percent(downMs, ms),
+        unmonitoredSeconds: round(unwatchedMs / 1000, 3),
+        requests,
+        averageMs: requests === 0 ? null : round(totalMs / requests, 1),
+        p95Ms: percentileMs(histogram, 95) ?? null,
+        errors5xx,
+        errors503,
+        errorRate5xxPercent: percent(errors5xx, requests),
+        errorRate503Percent: percent(errors503, requests),
+      };
+    });
+  const days = [];
+  for (let date = from; date <= to; date = addDays(date, 1))
+    days.push({ date, interfaces: figures({ from: midnight(date), to: midnight(addDays(date, 1)) }) });
+  return {
+    from,
+    to,
+    timeZone,
+    p95Precision: 'at most 9.05% above the true value (1 ms at the least)',
+    days,
+    period: figures({ from: start, to: end }),
+  };
+}

@@ -79,27 +79,68 @@ export function buildReport(
     outcomes.set(probe.interface, list);
   }
   const down = new Map(INTERFACES.map((name) => [name, downSpans(outcomes.get(name) ?? [])]));
-  const figures = (window: Span): Figures[] =>
+  const dates: string[] = [];
+  for (let date = from; date <= to; date = addDays(date, 1)) dates.push(date);
+  // The days' bounds; the period is the days end to end, so its sums are the days' added up.
+  const bounds = [...dates.map(midnight), end];
+  const counted = (window: Span) => ({
+    from: window.from,
+    to: Math.max(window.from, Math.min(window.to, now.getTime())),
+  });
+  // Each record is put into its day once (a year's minutes read once, not once per day).
+  const dayIndex = (at: number): number => {
+    if (at < start || at >= end) return -1;
+    let low = 0;
+    let high = dates.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (bounds[middle]! <= at) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  };
+  interface Sums {
+    requests: number;
+    errors5xx: number;
+    errors503: number;
+    totalMs: number;
+    readonly histogram: Map<number, number>;
+  }
+  const empty = (): Sums => ({ requests: 0, errors5xx: 0, errors503: 0, totalMs: 0, histogram: new Map() });
+  const sums = new Map(INTERFACES.map((name) => [name as string, dates.map(empty)]));
+  const whole = new Map(INTERFACES.map((name) => [name as string, empty()]));
+  for (const row of records.minutes) {
+    const index = dayIndex(row.minute.getTime());
+    const days = sums.get(row.interface);
+    if (index < 0 || days === undefined) continue;
+    for (const sum of [days[index]!, whole.get(row.interface)!]) {
+      sum.requests += row.requests;
+      sum.errors5xx += row.errors5xx;
+      sum.errors503 += row.errors503;
+      sum.totalMs += row.totalMs;
+    }
+  }
+  for (const row of records.latency) {
+    const index = dayIndex(row.minute.getTime());
+    const days = sums.get(row.interface);
+    if (index < 0 || days === undefined) continue;
+    for (const { histogram } of [days[index]!, whole.get(row.interface)!])
+      histogram.set(row.bucket, (histogram.get(row.bucket) ?? 0) + row.answers);
+  }
+  // Unmonitored time over the whole period once; each day takes its part.
+  const unwatched = new Map(
+    INTERFACES.map((name) => [
+      name,
+      unmonitoredSpans(outcomes.get(name) ?? [], counted({ from: start, to: end })),
+    ]),
+  );
+  const figures = (window: Span, of: (name: InterfaceName) => Sums): Figures[] =>
     INTERFACES.map((name) => {
-      const counted = { from: window.from, to: Math.max(window.from, Math.min(window.to, now.getTime())) };
-      const ms = counted.to - counted.from;
-      const downMs = overlapMs(down.get(name)!, counted);
-      const unwatchedMs = overlapMs(unmonitoredSpans(outcomes.get(name) ?? [], counted), counted);
-      const inWindow = ({ interface: i, minute }: { interface: string; minute: Date }) =>
-        i === name && minute.getTime() >= window.from && minute.getTime() < window.to;
-      let requests = 0;
-      let errors5xx = 0;
-      let errors503 = 0;
-      let totalMs = 0;
-      for (const row of records.minutes.filter(inWindow)) {
-        requests += row.requests;
-        errors5xx += row.errors5xx;
-        errors503 += row.errors503;
-        totalMs += row.totalMs;
-      }
-      const histogram = new Map<number, number>();
-      for (const row of records.latency.filter(inWindow))
-        histogram.set(row.bucket, (histogram.get(row.bucket) ?? 0) + row.answers);
+      const watched = counted(window);
+      const ms = watched.to - watched.from;
+      const downMs = overlapMs(down.get(name)!, watched);
+      const unwatchedMs = overlapMs(unwatched.get(name)!, watched);
+      const { requests, errors5xx, errors503, totalMs, histogram } = of(name);
       return {
         interface: name,
         seconds: round(ms / 1000, 3),
@@ -117,15 +158,16 @@ export function buildReport(
         errorRate503Percent: percent(errors503, requests),
       };
     });
-  const days = [];
-  for (let date = from; date <= to; date = addDays(date, 1))
-    days.push({ date, interfaces: figures({ from: midnight(date), to: midnight(addDays(date, 1)) }) });
+  const days = dates.map((date, index) => ({
+    date,
+    interfaces: figures({ from: bounds[index]!, to: bounds[index + 1]! }, (name) => sums.get(name)![index]!),
+  }));
   return {
     from,
     to,
     timeZone,
     p95Precision: 'at most 9.05% above the true value (1 ms at the least)',
     days,
-    period: figures({ from: start, to: end }),
+    period: figures({ from: start, to: end }, (name) => whole.get(name)!),
   };
 }

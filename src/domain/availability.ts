@@ -101,8 +101,8 @@ export interface Span {
 
 /**
  * The spans an interface was down, from its probe outcomes in time order: each run of at least five
- * consecutive unanswered probes, from the first of them until the next answered one (or, with none yet,
- * until the last unanswered one plus its interval).
+ * consecutive unanswered probes, from the first of them until the next answered one (or, with none yet
+ * or after a gap in the probes, until the last unanswered one plus its interval).
  */
 export function downSpans(outcomes: readonly ProbeOutcome[]): Span[] {
   const spans: Span[] = [];
@@ -112,6 +112,11 @@ export function downSpans(outcomes: readonly ProbeOutcome[]): Span[] {
     run = [];
   };
   for (const outcome of outcomes) {
+    // After time no probe watched (unmonitoredSpans), a run ends where its cover does: the gap is
+    // unmonitored, not down, and failures on either side of it are not consecutive.
+    const before = run.at(-1);
+    if (before !== undefined && outcome.at > before.at + 2 * before.intervalMs)
+      close(before.at + before.intervalMs);
     if (outcome.answered) close(outcome.at);
     else run.push(outcome);
   }

@@ -66,7 +66,11 @@ export function availabilityRecorder(
     } catch (error) {
       options.onError(error);
       // Kept for the next flush, merged with what came meanwhile; the oldest dropped past the bound.
-      for (const [key, counts] of taken) merge(countsOf(keys.get(key)!.name, keys.get(key)!.minute), counts);
+      // The kept minutes go first (a Map keeps insertion order): what came during the write is newer.
+      const meanwhile = pending;
+      pending = new Map();
+      for (const [key, counts] of [...taken, ...meanwhile])
+        merge(countsOf(keys.get(key)!.name, keys.get(key)!.minute), counts);
       for (const key of [...pending.keys()].slice(0, Math.max(0, pending.size - MAX_PENDING))) {
         pending.delete(key);
         keys.delete(key);

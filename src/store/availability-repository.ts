@@ -5,37 +5,43 @@ import type { MinuteCounts } from '../domain/availability.ts';
 import type { Db } from './database.ts';
 import { availabilityLatency, availabilityMinutes, probeOutcomes } from './schema.ts';
 
-/** Adds the minutes' counts to the rows already there (one statement per table). */
+/**
+ * Adds the minutes' counts to the rows already there (one statement per table), in one transaction: the
+ * recorder writes a failed flush again, so half of one written (the minutes but not the histogram)
+ * would count its answers twice.
+ */
 export async function addMinutes(db: Db, minutes: readonly MinuteCounts[]): Promise<void> {
   if (minutes.length === 0) return;
-  await db
-    .insert(availabilityMinutes)
-    .values(minutes.map(({ buckets: _, ...row }) => row))
-    .onConflictDoUpdate({
-      target: [availabilityMinutes.interface, availabilityMinutes.minute],
-      set: {
-        requests: sql`${availabilityMinutes.requests} + excluded.requests`,
-        errors5xx: sql`${availabilityMinutes.errors5xx} + excluded.errors_5xx`,
-        errors503: sql`${availabilityMinutes.errors503} + excluded.errors_503`,
-        totalMs: sql`${availabilityMinutes.totalMs} + excluded.total_ms`,
-      },
-    });
-  const buckets = minutes.flatMap((m) =>
-    [...m.buckets].map(([bucket, answers]) => ({
-      interface: m.interface,
-      minute: m.minute,
-      bucket,
-      answers,
-    })),
-  );
-  if (buckets.length === 0) return;
-  await db
-    .insert(availabilityLatency)
-    .values(buckets)
-    .onConflictDoUpdate({
-      target: [availabilityLatency.interface, availabilityLatency.minute, availabilityLatency.bucket],
-      set: { answers: sql`${availabilityLatency.answers} + excluded.answers` },
-    });
+  await db.transaction(async (trx) => {
+    await trx
+      .insert(availabilityMinutes)
+      .values(minutes.map(({ buckets: _, ...row }) => row))
+      .onConflictDoUpdate({
+        target: [availabilityMinutes.interface, availabilityMinutes.minute],
+        set: {
+          requests: sql`${availabilityMinutes.requests} + excluded.requests`,
+          errors5xx: sql`${availabilityMinutes.errors5xx} + excluded.errors_5xx`,
+          errors503: sql`${availabilityMinutes.errors503} + excluded.errors_503`,
+          totalMs: sql`${availabilityMinutes.totalMs} + excluded.total_ms`,
+        },
+      });
+    const buckets = minutes.flatMap((m) =>
+      [...m.buckets].map(([bucket, answers]) => ({
+        interface: m.interface,
+        minute: m.minute,
+        bucket,
+        answers,
+      })),
+    );
+    if (buckets.length === 0) return;
+    await trx
+      .insert(availabilityLatency)
+      .values(buckets)
+      .onConflictDoUpdate({
+        target: [availabilityLatency.interface, availabilityLatency.minute, availabilityLatency.bucket],
+        set: { answers: sql`${availabilityLatency.answers} + excluded.answers` },
+      });
+  });
 }
 
 export interface ProbeRecord {

@@ -78,3 +78,52 @@ test('answers are added up per interface and minute; a failed write is written w
   await recorder.flush();
   assert.equal(written.length, 1);
 });
+
+test('past the bound while the database is away, the oldest minutes are dropped, not those that came during the write', async (t) => {
+  t.mock.timers.enable({ apis: ['Date'], now: 0 });
+  const written: MinuteCounts[] = [];
+  let fail = true;
+  let release: () => void = () => {};
+  let writing: Promise<void> = Promise.resolve();
+  const recorder = availabilityRecorder(
+    async (minutes) => {
+      await writing;
+      if (fail) throw new Error('database away');
+      written.push(...minutes);
+    },
+    { flushMs: 600_000, onError: () => {} },
+  );
+  const route = '/psd2/v1/payments/:paymentProduct';
+  // A day of minutes for the four interfaces (the bound), kept after a failed write.
+  const routes = [route, '/psd2/v1/accounts', '/psd2/v1/funds-confirmations', '/oauth2/token/1.0'];
+  for (let minute = 0; minute < 1440; minute += 1) {
+    t.mock.timers.setTime(minute * 60_000);
+    for (const each of routes) recorder.answered(each, 200, 1, undefined);
+  }
+  await recorder.flush();
+  // The next write waits; meanwhile an answer of a new minute comes; then the write fails.
+  writing = new Promise((resolve) => {
+    release = resolve;
+  });
+  const flushed = recorder.flush();
+  // The write has begun (it took the counts) and waits.
+  await new Promise(setImmediate);
+  t.mock.timers.setTime(1440 * 60_000);
+  recorder.answered(route, 503, 1, undefined);
+  release();
+  await flushed;
+  fail = false;
+  writing = Promise.resolve();
+  await recorder.close();
+  const minutes = written
+    .filter((row) => row.interface === 'payment-initiation')
+    .map((row) => row.minute.getTime() / 60_000);
+  assert.equal(written.length, 4 * 1440);
+  assert.equal(Math.min(...minutes), 1, 'the oldest minute is the one dropped');
+  assert.deepEqual(
+    written
+      .filter((row) => row.minute.getTime() === 1440 * 60_000)
+      .map((row) => [row.interface, row.errors503]),
+    [['payment-initiation', 1]],
+  );
+});

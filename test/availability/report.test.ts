@@ -228,3 +228,47 @@ test("days run from midnight to midnight in the bank's time zone, 23 hours on th
   );
   assert.equal(report.timeZone, 'Europe/Stockholm');
 });
+
+test("a year's report reads each record once, not once per day (a year of minutes is millions of rows)", () => {
+  let reads = 0;
+  const counted = <T extends object>(rows: T[]): T[] =>
+    new Proxy(rows, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+  const minute = new Date('2025-06-01T10:00:00Z');
+  const report = buildReport(
+    { from: '2025-01-01', to: '2025-12-31', timeZone: 'Europe/Stockholm' },
+    {
+      minutes: counted(
+        ['payment-initiation', 'authorization'].map((name) => ({
+          interface: name,
+          minute,
+          requests: 4,
+          errors5xx: 1,
+          errors503: 0,
+          totalMs: 40,
+        })),
+      ),
+      latency: counted([{ interface: 'authorization', minute, bucket: 8, answers: 4 }]),
+      probes: [],
+    },
+    new Date('2026-01-01T00:00:00Z'),
+  );
+  assert.ok(reads <= 3 * 3, `${reads} reads of 3 records`);
+  const june = report.days.find((day) => day.date === '2025-06-01')!;
+  assert.deepEqual(
+    [june, { interfaces: report.period }].map((window) =>
+      window.interfaces.map((f) => [f.interface, f.requests, f.errors5xx, f.averageMs, f.p95Ms]),
+    ),
+    Array(2).fill([
+      ['payment-initiation', 4, 1, 10, null],
+      ['account-information', 0, 0, null, null],
+      ['confirmation-of-funds', 0, 0, null, null],
+      ['authorization', 4, 1, 10, 2],
+    ]),
+  );
+  assert.equal(report.days.filter((day) => day.interfaces.some((f) => f.requests > 0)).length, 1);
+});

@@ -77,6 +77,14 @@ for (const backend of backends())
       ]);
       // Counts that break the rule (more 503s than 5xx) are refused by the table.
       await assert.rejects(addMinutes(store.db, [{ ...counts(1, []), errors5xx: 0 }]));
+      // A write whose histogram fails adds nothing: the recorder writes it again at the next flush,
+      // and minutes added the first time would be counted twice.
+      const later = new Date(minute.getTime() + 60_000);
+      await assert.rejects(addMinutes(store.db, [{ ...counts(4, [[161, 4]]), minute: later }]));
+      assert.deepEqual(
+        (await minutesBetween(store.db, from, to)).map((row) => [row.minute, row.requests]),
+        [[minute, 5]],
+      );
     } finally {
       await store.close();
     }

@@ -30,6 +30,18 @@ test('a run still under way at the end lasts until its last request plus the int
   assert.deepEqual(downSpans(outcomes('ooxxxxx')), [{ from: 2000, to: 7000 }]);
 });
 
+test('a run ends where the probe stopped watching: the gap is unmonitored, not down', () => {
+  // Five failures, then the probe is away for an hour and comes back to an answer.
+  const gap = [...outcomes('oxxxxx'), { at: 3_600_000, answered: true, intervalMs: 1000 }];
+  assert.deepEqual(downSpans(gap), [{ from: 1000, to: 6000 }]);
+  // Failures on either side of a gap are not five in a row.
+  const split = [...outcomes('oxxx'), ...outcomes('xxo').map((o) => ({ ...o, at: o.at + 3_600_000 }))];
+  assert.deepEqual(downSpans(split), []);
+  // A late probe (within twice the interval) is no gap.
+  const late = outcomes('oxxxxxo').map((o) => (o.at >= 4000 ? { ...o, at: o.at + 900 } : o));
+  assert.deepEqual(downSpans(late), [{ from: 1000, to: 6900 }]);
+});
+
 test('time no probe watched is unmonitored; one late probe is no gap', () => {
   const records = [0, 1000, 2500, 10_000].map((at) => ({ at, answered: true, intervalMs: 1000 }));
   assert.deepEqual(unmonitoredSpans(records, { from: 0, to: 15_000 }), [

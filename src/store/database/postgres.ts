@@ -6,6 +6,7 @@ import { type Store, type StoreDb, type StoreOptions, serveStatements } from '..
 import * as schema from '../schema.ts';
 import { routedClient } from './host-client.ts';
 import { parseDatabaseHosts } from './hosts.ts';
+import { releaseClientsOfFailedTransactions } from './pooled-transaction.ts';
 import { openReadStore } from './replicas.ts';
 
 const MIGRATION_LOCK_KEY = 7_337_001;
@@ -94,6 +95,7 @@ export async function openPostgres(options: StoreOptions): Promise<Store> {
   // could not use a partial index whose predicate is a parameter's value (status = 'ACCP').
   const generic = ['-c plan_cache_mode=force_generic_plan'];
   const statements = poolOf(generic);
+  releaseClientsOfFailedTransactions();
   const db = drizzle(pool, { schema }) as unknown as StoreDb;
   serveStatements(
     db,

@@ -6,7 +6,7 @@
 // MAX_PENDING) and are written when it is back. Downtime is computed from them by `report availability`.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type InterfaceName, PROBE_USER_AGENT } from '../domain/availability.ts';
+import { type InterfaceName, PROBE_APP_ID, PROBE_USER_AGENT } from '../domain/availability.ts';
 import type { ProbeRecord } from '../store/availability-repository.ts';
 import { type Command, parseOptions, required, UsageError } from './args.ts';
 
@@ -32,12 +32,10 @@ const USER_AGENT = `${PROBE_USER_AGENT}/1`;
 /** Outcomes kept while the database is away: a day at the default interval, four interfaces. */
 const MAX_PENDING = 4 * 14_400;
 
-/** An app id that no one registers (a UUID's 32 digits, all zero). */
-const NO_APP = '0'.repeat(32);
 const JSON_BODY = { type: 'application/json', body: '{}' };
 const TOKEN_BODY = {
   type: 'application/x-www-form-urlencoded',
-  body: `grant_type=client_credentials&client_id=${NO_APP}&client_secret=none&scope=PSD2sandbox`,
+  body: `grant_type=client_credentials&client_id=${PROBE_APP_ID}&client_secret=none&scope=PSD2sandbox`,
 };
 
 interface ProbeRequest {
@@ -85,7 +83,7 @@ async function probeOnce(
       method: request.method,
       headers: {
         'user-agent': USER_AGENT,
-        'x-gateway-client-id': NO_APP,
+        'x-gateway-client-id': PROBE_APP_ID,
         'tpp-request-id': randomUUID(),
         'tpp-transaction-id': randomUUID(),
         country: 'SE',

@@ -23,8 +23,15 @@ const CLASSES: readonly (readonly [RegExp, InterfaceName])[] = [
   [/\/psu$/, 'authorization'],
 ];
 
-/** The interface of a route pattern; undefined for the rest (health, docs, sandbox, onboarding). */
+/** The PSU's own dashboard is no interface for TPPs: its pages are not counted under authorization. */
+const NOT_COUNTED = /\/psu\/dashboard(?:\/|$)/;
+
+/**
+ * The interface of a route pattern; undefined for the rest (health, docs, sandbox, onboarding, the
+ * PSU's dashboard).
+ */
 export function interfaceOfRoute(route: string): InterfaceName | undefined {
+  if (NOT_COUNTED.test(route)) return undefined;
   for (const [pattern, name] of CLASSES) if (pattern.test(route)) return name;
   return undefined;
 }
@@ -42,10 +49,22 @@ export interface MinuteCounts {
 }
 
 /**
- * The probe's requests start their User-Agent with this: the gateway leaves them out of the TPPs'
- * statistics (they are the probe's, and downtime is computed from the probe's own records).
+ * The probe's requests start their User-Agent with this and name the app PROBE_APP_ID: the gateway
+ * leaves them out of the TPPs' statistics (they are the probe's, and downtime is computed from the
+ * probe's own records).
  */
 export const PROBE_USER_AGENT = 'psd2-gateway-probe';
+/** An app id that no one registers (a UUID's 32 digits, all zero): the probe's requests name it. */
+export const PROBE_APP_ID = '0'.repeat(32);
+
+/**
+ * Whether a request is the probe's. Both marks are needed: a TPP that sends the probe's User-Agent
+ * with its own app is counted (it cannot take its answers out of the published figures), and one that
+ * names the probe's app is refused as an unknown app whatever it sends.
+ */
+export function isProbeRequest(userAgent: string | undefined, appId: string | undefined): boolean {
+  return appId === PROBE_APP_ID && userAgent?.startsWith(PROBE_USER_AGENT) === true;
+}
 
 /** Buckets per doubling: each bucket's upper bound is 2^(1/8) (9.05%) above its lower bound. */
 const BUCKETS_PER_DOUBLING = 8;

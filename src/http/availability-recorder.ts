@@ -6,8 +6,8 @@ import {
   bucketOf,
   type InterfaceName,
   interfaceOfRoute,
+  isProbeRequest,
   type MinuteCounts,
-  PROBE_USER_AGENT,
 } from '../domain/availability.ts';
 
 /** At most a day of minutes for the four interfaces is kept while the database is away. */
@@ -22,8 +22,14 @@ interface Counts {
 }
 
 export interface AvailabilityRecorder {
-  /** One answer: its route pattern, status code, time in ms and User-Agent. */
-  answered(route: string, statusCode: number, ms: number, userAgent: string | undefined): void;
+  /** One answer: its route pattern, status code, time in ms, User-Agent and the app the request named. */
+  answered(
+    route: string,
+    statusCode: number,
+    ms: number,
+    userAgent: string | undefined,
+    appId: string | undefined,
+  ): void;
   /** Writes what was counted; resolves when written (or kept for the next flush). */
   flush(): Promise<void>;
   /** Stops the timer and flushes once more. */
@@ -85,14 +91,14 @@ export function availabilityRecorder(
   timer.unref();
 
   return {
-    answered(route, statusCode, ms, userAgent) {
+    answered(route, statusCode, ms, userAgent, appId) {
       // Route patterns are few (never raw URLs): each is classed once.
       let name = classes.get(route);
       if (name === undefined) {
         name = interfaceOfRoute(route) ?? null;
         classes.set(route, name);
       }
-      if (name === null || userAgent?.startsWith(PROBE_USER_AGENT)) return;
+      if (name === null || isProbeRequest(userAgent, appId)) return;
       const counts = countsOf(name, Math.floor(Date.now() / 60_000));
       counts.requests += 1;
       counts.totalMs += ms;

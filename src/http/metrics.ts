@@ -244,7 +244,15 @@ function registerRequestMetrics(
     const ms = reply.elapsedTime;
     requests.observe({ method: request.method, route, status_code: String(reply.statusCode) }, ms / 1000);
     // The RTS Art. 32 statistics count the same answer with the same time (http/availability-recorder.ts).
-    recorder?.answered(route, reply.statusCode, ms, request.headers['user-agent']);
+    // The probe names its app in this header on every request, the token request's too.
+    const appId = request.headers['x-gateway-client-id'];
+    recorder?.answered(
+      route,
+      reply.statusCode,
+      ms,
+      request.headers['user-agent'],
+      typeof appId === 'string' ? appId : undefined,
+    );
     done();
   });
 }

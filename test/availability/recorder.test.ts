@@ -2,8 +2,10 @@
 // the probe's requests and the routes of no interface left out; a flush that fails keeps its counts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { MinuteCounts } from '../../src/domain/availability.ts';
+import { type MinuteCounts, PROBE_APP_ID } from '../../src/domain/availability.ts';
 import { availabilityRecorder } from '../../src/http/availability-recorder.ts';
+
+const APP = '5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e';
 
 test('answers are added up per interface and minute; a failed write is written with the next', async () => {
   const written: MinuteCounts[][] = [];
@@ -16,11 +18,13 @@ test('answers are added up per interface and minute; a failed write is written w
     },
     { flushMs: 600_000, onError: (error) => errors.push(error) },
   );
-  recorder.answered('/psd2/v1/payments/:paymentProduct', 201, 12, 'tpp/1.0');
-  recorder.answered('/psd2/v1/payments/:paymentProduct', 503, 3, undefined);
-  recorder.answered('/psd2/v1/accounts', 500, 40, undefined);
-  recorder.answered('/psd2/v1/accounts', 401, 2, 'psd2-gateway-probe/1');
-  recorder.answered('/healthz', 200, 1, undefined);
+  recorder.answered('/psd2/v1/payments/:paymentProduct', 201, 12, 'tpp/1.0', APP);
+  recorder.answered('/psd2/v1/payments/:paymentProduct', 503, 3, undefined, APP);
+  recorder.answered('/psd2/v1/accounts', 500, 40, undefined, undefined);
+  // The probe's: its User-Agent and its app.
+  recorder.answered('/psd2/v1/accounts', 401, 2, 'psd2-gateway-probe/1', PROBE_APP_ID);
+  recorder.answered('/healthz', 200, 1, undefined, APP);
+  recorder.answered('/psu/dashboard', 200, 1, undefined, undefined);
   await recorder.flush();
   assert.deepEqual(
     errors.map((e) => (e as Error).message),
@@ -28,7 +32,9 @@ test('answers are added up per interface and minute; a failed write is written w
   );
   assert.equal(written.length, 0, 'written while the database was away');
   fail = false;
-  recorder.answered('/psd2/v1/payments/:paymentProduct', 400, 1, undefined);
+  recorder.answered('/psd2/v1/payments/:paymentProduct', 400, 1, undefined, APP);
+  // A TPP that sends the probe's User-Agent with its own app is counted all the same.
+  recorder.answered('/psd2/v1/accounts', 500, 8, 'psd2-gateway-probe/1', APP);
   await recorder.close();
   const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
   // The test runs within one minute unless it crosses one: then the rows are per minute, summed here.
@@ -67,11 +73,14 @@ test('answers are added up per interface and minute; a failed write is written w
     },
     'account-information': {
       interface: 'account-information',
-      requests: 1,
-      errors5xx: 1,
+      requests: 2,
+      errors5xx: 2,
       errors503: 0,
-      totalMs: 40,
-      buckets: [[43, 1]],
+      totalMs: 48,
+      buckets: [
+        [43, 1],
+        [24, 1],
+      ],
     },
   });
   // Nothing left: closing again writes nothing.
@@ -98,7 +107,7 @@ test('past the bound while the database is away, the oldest minutes are dropped,
   const routes = [route, '/psd2/v1/accounts', '/psd2/v1/funds-confirmations', '/oauth2/token/1.0'];
   for (let minute = 0; minute < 1440; minute += 1) {
     t.mock.timers.setTime(minute * 60_000);
-    for (const each of routes) recorder.answered(each, 200, 1, undefined);
+    for (const each of routes) recorder.answered(each, 200, 1, undefined, APP);
   }
   await recorder.flush();
   // The next write waits; meanwhile an answer of a new minute comes; then the write fails.
@@ -109,7 +118,7 @@ test('past the bound while the database is away, the oldest minutes are dropped,
   // The write has begun (it took the counts) and waits.
   await new Promise(setImmediate);
   t.mock.timers.setTime(1440 * 60_000);
-  recorder.answered(route, 503, 1, undefined);
+  recorder.answered(route, 503, 1, undefined, APP);
   release();
   await flushed;
   fail = false;

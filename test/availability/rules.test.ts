@@ -102,6 +102,8 @@ test('routes are classed by their pattern into the four interfaces, the rest int
     ['/refresh/oauth2/token/1.0', 'authorization'],
     ['/decoupled/eid/initAuthorization/2.0', 'authorization'],
     ['/psu/login', 'authorization'],
+    ['/psu/dashboard', undefined],
+    ['/psu/dashboard/consents/:consentId/withdraw', undefined],
     ['/bank/api/psd2/v1/payments/:paymentProduct', 'payment-initiation'],
     ['/psd2/v1/third-parties', undefined],
     ['/healthz', undefined],

@@ -4,10 +4,13 @@
 // 0 is none. Each test uses apps and client addresses of its own, so the tests share one gateway.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { openIdPsuLogin } from '../../src/adapters/openid-psu-login.ts';
 import { renderPage } from '../../src/api/psu/pages.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { type Gateway, sibling, startGateway } from '../helpers/gateway.ts';
 import { errorBody } from '../helpers/http.ts';
+import { PROVIDER_ACCOUNTS, settingsOf } from '../helpers/oidc.ts';
+import { startOidcProvider } from '../stand-ins/oidc-provider.ts';
 
 const LIMITS = {
   windowMs: 60_000,
@@ -273,6 +276,37 @@ test("the PSU's login page: per address, as a page", async () => {
   );
   // Another address is not held back.
   assert.equal((await login('192.0.2.51')).status, 400);
+});
+
+test("the PSU's dashboard: each login begun at the bank's provider counts per address, as a page", async () => {
+  const provider = await startOidcProvider(PROVIDER_ACCOUNTS);
+  const withProvider = await sibling(gateway, {
+    config: { rateLimits: LIMITS },
+    psuIdentityProvider: await openIdPsuLogin(settingsOf(provider)),
+  });
+  try {
+    const open = (address: string) => send(withProvider, address, { method: 'GET', url: '/psu/dashboard' });
+    const begun = await inTurn(2, () => open('192.0.2.55'));
+    assert.deepEqual(statuses(begun), [302, 302]);
+    const over = await open('192.0.2.55');
+    const wait = seconds(over);
+    assert.equal(
+      over.body,
+      renderPage(
+        {
+          view: 'message',
+          title: 'Too many attempts',
+          text: `Too many attempts from this address; try again in ${wait} seconds.`,
+        },
+        undefined,
+        '',
+      ),
+    );
+    assert.equal((await open('192.0.2.56')).status, 302);
+  } finally {
+    await withProvider.close();
+    await provider.close();
+  }
 });
 
 test('a limit of 0 is none', async () => {

@@ -77,6 +77,9 @@ export function dashboardRoutes(
           200: HTML_PAGE('The dashboard, or the login form'),
           ...apiErrors(400),
           302: REDIRECT("To the bank's OpenID Connect provider's login, where it is configured"),
+          429: HTML_PAGE(
+            "Too many logins begun at the bank's OpenID Connect provider from this address: try again after Retry-After seconds",
+          ),
           503: HTML_PAGE(
             "The bank's login or the database does not answer now: a page that says so, with Retry-After",
           ),
@@ -89,6 +92,11 @@ export function dashboardRoutes(
         const psuId = await psuOfSession(context, secret);
         if (psuId !== undefined && secret !== undefined)
           return sendDashboard(context, reply, { secret, psuId }, request.query.notice);
+        // Each login begun at the provider is a row: counted per address as the password pages are.
+        if (context.psuIdentityProvider !== undefined) {
+          await limits.psuAddress.step?.(request, reply);
+          if (reply.sent) return reply;
+        }
         const leaving = await beginDashboardProviderLogin(
           context,
           baseUrlOf(config, request) + DASHBOARD_CALLBACK_PATH,

@@ -3097,6 +3097,15 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description Too many logins begun at the bank's OpenID Connect provider from this address: try again after Retry-After seconds */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "text/html": string;
+                };
+            };
             /** @description The bank's login or the database does not answer now: a page that says so, with Retry-After */
             readonly 503: {
                 headers: {

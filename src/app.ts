@@ -1,5 +1,6 @@
 // buildApp: a Fastify instance with every plugin and route; it never listens (tests use inject() or
 // listen on port 0; main.ts listens).
+
 import { randomUUID } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -68,6 +69,7 @@ import {
   type SystemName,
   type SystemProbe,
 } from './services/shared/system-health.ts';
+import { startSealer } from './store/audit/sealer.ts';
 import { observeBatches } from './store/coalescer.ts';
 import { isConnectionLost, isDatabaseUnavailable } from './store/database/unavailable.ts';
 import type { Store } from './store/database.ts';

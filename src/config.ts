@@ -54,6 +54,15 @@ export interface Config {
   readonly databasePoolSize: number;
   /** How often the scheduler books due future-dated payments, in ms; 0 turns it off. */
   readonly schedulerIntervalMs: number;
+  /**
+   * The audit trail's seal key (AUDIT_KEY, 32 characters or more: 128 random bits in hex at least);
+   * required live. Unset in the sandbox: a key generated once and kept in the database.
+   */
+  readonly auditKey: string | undefined;
+  /** How often a gateway seals the audit records written meanwhile, ms (AUDIT_SEAL_INTERVAL_MS); 0: never. */
+  readonly auditSealIntervalMs: number;
+  /** Audit records older than this many days are deleted (AUDIT_RETENTION_DAYS); undefined: kept. */
+  readonly auditRetentionDays: number | undefined;
   /** PEM files of mutual TLS; required in live mode. */
   readonly tls: TlsFiles | undefined;
   /**
@@ -180,6 +189,22 @@ const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
 function text(env: Env, key: string): string | undefined {
   const value = env[key]?.trim();
   return value === '' ? undefined : value;
+}
+
+/** AUDIT_KEY: required live (a generated key kept beside the records proves nothing to a supervisor). */
+function auditKey(env: Env, mode: Mode): string | undefined {
+  const key = text(env, 'AUDIT_KEY');
+  if (key === undefined) {
+    if (mode === 'live')
+      throw new ConfigError(
+        'AUDIT_KEY',
+        'live mode needs AUDIT_KEY: 32 or more characters, e.g. openssl rand -hex 32',
+      );
+    return undefined;
+  }
+  if (key.length < 32)
+    throw new ConfigError('AUDIT_KEY', 'must be 32 characters or more (128 random bits in hex)');
+  return key;
 }
 
 function integer(env: Env, key: string, fallback: number, min: number, max: number): number {
@@ -493,6 +518,12 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     }),
     databasePoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 100),
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 60_000, 0, 86_400_000),
+    auditKey: auditKey(env, mode),
+    auditSealIntervalMs: integer(env, 'AUDIT_SEAL_INTERVAL_MS', 1_000, 0, 3_600_000),
+    auditRetentionDays:
+      text(env, 'AUDIT_RETENTION_DAYS') === undefined
+        ? undefined
+        : integer(env, 'AUDIT_RETENTION_DAYS', 0, 1, 36_500),
     tls,
     seedTestData:
       oneOf(env, 'SEED_TEST_DATA', ['true', 'false'], mode === 'sandbox' ? 'true' : 'false') === 'true',

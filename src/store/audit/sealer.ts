@@ -1,0 +1,38 @@
+// The gateway's own sealer: every AUDIT_SEAL_INTERVAL_MS a turn (store/audit/seal.ts), and once a day
+// the retention (AUDIT_RETENTION_DAYS). Every process of every instance runs one; the row lock in
+// sealTurn lets one seal at a time and the others find nothing left to do.
+import type { Db } from '../database.ts';
+import { sealTurn } from './seal.ts';
+import { applyRetention, auditKey } from './trail.ts';
+
+export interface SealerOptions {
+  readonly key: string | undefined;
+  readonly intervalMs: number;
+  readonly retentionDays: number | undefined;
+  readonly onError: (error: unknown) => void;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Starts sealing; answers the stop, which waits for a turn under way. */
+export function startSealer(db: Db, options: SealerOptions): () => Promise<void> {
+  let key: Buffer | undefined;
+  let lastRetention = 0;
+  const run = async () => {
+    key ??= await auditKey(db, options.key);
+    await sealTurn(db, key);
+    if (options.retentionDays !== undefined && Date.now() - lastRetention > DAY_MS) {
+      lastRetention = Date.now();
+      await applyRetention(db, options.retentionDays, new Date());
+    }
+  };
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(run).catch(options.onError);
+  }, options.intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

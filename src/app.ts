@@ -230,6 +230,16 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
     const stopScheduler = startScheduler(context, config.schedulerIntervalMs, app.log);
     app.addHook('onClose', stopScheduler);
   }
+  // The audit trail's sealer (and its retention): every process runs one; one seals at a time.
+  if (config.auditSealIntervalMs > 0) {
+    const stopSealer = startSealer(context.db, {
+      key: config.auditKey,
+      intervalMs: config.auditSealIntervalMs,
+      retentionDays: config.auditRetentionDays,
+      onError: (error) => app.log.error({ err: error }, 'sealing the audit trail failed'),
+    });
+    app.addHook('onClose', stopSealer);
+  }
 
   // Before any route and the OpenAPI document: the limits that routes name in their pipelines.
   const limits = await registerRateLimits(app, config, { redis: dependencies.redis });

@@ -23,8 +23,3 @@ export interface AuditEvent extends AuditActor {
   readonly resource?: string | null | undefined;
   readonly detail?: Readonly<Record<string, unknown>> | null | undefined;
 }
-
-/** An actor with `more`'s fields added where it had none. */
-export function withActor(actor: AuditActor | undefined, more: AuditActor): AuditActor {
-  return { ...more, ...Object.fromEntries(Object.entries(actor ?? {}).filter(([, v]) => v != null)) };
-}

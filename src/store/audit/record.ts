@@ -19,7 +19,7 @@ export interface AuditRow {
   readonly detail: Readonly<Record<string, unknown>> | null;
 }
 
-export function auditRow(event: AuditEvent): AuditRow {
+function auditRow(event: AuditEvent): AuditRow {
   return {
     event: event.event,
     outcome: event.outcome,

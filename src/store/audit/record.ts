@@ -1,7 +1,7 @@
 // Recording audit events (issue 39) in the statement or transaction that makes the change: as rows of
 // a JSON input that a data-modifying CTE inserts (auditInsertSql: coalesced single statements, no
 // extra round trip), or as one multi-row INSERT inside an open transaction (recordEvents).
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { AuditActor, AuditEvent } from '../../domain/audit.ts';
 import type { Db } from '../database.ts';
 
@@ -87,4 +87,26 @@ export async function recordEvents(db: Db, events: readonly AuditEvent[]): Promi
       FROM jsonb_to_recordset(${JSON.stringify(events.map(auditRow))}::jsonb)
         AS t(event text, outcome text, resource text, "tppId" text, "appId" text, certificate text,
              "psuId" text, address text, "correlationId" text, detail jsonb)`);
+}
+
+/**
+ * A change and its audit records in one statement: `change` is an UPDATE, INSERT or DELETE whose
+ * RETURNING gives `resource`, `app_id` and `psu_id` for each row it changed; each such row gets the
+ * event, with `actor`'s other fields. Answers how many rows changed (and were recorded).
+ */
+export async function auditedChange(
+  db: Db,
+  change: SQL,
+  event: Pick<AuditEvent, 'event' | 'outcome' | 'detail'>,
+  actor: AuditActor | undefined,
+): Promise<number> {
+  const result = await db.execute(sql`WITH changed AS (${change})
+    INSERT INTO audit_events (${sql.raw(COLUMNS)})
+    SELECT ${event.event}, ${event.outcome}, c.resource, ${actor?.tppId ?? null}::text,
+           COALESCE(c.app_id, ${actor?.appId ?? null}::text), ${actor?.certificate ?? null}::text,
+           COALESCE(c.psu_id, ${actor?.psuId ?? null}::text), ${actor?.address ?? null}::text,
+           ${actor?.correlationId ?? null}::text, ${event.detail === undefined || event.detail === null ? null : JSON.stringify(event.detail)}::jsonb
+      FROM changed c
+    RETURNING seq`);
+  return (result as unknown as { rows: unknown[] }).rows.length;
 }

@@ -43,3 +43,6 @@ CREATE TABLE audit_sealer (
   generated_key text
 );
 INSERT INTO audit_sealer (id) VALUES (1);
+
+-- A consent's expiry is recorded once, when the gateway first refuses it for that (no status changes).
+CREATE UNIQUE INDEX audit_events_consent_expired ON audit_events (resource) WHERE event = 'consent.expired';

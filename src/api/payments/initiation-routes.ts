@@ -97,6 +97,7 @@ export function paymentInitiationRoutes(
             customerType,
             payments: request.body.payments,
             corporate: corporateHeaders(request),
+            actor: auditActorOf(request),
           });
           return answerWith(reply, answer);
         },

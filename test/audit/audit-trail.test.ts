@@ -85,7 +85,7 @@ for (const backend of backends()) {
             .map(({ seq: _, ...row }) => row),
         ],
       );
-      assert.ok(rows[0]!.psuId !== null);
+      assert.ok(rows[0]!.psuId !== null, 'the initiation names the PSU of the debtor account');
       assert.deepEqual(
         rows.slice(1).map((row) => [row.event, row.outcome, row.appId, row.psuId]),
         [['payment.booked', 'ACCC', app, rows[0]!.psuId]],
@@ -172,7 +172,7 @@ for (const backend of backends()) {
       await fiveSteps(gateway, 'audit-request-5');
       await sealAll(gateway.store.db, key);
       const deleted = await applyRetention(gateway.store.db, 1, new Date(Date.now() + 3 * 86_400_000));
-      assert.ok(deleted > 0);
+      assert.ok(deleted > 0, 'retention deleted the records of the old seals');
       await sealAll(gateway.store.db, key);
       const verdict = await verifyTrail(gateway.store.db, key);
       assert.equal(verdict.ok, true, JSON.stringify(verdict));

@@ -14,7 +14,13 @@ export interface SealerOptions {
 
 const DAY_MS = 86_400_000;
 
-/** Starts sealing; answers the stop, which waits for a turn under way. */
+/** How long the stop waits for a turn under way (a database gone silent must not hold a shutdown). */
+const STOP_WAIT_MS = 1_000;
+
+/**
+ * Starts sealing; answers the stop, which waits for a turn under way at most STOP_WAIT_MS: a turn is one
+ * transaction, and one cut off rolls back whole (the next process's turn seals what it would have).
+ */
 export function startSealer(db: Db, options: SealerOptions): () => Promise<void> {
   let key: Buffer | undefined;
   let lastRetention = 0;
@@ -33,6 +39,14 @@ export function startSealer(db: Db, options: SealerOptions): () => Promise<void>
   timer.unref();
   return async () => {
     clearInterval(timer);
-    await running;
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([
+      running,
+      new Promise((resolve) => {
+        bound = setTimeout(resolve, STOP_WAIT_MS);
+        bound.unref();
+      }),
+    ]);
+    clearTimeout(bound);
   };
 }

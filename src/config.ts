@@ -518,7 +518,6 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     }),
     databasePoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 100),
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 60_000, 0, 86_400_000),
-    auditKey: auditKey(env, mode),
     auditSealIntervalMs: integer(env, 'AUDIT_SEAL_INTERVAL_MS', 1_000, 0, 3_600_000),
     auditRetentionDays:
       text(env, 'AUDIT_RETENTION_DAYS') === undefined
@@ -542,6 +541,8 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     metricsPort: metricsPort(env),
     metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
+    // Last: a live start missing several settings names the others first.
+    auditKey: auditKey(env, mode),
   };
   return Object.freeze(config);
 }

@@ -1,7 +1,7 @@
 // Consents: short-term consents of Swedish individual PSUs (PIS-scoped, a few reads) and account
 // consents (AIS-scoped, valid until a date, a daily frequency of reads without the PSU).
 
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, type SQL, sql } from 'drizzle-orm';
 import type { AuditActor } from '../domain/audit.ts';
 import type { Consent } from '../domain/consents.ts';
 import { auditedChange, recordEvents } from './audit/record.ts';
@@ -130,35 +130,30 @@ export async function useConsentRead(db: Db, consentId: string, now: Date): Prom
 }
 
 /** The PSU revoked a valid consent at the bank: it grants nothing any more. */
-export async function revokeConsentByPsu(
-  db: Db,
-  consentId: string,
-  now: Date,
-  actor?: AuditActor,
-): Promise<void> {
-  await auditedChange(
-    db,
-    sql`UPDATE consents SET status = 'revokedByPsu', terminated_at = ${now.toISOString()}::timestamptz
-         WHERE consent_id = ${consentId} AND status = 'valid'
-     RETURNING consent_id AS resource, client_id AS app_id, psu_id`,
-    { event: 'consent.revoked', outcome: 'revokedByPsu', detail: { by: 'psu' } },
-    actor,
-  );
+export function revokeConsentByPsu(db: Db, consentId: string, now: Date, actor?: AuditActor): Promise<void> {
+  return endConsent(db, consentId, now, 'revokedByPsu', sql`status = 'valid'`, actor);
 }
 
 /** The TPP ends a consent (DELETE): whatever its status, it grants nothing any more. */
-export async function terminateConsent(
+export function terminateConsent(db: Db, consentId: string, now: Date, actor?: AuditActor): Promise<void> {
+  return endConsent(db, consentId, now, 'terminatedByTpp', sql`status <> 'terminatedByTpp'`, actor);
+}
+
+/** A consent ended (`status`) when `from` holds, with its `consent.revoked` audit record, in one statement. */
+async function endConsent(
   db: Db,
   consentId: string,
   now: Date,
-  actor?: AuditActor,
+  status: 'revokedByPsu' | 'terminatedByTpp',
+  from: SQL,
+  actor: AuditActor | undefined,
 ): Promise<void> {
   await auditedChange(
     db,
-    sql`UPDATE consents SET status = 'terminatedByTpp', terminated_at = ${now.toISOString()}::timestamptz
-         WHERE consent_id = ${consentId} AND status <> 'terminatedByTpp'
+    sql`UPDATE consents SET status = ${status}, terminated_at = ${now.toISOString()}::timestamptz
+         WHERE consent_id = ${consentId} AND ${from}
      RETURNING consent_id AS resource, client_id AS app_id, psu_id`,
-    { event: 'consent.revoked', outcome: 'terminatedByTpp', detail: { by: 'tpp' } },
+    { event: 'consent.revoked', outcome: status, detail: { by: status === 'revokedByPsu' ? 'psu' : 'tpp' } },
     actor,
   );
 }

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../database.ts';
-import { recordEvents } from './record.ts';
+import { type AuditRow, recordEvents } from './record.ts';
 
 function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
@@ -17,20 +17,10 @@ export interface ExportFilter {
   readonly resource?: string | undefined;
 }
 
-export interface ExportedEvent {
-  readonly seq: string;
-  readonly at: string;
-  readonly event: string;
-  readonly outcome: string;
-  readonly resource: string | null;
-  readonly tppId: string | null;
-  readonly appId: string | null;
-  readonly certificate: string | null;
-  readonly psuId: string | null;
-  readonly address: string | null;
-  readonly correlationId: string | null;
-  readonly detail: unknown;
-}
+/** A record as exported: its seq and time, then its columns as a statement's input names them. */
+export type ExportedEvent = { readonly seq: string; readonly at: string } & Omit<AuditRow, 'detail'> & {
+    readonly detail: unknown;
+  };
 
 /** The records from `from` (inclusive) to `to` (exclusive) that match the filter, by seq, in pages. */
 export async function* exportEvents(

@@ -52,9 +52,11 @@ export async function sealTurn(db: Db, key: Buffer): Promise<{ sealed: number; w
           COALESCE(l.to_seq, 0)::text AS "lastTo", COALESCE(encode(l.mac, 'hex'), '') AS "lastMac"
         FROM audit_sealer s
         LEFT JOIN LATERAL (SELECT to_seq, mac FROM audit_seals ORDER BY from_seq DESC LIMIT 1) l ON true
-        WHERE s.id = 1 FOR UPDATE OF s`),
+        WHERE s.id = 1 FOR UPDATE OF s SKIP LOCKED`),
     );
-    if (state === undefined) throw new Error('audit_sealer has no row: the database is not migrated');
+    // Another sealer holds the row (or a connection that died holding it, until the server notices):
+    // this turn leaves the sealing to it rather than wait.
+    if (state === undefined) return { sealed: 0, waiting: true };
     let sealed = 0;
     if (state.pending !== null && !state.ready) return { sealed, waiting: true };
     if (state.pending !== null && BigInt(state.pending) > BigInt(state.lastTo)) {

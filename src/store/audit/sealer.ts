@@ -32,12 +32,23 @@ export function startSealer(db: Db, options: SealerOptions): () => Promise<void>
       await applyRetention(db, options.retentionDays, new Date());
     }
   };
+  // A tick while a turn is under way (a slow or silent database) is skipped, never queued: a queue of
+  // turns would outlive the stop and run on a store being closed.
   let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  let stopped = false;
   const timer = setInterval(() => {
-    running = running.then(run).catch(options.onError);
+    if (busy || stopped) return;
+    busy = true;
+    running = run()
+      .catch(options.onError)
+      .finally(() => {
+        busy = false;
+      });
   }, options.intervalMs);
   timer.unref();
   return async () => {
+    stopped = true;
     clearInterval(timer);
     let bound: NodeJS.Timeout | undefined;
     await Promise.race([

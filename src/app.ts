@@ -1,5 +1,6 @@
 // buildApp: a Fastify instance with every plugin and route; it never listens (tests use inject() or
 // listen on port 0; main.ts listens).
+
 import { randomUUID } from 'node:crypto';
 import { setTimeout as wait } from 'node:timers/promises';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -69,6 +70,7 @@ import {
   type SystemName,
   type SystemProbe,
 } from './services/shared/system-health.ts';
+import { startSealer } from './store/audit/sealer.ts';
 import { addMinutes } from './store/availability-repository.ts';
 import { observeBatches } from './store/coalescer.ts';
 import { isConnectionLost, isDatabaseUnavailable } from './store/database/unavailable.ts';
@@ -239,6 +241,16 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   if (config.schedulerIntervalMs > 0) {
     const stopScheduler = startScheduler(context, config.schedulerIntervalMs, app.log);
     app.addHook('onClose', stopScheduler);
+  }
+  // The audit trail's sealer (and its retention): every process runs one; one seals at a time.
+  if (config.auditSealIntervalMs > 0) {
+    const stopSealer = startSealer(context.db, {
+      key: config.auditKey,
+      intervalMs: config.auditSealIntervalMs,
+      retentionDays: config.auditRetentionDays,
+      onError: (error) => app.log.error({ err: error }, 'sealing the audit trail failed'),
+    });
+    app.addHook('onClose', stopSealer);
   }
 
   // Before any route and the OpenAPI document: the limits that routes name in their pipelines.

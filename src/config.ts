@@ -56,6 +56,15 @@ export interface Config {
   readonly schedulerIntervalMs: number;
   /** How often a process adds its counted answers to the RTS Art. 32 statistics, ms; 0: not counted. */
   readonly availabilityFlushMs: number;
+  /**
+   * The audit trail's seal key (AUDIT_KEY, 32 characters or more: 128 random bits in hex at least);
+   * required live. Unset in the sandbox: a key generated once and kept in the database.
+   */
+  readonly auditKey: string | undefined;
+  /** How often a gateway seals the audit records written meanwhile, ms (AUDIT_SEAL_INTERVAL_MS); 0: never. */
+  readonly auditSealIntervalMs: number;
+  /** Audit records older than this many days are deleted (AUDIT_RETENTION_DAYS); undefined: kept. */
+  readonly auditRetentionDays: number | undefined;
   /** PEM files of mutual TLS; required in live mode. */
   readonly tls: TlsFiles | undefined;
   /**
@@ -182,6 +191,22 @@ const HEADER_NAME = /^[A-Za-z0-9-]{1,64}$/;
 function text(env: Env, key: string): string | undefined {
   const value = env[key]?.trim();
   return value === '' ? undefined : value;
+}
+
+/** AUDIT_KEY: required live (a generated key kept beside the records proves nothing to a supervisor). */
+function auditKey(env: Env, mode: Mode): string | undefined {
+  const key = text(env, 'AUDIT_KEY');
+  if (key === undefined) {
+    if (mode === 'live')
+      throw new ConfigError(
+        'AUDIT_KEY',
+        'live mode needs AUDIT_KEY: 32 or more characters, e.g. openssl rand -hex 32',
+      );
+    return undefined;
+  }
+  if (key.length < 32)
+    throw new ConfigError('AUDIT_KEY', 'must be 32 characters or more (128 random bits in hex)');
+  return key;
 }
 
 function integer(env: Env, key: string, fallback: number, min: number, max: number): number {
@@ -496,6 +521,11 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     databasePoolSize: integer(env, 'DB_POOL_SIZE', 10, 1, 100),
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 60_000, 0, 86_400_000),
     availabilityFlushMs: integer(env, 'AVAILABILITY_FLUSH_MS', 5_000, 0, 600_000),
+    auditSealIntervalMs: integer(env, 'AUDIT_SEAL_INTERVAL_MS', 1_000, 0, 3_600_000),
+    auditRetentionDays:
+      text(env, 'AUDIT_RETENTION_DAYS') === undefined
+        ? undefined
+        : integer(env, 'AUDIT_RETENTION_DAYS', 0, 1, 36_500),
     tls,
     seedTestData:
       oneOf(env, 'SEED_TEST_DATA', ['true', 'false'], mode === 'sandbox' ? 'true' : 'false') === 'true',
@@ -514,6 +544,8 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     metricsPort: metricsPort(env),
     metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
+    // Last: a live start missing several settings names the others first.
+    auditKey: auditKey(env, mode),
   };
   return Object.freeze(config);
 }

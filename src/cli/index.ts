@@ -1,4 +1,4 @@
-// psd2-gateway <command>: serve | migrate | snapshot | cert | tpp | demo | check | help. A command's module is
+// psd2-gateway <command>: serve | migrate | snapshot | cert | tpp | audit | demo | check | help. A command's module is
 // imported only when it is named, and heavy code inside it only when it runs: `--help` and `--version`
 // answer at once, never start a server and never touch a database. The demo and the checker are packages
 // of their own (packages/demo, packages/check); this file is the one place of src/ that imports them.
@@ -33,6 +33,10 @@ const COMMANDS: Record<string, { readonly summary: string; load(): Promise<Comma
   report: {
     summary: 'the RTS Art. 32 statistics: report availability --from DATE --to DATE [--format json|csv|html]',
     load: async () => (await import('./report.ts')).reportCommand,
+  },
+  audit: {
+    summary: 'the audit trail: verify it, export it as JSON lines',
+    load: async () => (await import('./audit.ts')).auditCommand,
   },
   demo: {
     summary: 'walk the flows (redirect, decoupled, basket, account information) against a sandbox',

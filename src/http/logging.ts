@@ -1,19 +1,38 @@
 // The gateway's log: pino, with each request's method, path, correlation id and, as API-NOTES asks,
-// the PSU-IP-Address the TPP sent. Tokens and query strings (which carry one-time codes) are left out.
+// the PSU-IP-Address the TPP sent. Tokens and query strings (which carry one-time codes) are left out,
+// and personal identity numbers masked (personal-numbers.ts).
 // LOG_FORMAT: one JSON object a line for machines, or pino-pretty's lines for a person at a terminal.
 import { createRequire } from 'node:module';
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { PrettyOptions } from 'pino-pretty';
 import type { Config } from '../config.ts';
+import { maskPersonalNumbers } from './personal-numbers.ts';
 
 export function loggerOptions(config: Config): LoggerOptions {
   return {
     level: config.logLevel,
+    // Personal numbers stay out of the log: in a message, an error's message and stack, a path.
+    hooks: {
+      logMethod(args, method) {
+        method.apply(
+          this,
+          args.map((arg) => (typeof arg === 'string' ? maskPersonalNumbers(arg) : arg)) as typeof args,
+        );
+      },
+    },
     serializers: {
+      err: (error: Error) => {
+        const serialized = pino.stdSerializers.err(error);
+        return {
+          ...serialized,
+          message: maskPersonalNumbers(serialized.message),
+          stack: maskPersonalNumbers(serialized.stack),
+        };
+      },
       req: (request: FastifyRequest) => ({
         method: request.method,
-        path: request.url.split('?')[0],
+        path: maskPersonalNumbers(request.url.split('?')[0] ?? ''),
         psuIpAddress: request.headers['psu-ip-address'],
         tppRequestId: request.headers['tpp-request-id'],
       }),

@@ -1,8 +1,11 @@
 // Signing baskets and their payments.
+
 import { asc, eq } from 'drizzle-orm';
+import type { AuditActor } from '../domain/audit.ts';
 import type { Basket } from '../domain/baskets.ts';
 import type { Payment } from '../domain/payment.ts';
 import type { CustomerType } from '../domain/products.ts';
+import { ACTOR_INPUT_COLUMNS, actorColumns, auditInsertSql } from './audit/record.ts';
 import { joinedStatement } from './coalescer.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { answerColumns, type RecordedAnswer, recordAnswersSql } from './idempotency-repository.ts';
@@ -39,6 +42,8 @@ export interface NewBasket {
   readonly members: readonly BasketMember[];
   /** The answer to the request that created it, under its Idempotency-Key's claim; none without a key. */
   readonly answer: RecordedAnswer | undefined;
+  /** Who initiated it: a `payment.initiated` record per payment, written by the same statement. */
+  readonly actor?: AuditActor | undefined;
 }
 
 /**
@@ -71,9 +76,9 @@ const basketInitiations = joinedStatement('insert_baskets_answering', insertBask
  */
 async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]): Promise<boolean[]> {
   // Object.assign, not `{ ...basket, ... }`: docs/decisions.md, "Spreads followed by members".
-  const rows = items.map(({ basket, customerType, corporateId, members, answer }) =>
+  const rows = items.map(({ basket, customerType, corporateId, members, answer, actor }) =>
     Object.assign(
-      {},
+      actorColumns(actor),
       basket,
       {
         customerType,
@@ -90,7 +95,7 @@ async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]):
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS t("basketId" text, "clientId" text, "psuId" text, "customerType" text, "corporateId" text,
               payments jsonb, "claimClient" text, operation text, key text, claim text,
-              "statusCode" integer, body jsonb)
+              "statusCode" integer, body jsonb, ${ACTOR_INPUT_COLUMNS})
      ),
      recorded AS (${recordAnswersSql('input')}),
      basket AS (
@@ -105,8 +110,16 @@ async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]):
          FROM basket b
          JOIN input i ON i."basketId" = b.basket_id,
               jsonb_array_elements(i.payments) AS m (tuple)
-       RETURNING basket_id
-     )
+       RETURNING basket_id, payment_id, client_id, psu_id, product
+     ),
+     audited AS (${auditInsertSql('member m JOIN input i ON i."basketId" = m.basket_id', 'i', {
+       event: `'payment.initiated'`,
+       outcome: `'ACTC'`,
+       resource: 'm.payment_id',
+       app: 'm.client_id',
+       psu: 'm.psu_id',
+       detail: `jsonb_build_object('product', m.product, 'basketId', m.basket_id)`,
+     })})
      SELECT DISTINCT basket_id AS "basketId" FROM member`,
     [JSON.stringify(rows)],
   );

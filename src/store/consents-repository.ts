@@ -1,7 +1,10 @@
 // Consents: short-term consents of Swedish individual PSUs (PIS-scoped, a few reads) and account
 // consents (AIS-scoped, valid until a date, a daily frequency of reads without the PSU).
-import { and, eq, gt, sql } from 'drizzle-orm';
+
+import { and, eq, gt, type SQL, sql } from 'drizzle-orm';
+import type { AuditActor } from '../domain/audit.ts';
 import type { Consent } from '../domain/consents.ts';
+import { auditedChange, recordEvents } from './audit/record.ts';
 import { batchedRead } from './batched-read.ts';
 import type { Db, StoreDb } from './database.ts';
 import { consents, consentUsage } from './schema.ts';
@@ -23,8 +26,38 @@ function toConsent(row: typeof consents.$inferSelect): Consent {
   };
 }
 
-export async function insertConsent(db: Db, consent: typeof consents.$inferInsert): Promise<void> {
+/** Stores a new consent with its `consent.created` audit record; `db` is a transaction (or one statement's). */
+export async function insertConsent(
+  db: Db,
+  consent: typeof consents.$inferInsert,
+  actor?: AuditActor,
+): Promise<void> {
   await db.insert(consents).values(consent);
+  await recordEvents(db, [
+    {
+      ...actor,
+      event: 'consent.created',
+      outcome: consent.status ?? 'received',
+      resource: consent.consentId,
+      appId: consent.clientId,
+      psuId: consent.psuId ?? consent.requestedPsuId ?? actor?.psuId ?? null,
+      detail: { kind: consent.kind },
+    },
+  ]);
+}
+
+/**
+ * A consent found expired (its validity passed; no status says so) recorded as `consent.expired`, once:
+ * the first time the gateway refuses it for that (a unique index keeps a second record out).
+ */
+export async function recordConsentExpired(db: Db, consent: Consent, actor?: AuditActor): Promise<void> {
+  await db.execute(sql`INSERT INTO audit_events (event, outcome, resource, tpp_id, app_id, certificate, psu_id,
+      address, correlation_id, detail)
+    VALUES ('consent.expired', 'expired', ${consent.consentId}, ${actor?.tppId ?? null}::text, ${consent.clientId},
+      ${actor?.certificate ?? null}::text, ${consent.psuId}, ${actor?.address ?? null}::text,
+      ${actor?.correlationId ?? null}::text,
+      jsonb_build_object('validUntil', ${consent.validUntil?.toISOString() ?? null}::text))
+    ON CONFLICT (resource) WHERE event = 'consent.expired' DO NOTHING`);
 }
 
 /** A consent's columns as the reads here name them, from the table under `alias`, each name after `prefix`. */
@@ -66,13 +99,17 @@ export async function validateConsent(
   consentId: string,
   psuId: string,
   validUntil: Date,
+  actor?: AuditActor,
 ): Promise<boolean> {
-  const rows = await db
-    .update(consents)
-    .set({ status: 'valid', psuId, validUntil })
-    .where(and(eq(consents.consentId, consentId), eq(consents.status, 'received')))
-    .returning({ consentId: consents.consentId });
-  return rows.length === 1;
+  const changed = await auditedChange(
+    db,
+    sql`UPDATE consents SET status = 'valid', psu_id = ${psuId}, valid_until = ${validUntil.toISOString()}::timestamptz
+         WHERE consent_id = ${consentId} AND status = 'received'
+     RETURNING consent_id AS resource, client_id AS app_id, psu_id`,
+    { event: 'consent.authorized', outcome: 'valid' },
+    actor,
+  );
+  return changed === 1;
 }
 
 /** Uses one read of a valid, unexpired short-term consent; answers the consent after the read, or undefined. */
@@ -93,19 +130,32 @@ export async function useConsentRead(db: Db, consentId: string, now: Date): Prom
 }
 
 /** The PSU revoked a valid consent at the bank: it grants nothing any more. */
-export async function revokeConsentByPsu(db: Db, consentId: string, now: Date): Promise<void> {
-  await db
-    .update(consents)
-    .set({ status: 'revokedByPsu', terminatedAt: now })
-    .where(and(eq(consents.consentId, consentId), eq(consents.status, 'valid')));
+export function revokeConsentByPsu(db: Db, consentId: string, now: Date, actor?: AuditActor): Promise<void> {
+  return endConsent(db, consentId, now, 'revokedByPsu', sql`status = 'valid'`, actor);
 }
 
 /** The TPP ends a consent (DELETE): whatever its status, it grants nothing any more. */
-export async function terminateConsent(db: Db, consentId: string, now: Date): Promise<void> {
-  await db
-    .update(consents)
-    .set({ status: 'terminatedByTpp', terminatedAt: now })
-    .where(and(eq(consents.consentId, consentId), sql`${consents.status} <> 'terminatedByTpp'`));
+export function terminateConsent(db: Db, consentId: string, now: Date, actor?: AuditActor): Promise<void> {
+  return endConsent(db, consentId, now, 'terminatedByTpp', sql`status <> 'terminatedByTpp'`, actor);
+}
+
+/** A consent ended (`status`) when `from` holds, with its `consent.revoked` audit record, in one statement. */
+async function endConsent(
+  db: Db,
+  consentId: string,
+  now: Date,
+  status: 'revokedByPsu' | 'terminatedByTpp',
+  from: SQL,
+  actor: AuditActor | undefined,
+): Promise<void> {
+  await auditedChange(
+    db,
+    sql`UPDATE consents SET status = ${status}, terminated_at = ${now.toISOString()}::timestamptz
+         WHERE consent_id = ${consentId} AND ${from}
+     RETURNING consent_id AS resource, client_id AS app_id, psu_id`,
+    { event: 'consent.revoked', outcome: status, detail: { by: status === 'revokedByPsu' ? 'psu' : 'tpp' } },
+    actor,
+  );
 }
 
 /**

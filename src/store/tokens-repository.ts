@@ -1,6 +1,8 @@
 // Access tokens and authorization codes, stored only as SHA-256 hashes of the secrets.
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { AuditActor } from '../domain/audit.ts';
 import type { Consent } from '../domain/consents.ts';
+import { ACTOR_INPUT_COLUMNS, actorColumns, auditInsertSql, recordEvents } from './audit/record.ts';
 import { batchedRead } from './batched-read.ts';
 import { joinedStatement } from './coalescer.ts';
 import { consentColumns } from './consents-repository.ts';
@@ -12,8 +14,34 @@ export type NewAccessToken = typeof accessTokens.$inferInsert;
 export type NewRefreshToken = typeof refreshTokens.$inferInsert;
 export type CodeRow = typeof authCodes.$inferSelect;
 
-export async function insertToken(db: Db, token: NewAccessToken): Promise<void> {
-  await db.insert(accessTokens).values(token);
+/**
+ * Stores a token and its `token.issued` audit record (its scope, kind and actors; never the token, nor
+ * its hash) in one statement.
+ */
+export async function insertToken(db: Db, token: NewAccessToken, actor?: AuditActor): Promise<void> {
+  const input = JSON.stringify([{ ...actorColumns(actor), kind: token.kind }]);
+  await db.execute(sql`WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS t(kind text, ${sql.raw(ACTOR_INPUT_COLUMNS)})
+    ),
+    stored AS (
+      INSERT INTO access_tokens (token_hash, kind, client_id, scope, psu_id, code_hash, expires_at, created_at,
+                                 cert_thumbprint)
+      VALUES (${token.tokenHash}, ${token.kind}, ${token.clientId}, ${token.scope}, ${token.psuId ?? null},
+              ${token.codeHash ?? null}, ${token.expiresAt?.toISOString() ?? null}::timestamptz,
+              COALESCE(${token.createdAt?.toISOString() ?? null}::timestamptz, now()),
+              ${token.certThumbprint ?? null})
+      RETURNING kind, client_id, scope, psu_id, cert_thumbprint
+    )
+    ${sql.raw(
+      auditInsertSql('stored s, input i', 'i', {
+        event: `'token.issued'`,
+        outcome: `'ok'`,
+        resource: 's.scope',
+        app: 's.client_id',
+        psu: 's.psu_id',
+        detail: `jsonb_build_object('kind', s.kind)`,
+      }),
+    )}`);
 }
 
 /**
@@ -63,15 +91,37 @@ export async function findToken(db: StoreDb, tokenHash: string): Promise<TokenWi
   return token as unknown as TokenWithConsent;
 }
 
-/** Revokes the token issued for a code (a replayed code revokes what it issued). */
-export async function revokeTokenOfCode(db: Db, codeHash: string, at: Date): Promise<void> {
-  await db
+/** Revokes the token a replayed code issued, with a `token.revoked` audit record for each (in `db`'s transaction). */
+export async function revokeTokenOfCode(
+  db: Db,
+  codeHash: string,
+  at: Date,
+  actor?: AuditActor,
+): Promise<void> {
+  const revoked = await db
     .update(accessTokens)
     .set({ revokedAt: at })
-    .where(and(eq(accessTokens.codeHash, codeHash), isNull(accessTokens.revokedAt)));
+    .where(and(eq(accessTokens.codeHash, codeHash), isNull(accessTokens.revokedAt)))
+    .returning({ clientId: accessTokens.clientId, scope: accessTokens.scope, psuId: accessTokens.psuId });
+  await recordEvents(
+    db,
+    revoked.map((token) => ({
+      ...actor,
+      event: 'token.revoked',
+      outcome: 'ok',
+      resource: token.scope,
+      appId: token.clientId,
+      psuId: token.psuId,
+      detail: { reason: 'code replayed' },
+    })),
+  );
 }
 
-export type NewCode = typeof authCodes.$inferInsert & { readonly createdAt: Date };
+export type NewCode = typeof authCodes.$inferInsert & {
+  readonly createdAt: Date;
+  /** Who asked: the `authorization.granted` record written by the same statement. */
+  readonly actor?: AuditActor | undefined;
+};
 
 /** Concurrent authorizations' codes in one statement and one commit (see coalescer.ts). */
 const codeInserts = joinedStatement('insert_codes', insertCodes);
@@ -80,12 +130,24 @@ async function insertCodes(db: StoreDb, codes: readonly NewCode[]): Promise<unde
   await runStatement(
     db,
     'insert_codes',
-    `INSERT INTO auth_codes (code_hash, client_id, redirect_uri, scope, psu_id, code_challenge, expires_at, created_at)
-     SELECT "codeHash", "clientId", "redirectUri", scope, "psuId", "codeChallenge", "expiresAt", "createdAt"
-       FROM jsonb_to_recordset($1::jsonb)
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS t("codeHash" text, "clientId" text, "redirectUri" text, scope text, "psuId" text,
-              "codeChallenge" text, "expiresAt" timestamptz, "createdAt" timestamptz)`,
-    [JSON.stringify(codes)],
+              "codeChallenge" text, "expiresAt" timestamptz, "createdAt" timestamptz, ${ACTOR_INPUT_COLUMNS})
+     ),
+     stored AS (
+       INSERT INTO auth_codes (code_hash, client_id, redirect_uri, scope, psu_id, code_challenge, expires_at, created_at)
+       SELECT "codeHash", "clientId", "redirectUri", scope, "psuId", "codeChallenge", "expiresAt", "createdAt"
+         FROM input
+     )
+     ${auditInsertSql('input i', 'i', {
+       event: `'authorization.granted'`,
+       outcome: `'ok'`,
+       resource: 'i.scope',
+       app: 'i."clientId"',
+       psu: 'i."psuId"',
+     })}`,
+    [JSON.stringify(codes.map(({ actor, ...code }) => ({ ...code, ...actorColumns(actor) })))],
   );
   return codes.map(() => undefined);
 }
@@ -127,14 +189,17 @@ export function exchangeCode(
   exchange: CodeExchange,
   access: Omit<NewAccessToken, 'psuId'>,
   refresh: Omit<NewRefreshToken, 'psuId'> | undefined,
+  actor?: AuditActor,
 ): Promise<boolean> {
-  return codeExchanges(db, { exchange, access, refresh });
+  return codeExchanges(db, { exchange, access, refresh, actor });
 }
 
 interface Exchange {
   readonly exchange: CodeExchange;
   readonly access: Omit<NewAccessToken, 'psuId'>;
   readonly refresh: Omit<NewRefreshToken, 'psuId'> | undefined;
+  /** Who asked: the `token.issued` record the statement writes. */
+  readonly actor: AuditActor | undefined;
 }
 
 const codeExchanges = joinedStatement('exchange_codes', exchangeCodes, {
@@ -146,7 +211,8 @@ const codeExchanges = joinedStatement('exchange_codes', exchangeCodes, {
  * the planner reads them by key (a JSON input is planned for 100 rows; see the finish of executions).
  */
 async function exchangeCodes(db: StoreDb, items: readonly Exchange[]): Promise<boolean[]> {
-  const rows = items.map(({ exchange, access, refresh }) => ({
+  const rows = items.map(({ exchange, access, refresh, actor }) => ({
+    ...actorColumns(actor),
     codeHash: exchange.codeHash,
     at: exchange.at.toISOString(),
     clientId: exchange.clientId,
@@ -168,7 +234,8 @@ async function exchangeCodes(db: StoreDb, items: readonly Exchange[]): Promise<b
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS t("codeHash" text, at timestamptz, "clientId" text, "redirectUri" text, scope text,
               "codeChallenge" text, "accessHash" text, kind text, "accessExpiresAt" timestamptz,
-              "certThumbprint" text, "refreshHash" text, "familyId" text, "refreshExpiresAt" timestamptz)
+              "certThumbprint" text, "refreshHash" text, "familyId" text, "refreshExpiresAt" timestamptz,
+              ${ACTOR_INPUT_COLUMNS})
      ),
      used AS (
        UPDATE auth_codes c SET used_at = i.at
@@ -185,8 +252,16 @@ async function exchangeCodes(db: StoreDb, items: readonly Exchange[]): Promise<b
        SELECT i."accessHash", i.kind, i."clientId", i.scope, u.psu_id, i."codeHash", i."accessExpiresAt", i.at,
               i."certThumbprint"
          FROM used u JOIN input i ON i."codeHash" = u.code_hash
-       RETURNING code_hash
+       RETURNING code_hash, client_id, scope, psu_id, kind
      ),
+     audited AS (${auditInsertSql('access a JOIN input i ON i."codeHash" = a.code_hash', 'i', {
+       event: `'token.issued'`,
+       outcome: `'ok'`,
+       resource: 'a.scope',
+       app: 'a.client_id',
+       psu: 'a.psu_id',
+       detail: `jsonb_build_object('kind', a.kind)`,
+     })}),
      refresh AS (
        INSERT INTO refresh_tokens (token_hash, family_id, client_id, scope, psu_id, expires_at, created_at,
                                    cert_thumbprint)

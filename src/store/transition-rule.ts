@@ -2,7 +2,7 @@
 // hand: the migration runner applies it as a definition (migrate.ts), so a change of TRANSITIONS is
 // the database's rule at the next start. A move the table does not have is refused whoever writes it
 // (the repositories, ledger_execute, an operator's UPDATE) with check_violation (23514), and a payment
-// is stored only in its initial status.
+// is stored only in its initial status. Every move it lets through is recorded in the audit trail.
 import { INITIAL_STATUS, TRANSITIONS, type TransactionStatus } from '../domain/payment.ts';
 
 /** The trigger function's name, and the definition's (migrate.ts). */
@@ -40,6 +40,14 @@ BEGIN
 ${ways}
       ELSE false
       END) THEN
+    -- The audit trail's record of the move (issue 39), in the statement that makes it: the payment's
+    -- app and PSU are its actors; a cancellation, a booking and a rejection (with its reason) by name.
+    INSERT INTO audit_events (event, outcome, resource, app_id, psu_id, detail)
+    VALUES (CASE NEW.status WHEN 'CANC' THEN 'payment.cancelled' WHEN 'ACSC' THEN 'payment.booked'
+              WHEN 'ACCC' THEN 'payment.booked' WHEN 'RJCT' THEN 'payment.rejected' ELSE 'payment.status_moved' END,
+            NEW.status, NEW.payment_id, NEW.client_id, NEW.psu_id,
+            jsonb_strip_nulls(jsonb_build_object('from', OLD.status, 'reasonCode', NEW.reason_code,
+              'reason', NEW.reason)));
     RETURN NEW;
   END IF;
   RAISE EXCEPTION 'payment % cannot move from % to %', OLD.payment_id, OLD.status, NEW.status

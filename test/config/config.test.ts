@@ -77,6 +77,7 @@ const LIVE = {
   DATA_DIR: 'data',
   EID_PROVIDER: 'simulator',
   FX_RATES: 'none',
+  AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789',
 };
 
 test('a bad setting stops the start, naming it', () => {

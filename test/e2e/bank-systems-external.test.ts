@@ -77,6 +77,7 @@ for (const backend of backends()) {
       fresh = backend === 'postgres' ? await createFreshDatabase(TEST_DATABASE_URL!) : undefined;
       const config = loadConfig({
         MODE: 'live',
+        AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789',
         PORT: '0',
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',

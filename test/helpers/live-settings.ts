@@ -15,6 +15,7 @@ export function liveSettings(dir: string, extra: Record<string, string> = {}): R
     DATA_DIR: join(dir, 'db'),
     EID_PROVIDER: 'simulator',
     FX_RATES: 'none',
+    AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789',
     ...extra,
   };
 }

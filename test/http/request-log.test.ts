@@ -98,3 +98,19 @@ test('a state-changing request is logged once, without its body', async () => {
   );
   assert.ok(!JSON.stringify(lines).includes('Body Secret Name'), 'no line carries the body');
 });
+
+test('personal identity numbers stay out of the log: a path naming one is logged masked', async () => {
+  const requestId = 'a0b1c2d3-0000-4000-8000-00000000b0a9';
+  const answer = await call(gateway.app, 'GET', '/psd2/v1/psus/191212121212/accounts', {
+    headers: { 'psu-id': '19121212-1212', 'tpp-request-id': requestId },
+  });
+  assert.equal(answer.status, 404);
+  const [line] = (await linesOf(requestId)) as [Record<string, unknown>];
+  assert.deepEqual(line.req, {
+    method: 'GET',
+    path: '/psd2/v1/psus/19**********/accounts',
+    tppRequestId: requestId,
+  });
+  const text = JSON.stringify(lines);
+  assert.ok(!text.includes('191212121212') && !text.includes('19121212-1212'), 'no line carries the number');
+});

@@ -53,6 +53,7 @@ describe("live with the bank's own systems", () => {
     for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content);
     env = {
       MODE: 'live',
+      AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789',
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',

@@ -1,8 +1,10 @@
 // Account consents: POST /psd2/v1/consents, GET /{consentId}, GET /{consentId}/status, DELETE
 // /{consentId}; the same under /psd2/gb/v1 and /psd2/lu/v1 for the GB and Luxembourg accounts APIs (whose
 // products include consent).
+
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { auditActorOf } from '../../http/audit-actor.ts';
 import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { header } from '../../http/tpp-headers.ts';
@@ -136,6 +138,7 @@ export function consentRoutes(app: Api, context: ServiceContext, { route, limits
             body: request.body as ConsentRequest,
             psuId: header(request, 'psu-id'),
             baseUrl: baseUrlOf(context.config, request),
+            actor: auditActorOf(request),
           });
           return answerWith(reply, answer);
         },
@@ -195,7 +198,7 @@ export function consentRoutes(app: Api, context: ServiceContext, { route, limits
           },
         },
         handler: async (request, reply) => {
-          await deleteConsent(context, ...call(request));
+          await deleteConsent(context, ...call(request), auditActorOf(request));
           reply.code(204);
         },
       }),

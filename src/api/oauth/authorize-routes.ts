@@ -1,6 +1,8 @@
 // GET /oauth2/authorize/1.0, also named /redirect/oauth2/authorize/1.0 (spec row 8).
+
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../domain/errors.ts';
+import { auditActorOf } from '../../http/audit-actor.ts';
 import { header } from '../../http/tpp-headers.ts';
 import { type AuthorizeQuery, authorize } from '../../services/authorization/authorize.ts';
 import type { PsuAnswer } from '../../services/authorization/psu-answer.ts';
@@ -97,6 +99,7 @@ export function authorizationRoutes(app: Api, context: ServiceContext, { route, 
               context,
               request.query as AuthorizeQuery,
               header(request, 'x-sandbox-user'),
+              auditActorOf(request),
             );
           } catch (error) {
             if (!(error instanceof ApiError) || error.status !== 400 || !wantsPage(request)) throw error;

@@ -1,8 +1,10 @@
 // POST /oauth2/token/1.0 (spec row 1), also at /redirect/oauth2/token/1.0 and
 // /refresh/oauth2/token/1.0 (API-NOTES). Form-encoded only; RFC 6749 answers and errors.
+
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { OAuthError } from '../../domain/errors.ts';
+import { auditActorOf } from '../../http/audit-actor.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import { exchangeToken } from '../../services/authorization/grants/token-endpoint.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
@@ -142,6 +144,7 @@ export function tokenRoutes(
             context,
             request.body as Record<string, string>,
             peerIdentity(request),
+            auditActorOf(request),
           );
           reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
           return asBody(token);

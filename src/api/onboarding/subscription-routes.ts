@@ -1,5 +1,7 @@
 // POST /psd2/v1/subscriptions (spec rows 4 and 5): register an app, or add a product to one.
+
 import { Type } from '@sinclair/typebox';
+import { auditActorOf } from '../../http/audit-actor.ts';
 import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import { grantOf } from '../../http/request-context.ts';
@@ -111,6 +113,7 @@ export function subscriptionRoutes(app: Api, context: ServiceContext, { route, l
           grant: grantOf(request),
           peer: peerIdentity(request),
           body: request.body as SubscriptionRequestBody,
+          actor: auditActorOf(request),
         });
         return answerWith(reply, answer);
       },

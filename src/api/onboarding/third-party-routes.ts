@@ -1,5 +1,7 @@
 // POST and PUT /psd2/v1/third-parties (spec rows 2 and 3).
+
 import { Type } from '@sinclair/typebox';
+import { auditActorOf } from '../../http/audit-actor.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import { tppIdsOnly } from '../../http/tpp-headers.ts';
 import { addThirdPartyCertificate, enrollThirdParty } from '../../services/onboarding/third-parties.ts';
@@ -43,7 +45,7 @@ export function thirdPartyRoutes(app: Api, context: ServiceContext, { route }: P
         },
       },
       handler: async (request, reply) =>
-        answerWith(reply, await enrollThirdParty(context, peerIdentity(request))),
+        answerWith(reply, await enrollThirdParty(context, peerIdentity(request), auditActorOf(request))),
     }),
   );
   app.put(
@@ -67,7 +69,12 @@ export function thirdPartyRoutes(app: Api, context: ServiceContext, { route }: P
       handler: async (request, reply) =>
         answerWith(
           reply,
-          await addThirdPartyCertificate(context, peerIdentity(request), request.body.clientCertificate),
+          await addThirdPartyCertificate(
+            context,
+            peerIdentity(request),
+            request.body.clientCertificate,
+            auditActorOf(request),
+          ),
         ),
     }),
   );

@@ -1,9 +1,11 @@
 // POST /psd2/v1/payments/{paymentProduct} (general API, Country header) and
 // POST /psd2/se/v2/payments/{private|corporate}/single/{paymentProduct} (Sweden v2), GB and LU (country
 // in the path), and the Swedish signing basket.
+
 import type { FastifyRequest } from 'fastify';
 import { apiError } from '../../domain/errors.ts';
 import type { CustomerType } from '../../domain/products.ts';
+import { auditActorOf } from '../../http/audit-actor.ts';
 import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { corporateHeaders } from '../../http/tpp-headers.ts';
@@ -95,6 +97,7 @@ export function paymentInitiationRoutes(
             customerType,
             payments: request.body.payments,
             corporate: corporateHeaders(request),
+            actor: auditActorOf(request),
           });
           return answerWith(reply, answer);
         },
@@ -113,6 +116,7 @@ export function paymentInitiationRoutes(
       body: request.body as PaymentBodyInput,
       corporate: corporateHeaders(request),
       baseUrl: baseUrlOf(context.config, request),
+      actor: auditActorOf(request),
     });
     return answerWith(reply, answer);
   };

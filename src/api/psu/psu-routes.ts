@@ -1,6 +1,8 @@
 // The PSU's login and consent forms of the live redirect flow, and the simulator's pretend e-ID app.
+
 import { normalizeIP } from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
+import { auditActorOf } from '../../http/audit-actor.ts';
 import { eidIdentify, eidOpen, eidSign, eidStart } from '../../services/authorization/eid-app.ts';
 import { submitConsent, submitLogin } from '../../services/authorization/psu-login.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
@@ -96,7 +98,12 @@ export function psuRoutes(
       },
       errorHandler: psuPageErrors(context.config, unavailable),
       handler: async (request, reply) => {
-        const answer = await submitConsent(context, request.body, cookieOf(request, CSRF_COOKIE));
+        const answer = await submitConsent(
+          context,
+          request.body,
+          cookieOf(request, CSRF_COOKIE),
+          auditActorOf(request),
+        );
         return sendPsuAnswer(context.config, request, reply, answer);
       },
     }),

@@ -1,5 +1,7 @@
 // Bearer tokens: issued as random secrets, stored as hashes, resolved to what they grant.
+
 import type { PeerIdentity } from '../../certificates/qwac.ts';
+import type { AuditActor } from '../../domain/audit.ts';
 import { apiError } from '../../domain/errors.ts';
 import type { TokenGrant, TokenKind } from '../../domain/grants.ts';
 import { type ClientCredentialsScope, grantsRefreshToken } from '../../domain/scope.ts';
@@ -52,6 +54,8 @@ export interface NewToken {
   readonly enforceExpiry: boolean;
   /** Binds the token to the TLS client certificate it was issued over (RFC 8705). */
   readonly certThumbprint?: string | null;
+  /** Who asked, for the audit trail's `token.issued` record. */
+  readonly actor?: AuditActor | undefined;
 }
 
 /** A token's row (its secret stored as its hash) and the answer that carries the secret. */
@@ -79,7 +83,7 @@ function newToken(
 
 export async function issueToken(db: Db, context: ServiceContext, token: NewToken): Promise<TokenResponse> {
   const { row, response } = newToken(context, token);
-  await insertToken(db, row);
+  await insertToken(db, row, token.actor);
   return response;
 }
 
@@ -91,6 +95,8 @@ export interface PsuGrant {
   readonly codeHash: string | null;
   /** The certificate the tokens are bound to, under mutual TLS (RFC 8705). */
   readonly certThumbprint?: string | null;
+  /** Who asked, for the audit trail's `token.issued` record. */
+  readonly actor?: AuditActor | undefined;
 }
 
 /** A PSU's tokens to store, without their PSU (the caller's, or the code's), and their answer. */
@@ -141,7 +147,7 @@ export async function issuePsuTokens(
   grant: PsuGrant,
 ): Promise<TokenResponse> {
   const tokens = newPsuTokens(context, grant);
-  await insertToken(db, { ...tokens.access, psuId: grant.psuId });
+  await insertToken(db, { ...tokens.access, psuId: grant.psuId }, grant.actor);
   if (tokens.refresh !== undefined) await insertRefreshToken(db, { ...tokens.refresh, psuId: grant.psuId });
   return tokens.response;
 }

@@ -2,7 +2,9 @@
 // scope AIS:<consentId> through the redirect or decoupled flow, and the TPP then reads accounts, card
 // accounts, balances and transactions with the PSU's token until the consent's date, at most
 // `frequencyPerDay` times a day per resource without the PSU present (PSD2 RTS art. 36(5)).
+
 import type { App } from '../../domain/apps.ts';
+import type { AuditActor } from '../../domain/audit.ts';
 import type { Consent, ConsentKind } from '../../domain/consents.ts';
 import { addDays, dayBefore, isIsoDate, startOfDay } from '../../domain/dates.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
@@ -12,6 +14,7 @@ import {
   countConsentRead,
   findConsent,
   insertConsent,
+  recordConsentExpired,
   terminateConsent,
 } from '../../store/consents-repository.ts';
 import { requireClientToken, requirePsuToken, requireSameApp, type TokenGrant } from '../access/tokens.ts';
@@ -67,6 +70,8 @@ export async function createAccountConsent(
     body: ConsentRequest;
     psuId: string | undefined;
     baseUrl: string;
+    /** Who asks, for the audit trail. */
+    actor?: AuditActor;
   },
 ): Promise<Answer<ConsentCreated>> {
   requireClientToken(request.grant, request.app.clientId, 'AIS');
@@ -95,18 +100,22 @@ export async function createAccountConsent(
       request: { api: request.api, body: request.body, psuId: request.psuId ?? null },
     },
     async (trx) => {
-      await insertConsent(trx, {
-        consentId,
-        clientId: request.app.clientId,
-        kind: KIND_OF[request.api],
-        access: 'ALL_ACCOUNTS',
-        status: 'received',
-        // The end of the last valid day: the next day's midnight in the bank's time zone.
-        validUntil: startOfDay(addDays(validUntil, 1), context.config.timeZone),
-        frequencyPerDay,
-        requestedPsuId: request.psuId ?? null,
-        createdAt: context.clock(),
-      });
+      await insertConsent(
+        trx,
+        {
+          consentId,
+          clientId: request.app.clientId,
+          kind: KIND_OF[request.api],
+          access: 'ALL_ACCOUNTS',
+          status: 'received',
+          // The end of the last valid day: the next day's midnight in the bank's time zone.
+          validUntil: startOfDay(addDays(validUntil, 1), context.config.timeZone),
+          frequencyPerDay,
+          requestedPsuId: request.psuId ?? null,
+          createdAt: context.clock(),
+        },
+        request.actor,
+      );
       return {
         statusCode: 201,
         body: {
@@ -181,9 +190,10 @@ export async function deleteConsent(
   grant: TokenGrant,
   api: AisApi,
   consentId: string,
+  actor?: AuditActor,
 ): Promise<void> {
   await consentOfApp(context, app, grant, api, consentId);
-  await terminateConsent(context.db, consentId, context.clock());
+  await terminateConsent(context.db, consentId, context.clock(), actor);
 }
 
 /** Why a consent grants no access now, or undefined when it does. */
@@ -237,7 +247,11 @@ export async function consentedPsu(
     );
   }
   const refusal = consentRefusal(consent, context.clock());
-  if (refusal !== undefined) throw refusal;
+  if (refusal !== undefined) {
+    // The first refusal of an expired consent is its expiry's audit record (no status says it expired).
+    if (refusal.messages[0]?.code === 'CONSENT_EXPIRED') await recordConsentExpired(context.db, consent);
+    throw refusal;
+  }
   if (!read.psuPresent) {
     const counted = await countConsentRead(context.db, {
       consentId,

@@ -55,7 +55,8 @@ export async function withdrawConsentByPsu(
   return context.db.transaction(async (trx) => {
     const consent = await lockPsuConsent(trx, psu.psuId, consentId);
     if (consent === undefined) return false;
-    if (consent.status === 'valid') await revokeConsentByPsu(trx, consent.consentId, context.clock());
+    if (consent.status === 'valid')
+      await revokeConsentByPsu(trx, consent.consentId, context.clock(), { psuId: psu.psuId });
     return true;
   });
 }

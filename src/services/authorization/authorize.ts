@@ -2,14 +2,16 @@
 // answer ends in a redirect there: a code, or error and error_description. Otherwise it never
 // redirects. In the sandbox the PSU who owns the debtor account approves at once (spec: "the code is
 // returned at once"); live, the PSU logs in and approves on our pages (psu-login.ts): the mode policy says which.
+
 import type { App } from '../../domain/apps.ts';
+import type { AuditActor } from '../../domain/audit.ts';
 import { ApiError, apiError, OAuthError } from '../../domain/errors.ts';
 import { SANDBOX_USERS, sandboxUserPsu } from '../../domain/sandbox-users.ts';
 import { parseResourceScope } from '../../domain/scope.ts';
 import { isStorableText, UNSTORABLE_TEXT } from '../../domain/text.ts';
 import { appOf } from '../access/apps.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { type AuthorizationRequest, authorizingPsu, issueCode } from './codes.ts';
+import { type AuthorizationRequest, authorizingPsu, issueCode, recordAuthorizationRefused } from './codes.ts';
 import { type PsuAnswer, redirectTo } from './psu-answer.ts';
 import { startPsuLogin } from './psu-login.ts';
 
@@ -34,6 +36,7 @@ export async function authorize(
   context: ServiceContext,
   query: AuthorizeQuery,
   sandboxUser?: string,
+  actor?: AuditActor,
 ): Promise<PsuAnswer> {
   const live = context.policy.redirectApproval === 'psu-login';
   const chosenPsu = live || sandboxUser === undefined ? undefined : sandboxUserOf(sandboxUser);
@@ -53,12 +56,13 @@ export async function authorize(
   }
   const state = single(query, 'state') || undefined;
   try {
-    const request = await checkRequest(context, query, app, redirectUri, state);
+    const request = { ...(await checkRequest(context, query, app, redirectUri, state)), actor };
     if (context.policy.redirectApproval === 'psu-login') return startPsuLogin(context, request);
     // The PSU X-Sandbox-User picks must be one who may authorize this, as a PSU who logs in must: a
     // payment's debtor account's owner, a consent's named PSU, an individual for a short-term consent.
     const chosenRefusal = chosenPsu === undefined ? undefined : await request.resource.psuRefusal(chosenPsu);
     if (chosenRefusal !== undefined) {
+      await recordAuthorizationRefused(context, request, 'denied', chosenPsu ?? null, chosenRefusal);
       return redirectTo(redirectUri, { error: 'access_denied', error_description: chosenRefusal, state });
     }
     const psuId = chosenPsu ?? authorizingPsu(context, request.resource)!;
@@ -72,6 +76,7 @@ export async function authorize(
         ? 'the PSU cannot authorize this'
         : undefined);
     if (refusal !== undefined) {
+      await recordAuthorizationRefused(context, request, 'denied', psuId, refusal);
       return redirectTo(redirectUri, { error: 'access_denied', error_description: refusal, state });
     }
     await request.resource.approve(context.db, psuId);

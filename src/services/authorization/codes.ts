@@ -1,7 +1,10 @@
 // Authorization codes (spec row 8): issued for the PSU's approval, single-use, short-lived, bound to
 // everything the authorization request was asked with; and who approves a resource.
+
 import type { App } from '../../domain/apps.ts';
+import type { AuditActor } from '../../domain/audit.ts';
 import { hashSecret, newSecret } from '../../domain/secrets.ts';
+import { recordEvents } from '../../store/audit/record.ts';
 import { insertCode } from '../../store/tokens-repository.ts';
 import type { Authorizable } from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -15,6 +18,8 @@ export interface AuthorizationRequest {
   /** The payment, signing basket or consent the scope names. */
   readonly resource: Authorizable;
   readonly codeChallenge: string | null;
+  /** Who asked, for the audit trail. */
+  readonly actor?: AuditActor | undefined;
 }
 
 export async function issueCode(
@@ -33,8 +38,38 @@ export async function issueCode(
     codeChallenge: request.codeChallenge,
     expiresAt: new Date(now.getTime() + context.policy.codeLifetimeSeconds * 1000),
     createdAt: now,
+    actor: request.actor,
   });
   return code;
+}
+
+/**
+ * A refused, denied or cancelled authorization in the audit trail (nothing else is written for it:
+ * the record stands alone). `outcome`: `denied` (the PSU said no, or may not), `cancelled`.
+ */
+export async function recordAuthorizationRefused(
+  context: ServiceContext,
+  request: {
+    readonly app: Pick<AuthorizationRequest['app'], 'clientId' | 'tppId'>;
+    readonly scope: string;
+    readonly actor?: AuditActor | undefined;
+  },
+  outcome: 'denied' | 'cancelled' | 'refused',
+  psuId: string | null,
+  reason: string,
+): Promise<void> {
+  await recordEvents(context.db, [
+    {
+      ...request.actor,
+      appId: request.app.clientId,
+      tppId: request.app.tppId ?? request.actor?.tppId ?? null,
+      psuId: psuId ?? request.actor?.psuId ?? null,
+      event: `authorization.${outcome}`,
+      outcome,
+      resource: request.scope,
+      detail: { reason },
+    },
+  ]);
 }
 
 /**

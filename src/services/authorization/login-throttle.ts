@@ -6,7 +6,9 @@
 // MAX_FAILURES_PER_PSU failures on, every answer for that id waits a delay that grows with the failures,
 // up to MAX_DELAY_MS (a bound on guessing one PSU's password from many addresses). The right password
 // from an address that is not locked itself always logs in, only later.
+import type { AuditEvent } from '../../domain/audit.ts';
 import { hashSecret } from '../../domain/secrets.ts';
+import { recordEvents } from '../../store/audit/record.ts';
 import {
   countLoginFailure,
   EVERY_ADDRESS,
@@ -34,6 +36,8 @@ export interface LoginAttempt {
   readonly password: string;
   /** The client address the form came from. */
   readonly address: string;
+  /** The request's correlation id, for the audit trail. */
+  readonly correlationId?: string | undefined;
 }
 
 /** How long an answer for a PSU id with so many failures from every address waits (0: none). */
@@ -42,10 +46,27 @@ function loginDelayMs(failuresEverywhere: number): number {
   return Math.min(MAX_DELAY_MS, (failuresEverywhere - MAX_FAILURES_PER_PSU + 1) * DELAY_STEP_MS);
 }
 
+/**
+ * Checks a login. Each attempt leaves its audit record (`psu.login`: succeeded, failed, locked; with
+ * `slowedMs` when the answer was slowed down), written with the counts it changes, in one transaction.
+ * The PSU id is the one typed: a stranger's guess is recorded as typed.
+ */
 export async function checkLogin(context: ServiceContext, attempt: LoginAttempt): Promise<LoginOutcome> {
   const psuKey = hashSecret(attempt.psuId);
   const state = await loginState(context.db, psuKey, attempt.address, LOCK_MS, context.clock());
-  if (state.locked) return 'locked';
+  const record = (outcome: string, slowedMs: number): AuditEvent => ({
+    event: 'psu.login',
+    outcome,
+    resource: null,
+    psuId: attempt.psuId,
+    address: attempt.address,
+    correlationId: attempt.correlationId ?? null,
+    detail: slowedMs > 0 ? { slowedMs } : null,
+  });
+  if (state.locked) {
+    await recordEvents(context.db, [record('locked', 0)]);
+    return 'locked';
+  }
   const delay = loginDelayMs(state.failuresEverywhere);
   if (delay > 0) await context.sleep(delay);
   // After the delay: the time the answer is given.
@@ -53,17 +74,23 @@ export async function checkLogin(context: ServiceContext, attempt: LoginAttempt)
   // A directory's own "locked" is answered as a wrong password: it would be for known PSUs only.
   const result = await context.psuDirectory.authenticate(attempt.psuId, attempt.password, now);
   if (result.ok) {
-    await forgetLoginFailures(context.db, psuKey, attempt.address);
+    await context.db.transaction(async (trx) => {
+      await forgetLoginFailures(trx, psuKey, attempt.address);
+      await recordEvents(trx, [record('succeeded', delay)]);
+    });
     return 'ok';
   }
   const rule = { lockMs: LOCK_MS, forgetMs: LOCK_MS };
-  const fromHere = await countLoginFailure(
-    context.db,
-    { psuKey, address: attempt.address },
-    { ...rule, max: MAX_FAILURES_PER_ADDRESS },
-    now,
-  );
-  await countLoginFailure(context.db, { psuKey, address: EVERY_ADDRESS }, rule, now);
-  await purgeLoginFailures(context.db, LOCK_MS, now);
-  return fromHere ? 'locked' : 'wrong';
+  return context.db.transaction(async (trx) => {
+    const fromHere = await countLoginFailure(
+      trx,
+      { psuKey, address: attempt.address },
+      { ...rule, max: MAX_FAILURES_PER_ADDRESS },
+      now,
+    );
+    await countLoginFailure(trx, { psuKey, address: EVERY_ADDRESS }, rule, now);
+    await purgeLoginFailures(trx, LOCK_MS, now);
+    await recordEvents(trx, [record(fromHere ? 'locked' : 'failed', delay)]);
+    return fromHere ? 'locked' : 'wrong';
+  });
 }

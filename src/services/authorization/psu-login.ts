@@ -5,6 +5,7 @@
 // provider is configured (PSU_OIDC_*), the PSU logs in there instead (provider-login.ts); the consent
 // page is the same.
 
+import type { AuditActor } from '../../domain/audit.ts';
 import { parseResourceScope } from '../../domain/scope.ts';
 import { constantEquals, fingerprint, hashSecret, newSecret } from '../../domain/secrets.ts';
 import {
@@ -15,7 +16,7 @@ import {
 } from '../../store/psu-login-repository.ts';
 import { appOf } from '../access/apps.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { type AuthorizationRequest, issueCode } from './codes.ts';
+import { type AuthorizationRequest, issueCode, recordAuthorizationRefused } from './codes.ts';
 import { authRequestRow, back, consentStep, expiry, finish, INVALID_PAGE } from './login-steps.ts';
 import { checkLogin } from './login-throttle.ts';
 import { startProviderLogin } from './provider-login.ts';
@@ -107,12 +108,21 @@ export async function submitConsent(
   context: ServiceContext,
   form: PsuForm,
   cookie: string | undefined,
+  actor?: AuditActor,
 ): Promise<PsuAnswer> {
   const opened = await openRequest(context, form, cookie, 'consent');
   if ('answer' in opened) return opened.answer;
   const { row } = opened;
+  const audited = { app: { clientId: row.clientId }, scope: row.scope, actor };
   if (form.decision !== 'approve') {
     if (!(await finish(context, row))) return INVALID_PAGE;
+    await recordAuthorizationRefused(
+      context,
+      audited,
+      'denied',
+      row.psuId,
+      'the PSU denied the authorization',
+    );
     return back(row, { error: 'access_denied', error_description: 'the PSU denied the authorization' });
   }
   // The bank's systems first: while one cannot answer (SystemUnavailable, a 503 page) the request stays
@@ -125,6 +135,13 @@ export async function submitConsent(
     fingerprint((await resource.describe()).payments) === row.shownPayment;
   if (!(await finish(context, row))) return INVALID_PAGE;
   if (!unchanged || resource === undefined) {
+    await recordAuthorizationRefused(
+      context,
+      audited,
+      'refused',
+      row.psuId,
+      'the payment changed after the PSU saw it',
+    );
     return back(row, {
       error: 'access_denied',
       error_description: 'the payment changed after the PSU saw it',
@@ -142,6 +159,7 @@ export async function submitConsent(
       scope: row.scope,
       resource,
       codeChallenge: row.codeChallenge,
+      actor: { ...actor, psuId: row.psuId },
     },
     row.psuId!,
   );

@@ -1,11 +1,14 @@
 // POST /psd2/v1/subscriptions (spec rows 4 and 5): an enrolled TPP registers an app with its first
 // product subscription, or adds one product to an app of its own. One product per request, one
 // redirect URI per app; a product needs its scope in the TPP's certificate (live).
+
 import { randomUUID } from 'node:crypto';
 import type { PeerIdentity } from '../../certificates/qwac.ts';
 import { findApiProduct } from '../../domain/api-products.ts';
+import type { AuditActor } from '../../domain/audit.ts';
 import { ApiError, apiError, unknownResource } from '../../domain/errors.ts';
 import { findApp, insertApp } from '../../store/apps-repository.ts';
+import { recordEvents } from '../../store/audit/record.ts';
 import { addSubscription, findTpp } from '../../store/tpps-repository.ts';
 import { requireQwac } from '../access/live-access.ts';
 import type { TokenGrant } from '../access/tokens.ts';
@@ -38,6 +41,8 @@ export async function subscribe(
     grant: TokenGrant;
     peer: PeerIdentity;
     body: SubscriptionRequestBody;
+    /** Who asks, for the audit trail. */
+    actor?: AuditActor;
   },
 ): Promise<Answer<SubscriptionResponse>> {
   const { grant, body } = request;
@@ -86,6 +91,17 @@ export async function subscribe(
           seeded: false,
         };
         await insertApp(trx, { ...app, tppId: tpp.tppId });
+        await recordEvents(trx, [
+          {
+            ...request.actor,
+            tppId: tpp.tppId,
+            appId: clientId,
+            event: 'app.registered',
+            outcome: 'ok',
+            resource: clientId,
+            detail: { name: app.name, redirectUri: app.redirectUri },
+          },
+        ]);
       } else if (app === undefined || app.tppId !== tpp.tppId) {
         // Another TPP's app answers as an unknown client id does.
         throw unknownResource('clientId names no app of this TPP', 'clientId');
@@ -101,6 +117,17 @@ export async function subscribe(
       ) {
         throw apiError('STATUS_INVALID', `App ${app.clientId} is subscribed to ${product.name} already`);
       }
+      await recordEvents(trx, [
+        {
+          ...request.actor,
+          tppId: tpp.tppId,
+          appId: app.clientId,
+          event: 'app.subscribed',
+          outcome: 'ok',
+          resource: app.clientId,
+          detail: { product: product.name, subscriptionId },
+        },
+      ]);
       return {
         statusCode: 200,
         body: {

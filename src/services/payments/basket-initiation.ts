@@ -1,8 +1,10 @@
 // Swedish signing baskets (issue 5): POST /psd2/se/v2/payments/{private|corporate}/signing-basket. The basket is
 // validated as a whole: one bad payment refuses it, naming the payment by index and reference, and
 // nothing is stored. One PSU signs a basket, so all debtor accounts are that PSU's.
+
 import type { BankAccount } from '../../domain/accounts.ts';
 import type { App } from '../../domain/apps.ts';
+import type { AuditActor } from '../../domain/audit.ts';
 import { type CorporateHeaders, checkCorporateHeaders } from '../../domain/corporate.ts';
 import { ApiError, type TppMessage } from '../../domain/errors.ts';
 import {
@@ -34,6 +36,8 @@ export interface BasketRequest {
   readonly customerType: CustomerType;
   readonly payments: readonly BasketItem[];
   readonly corporate: CorporateHeaders;
+  /** Who asks, for the audit trail. */
+  readonly actor?: AuditActor;
 }
 
 export interface BasketResponse {
@@ -170,6 +174,7 @@ export async function initiateBasket(
           corporateId: customerType === 'corporate' ? (request.corporate.id ?? null) : null,
           members,
           answer: recorded,
+          actor: request.actor,
         }),
       () => {
         for (const member of members) context.metrics.paymentStatus(member.instruction.product, 'ACTC');

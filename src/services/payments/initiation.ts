@@ -3,6 +3,7 @@
 // who may pay from it, stores the payment in ACTC and answers its id and SCA methods.
 import type { BankAccount } from '../../domain/accounts.ts';
 import type { App } from '../../domain/apps.ts';
+import type { AuditActor } from '../../domain/audit.ts';
 import { type CorporateHeaders, checkCorporateHeaders } from '../../domain/corporate.ts';
 import { ApiError, apiError, type TppMessage } from '../../domain/errors.ts';
 import { checkDebtorAccount, type PaymentBody, validatePaymentBody } from '../../domain/payment-rules.ts';
@@ -38,6 +39,8 @@ export interface InitiationRequest {
   readonly corporate: CorporateHeaders;
   /** Origin and base path for the links we hand out. */
   readonly baseUrl: string;
+  /** Who asks, for the audit trail. */
+  readonly actor?: AuditActor;
 }
 
 export interface InitiationResponse {
@@ -112,7 +115,7 @@ export async function initiatePayment(
       context.db,
       claim,
       answer,
-      (recorded) => insertPaymentAnswering(context.db, payment, recorded),
+      (recorded) => insertPaymentAnswering(context.db, payment, recorded, request.actor),
       () => context.metrics.paymentStatus(product.id, 'ACTC'),
     );
   });

@@ -1,7 +1,10 @@
 // A new payment and the answer to the request that created it, stored in one statement; the payment
 // travels as a JSON tuple whose instruction the statement reads its columns from (baskets use it too).
+
+import type { AuditActor } from '../../domain/audit.ts';
 import type { PaymentInstruction } from '../../domain/payment-rules.ts';
 import type { CustomerType } from '../../domain/products.ts';
+import { ACTOR_INPUT_COLUMNS, actorColumns, auditInsertSql } from '../audit/record.ts';
 import { joinedStatement } from '../coalescer.ts';
 import { runStatement, type StoreDb } from '../database.ts';
 import { answerColumns, type RecordedAnswer, recordAnswersSql } from '../idempotency-repository.ts';
@@ -60,13 +63,16 @@ export function insertPaymentAnswering(
   db: StoreDb,
   payment: NewPayment,
   answer: RecordedAnswer | undefined,
+  actor?: AuditActor,
 ): Promise<boolean> {
-  return initiations(db, { payment, answer });
+  return initiations(db, { payment, answer, actor });
 }
 
 interface Initiation {
   readonly payment: NewPayment;
   readonly answer: RecordedAnswer | undefined;
+  /** Who initiated it: the audit trail's `payment.initiated` record, written by the same statement. */
+  readonly actor: AuditActor | undefined;
 }
 
 const initiations = joinedStatement('insert_payments_answering', insertPaymentsAnswering);
@@ -76,8 +82,9 @@ const initiations = joinedStatement('insert_payments_answering', insertPaymentsA
  * JSON array (cheaper to send than a parameter per column); a row without a key carries no answer.
  */
 async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]): Promise<boolean[]> {
-  const rows = items.map(({ payment, answer }) =>
+  const rows = items.map(({ payment, answer, actor }) =>
     Object.assign(
+      actorColumns(actor),
       {
         clientId: payment.clientId,
         customerType: payment.customerType,
@@ -94,13 +101,25 @@ async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS t("clientId" text, "customerType" text, "psuId" text, "corporateId" text, payment jsonb,
-              "claimClient" text, operation text, key text, claim text, "statusCode" integer, body jsonb)
+              "claimClient" text, operation text, key text, claim text, "statusCode" integer, body jsonb,
+              ${ACTOR_INPUT_COLUMNS})
      ),
-     recorded AS (${recordAnswersSql('input')})
-     INSERT INTO payments (${NEW_PAYMENT_COLUMNS})
-     SELECT ${newPaymentValues('i.payment', 'i')}
-       FROM input i WHERE i.claim IS NULL OR i.claim IN (SELECT claim FROM recorded)
-     RETURNING payment_id AS "paymentId"`,
+     recorded AS (${recordAnswersSql('input')}),
+     stored AS (
+       INSERT INTO payments (${NEW_PAYMENT_COLUMNS})
+       SELECT ${newPaymentValues('i.payment', 'i')}
+         FROM input i WHERE i.claim IS NULL OR i.claim IN (SELECT claim FROM recorded)
+       RETURNING payment_id, client_id, psu_id, product
+     ),
+     audited AS (${auditInsertSql('stored s JOIN input i ON i.payment ->> 0 = s.payment_id', 'i', {
+       event: `'payment.initiated'`,
+       outcome: `'ACTC'`,
+       resource: 's.payment_id',
+       app: 's.client_id',
+       psu: 's.psu_id',
+       detail: `jsonb_build_object('product', s.product)`,
+     })})
+     SELECT payment_id AS "paymentId" FROM stored`,
     [JSON.stringify(rows)],
   );
   const ids = new Set(stored.map((row) => row.paymentId));

@@ -1,6 +1,8 @@
 // grant_type=authorization_code (spec row 1): the PSU's code exchanged for a PSU token bound to the
 // scope, PSU and app. Codes are single-use; a replayed code revokes the token it issued (RFC 9700).
+
 import type { PeerIdentity } from '../../../certificates/qwac.ts';
+import type { AuditActor } from '../../../domain/audit.ts';
 import { OAuthError } from '../../../domain/errors.ts';
 import { constantEquals, hashSecret, pkceChallenge } from '../../../domain/secrets.ts';
 import { consumeCode, exchangeCode, findCode, revokeTokenOfCode } from '../../../store/tokens-repository.ts';
@@ -19,6 +21,7 @@ export async function handler(
   context: ServiceContext,
   parameters: TokenParameters,
   peer: PeerIdentity,
+  actor?: AuditActor,
 ): Promise<TokenResponse> {
   const code = required(parameters, 'code');
   const redirectUri = required(parameters, 'redirect_uri');
@@ -43,7 +46,8 @@ export async function handler(
       scope,
       codeChallenge: verifier === undefined ? null : pkceChallenge(verifier),
     };
-    if (await exchangeCode(context.db, exchange, tokens.access, tokens.refresh)) return tokens.response;
+    if (await exchangeCode(context.db, exchange, tokens.access, tokens.refresh, actor))
+      return tokens.response;
   }
   const answer = await context.db.transaction(async (trx) => {
     const now = context.clock();
@@ -51,7 +55,7 @@ export async function handler(
     if (row === undefined) {
       const known = await findCode(trx, codeHash);
       if (known === undefined) throw new OAuthError('invalid_grant', 'the code is not valid');
-      await revokeTokenOfCode(trx, codeHash, now);
+      await revokeTokenOfCode(trx, codeHash, now, actor);
       // Returned, not thrown: the revocation must commit.
       return REPLAYED;
     }
@@ -72,6 +76,7 @@ export async function handler(
       psuId: row.psuId,
       codeHash,
       certThumbprint: thumbprint,
+      actor,
     });
   });
   if (answer === REPLAYED) throw new OAuthError('invalid_grant', 'the code has already been used');

@@ -4,6 +4,7 @@
 // of its certificates, and bound to that certificate).
 
 import type { PeerIdentity } from '../../../certificates/qwac.ts';
+import type { AuditActor } from '../../../domain/audit.ts';
 import { OAuthError } from '../../../domain/errors.ts';
 import { rolesGiving } from '../../../domain/psp-roles.ts';
 import { type ClientCredentialsScope, isClientCredentialsScope } from '../../../domain/scope.ts';
@@ -21,9 +22,10 @@ export async function handler(
   context: ServiceContext,
   parameters: TokenParameters,
   peer: PeerIdentity,
+  actor?: AuditActor,
 ): Promise<TokenResponse> {
   const scope = required(parameters, 'scope');
-  if (scope === ADMIN_SCOPE) return adminToken(context, parameters, peer);
+  if (scope === ADMIN_SCOPE) return adminToken(context, parameters, peer, actor);
   const { app, thumbprint } = await authenticateClient(context, parameters, peer);
   if (!isClientCredentialsScope(scope)) {
     throw new OAuthError(
@@ -41,6 +43,7 @@ export async function handler(
     expiresIn: LIFETIMES.clientCredentials,
     enforceExpiry: true,
     certThumbprint: thumbprint,
+    actor,
   });
 }
 
@@ -61,6 +64,7 @@ async function adminToken(
   context: ServiceContext,
   parameters: TokenParameters,
   peer: PeerIdentity,
+  actor: AuditActor | undefined,
 ): Promise<TokenResponse> {
   const tppId = required(parameters, 'client_id');
   const tpp = await findTpp(context.db, tppId);
@@ -82,5 +86,6 @@ async function adminToken(
     expiresIn: LIFETIMES.adminToken,
     enforceExpiry: true,
     certThumbprint: thumbprint,
+    actor,
   });
 }

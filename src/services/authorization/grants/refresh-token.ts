@@ -5,7 +5,9 @@
 // (a sender-constrained refresh token needs no rotation, RFC 9700 2.2.2). Once the consent
 // ends (deleted, expired, revoked) the refresh token, and every access token of the consent, reads
 // nothing more.
+
 import type { PeerIdentity } from '../../../certificates/qwac.ts';
+import type { AuditActor } from '../../../domain/audit.ts';
 import { OAuthError } from '../../../domain/errors.ts';
 import { parseResourceScope } from '../../../domain/scope.ts';
 import { hashSecret } from '../../../domain/secrets.ts';
@@ -21,6 +23,7 @@ export async function handler(
   context: ServiceContext,
   parameters: TokenParameters,
   peer: PeerIdentity,
+  actor?: AuditActor,
 ): Promise<TokenResponse> {
   const presented = required(parameters, 'refresh_token');
   const { app, thumbprint } = await authenticateClient(context, parameters, peer);
@@ -53,6 +56,7 @@ export async function handler(
     expiresIn: LIFETIMES.psuToken,
     enforceExpiry: context.policy.enforcePsuTokenExpiry,
     certThumbprint: thumbprint,
+    actor,
   });
 }
 

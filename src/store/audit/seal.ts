@@ -1,0 +1,204 @@
+// Tamper evidence without touching a record twice (issue 39, docs/decisions.md). Records take a seq
+// and their transaction's id; a sealer (one at a time: the row of audit_sealer, locked FOR UPDATE)
+// notes the last seq handed out and the first transaction id not yet given (pending_seq and
+// pending_xmax), and once every transaction below that id has finished (none can still add a record at
+// or below pending_seq) it seals the range from the last seal up to pending_seq: the seq and a digest
+// of every record in it, and an HMAC-SHA256 (AUDIT_KEY) over them chained with the previous seal's.
+// A seq the range lacks (a rolled-back transaction's) is simply not listed. Verify recomputes the
+// chain and compares each sealed list with the records there now: the first changed, missing or
+// added record is named.
+import { createHmac } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../database.ts';
+
+/** The canonical text of a record, and the first 16 bytes of its SHA-256 in hex (SQL over audit_events). */
+const DIGEST = `encode(substring(sha256(convert_to(jsonb_build_array(seq, xid::text, at AT TIME ZONE 'UTC',
+  event, outcome, resource, tpp_id, app_id, certificate, psu_id, address, correlation_id, detail)::text,
+  'UTF8')) from 1 for 16), 'hex')`;
+
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+function macOf(
+  key: Buffer,
+  prevMac: string,
+  from: string,
+  to: string,
+  seqs: readonly string[],
+  digests: string,
+): string {
+  return createHmac('sha256', key)
+    .update(`${prevMac}|${from}|${to}|${seqs.join(',')}|${digests}`)
+    .digest('hex');
+}
+
+interface SealerState {
+  readonly pending: string | null;
+  readonly ready: boolean;
+  readonly lastTo: string;
+  readonly lastMac: string;
+}
+
+/**
+ * One turn of the sealer: seals the pending range if its transactions have all finished, and notes the
+ * next one. Answers the records sealed, and whether records wait for a later turn.
+ */
+export async function sealTurn(db: Db, key: Buffer): Promise<{ sealed: number; waiting: boolean }> {
+  return db.transaction(async (trx) => {
+    const [state] = rowsOf<SealerState>(
+      await trx.execute(sql`SELECT s.pending_seq::text AS pending,
+          COALESCE(pg_snapshot_xmin(pg_current_snapshot()) >= s.pending_xmax, false) AS ready,
+          COALESCE(l.to_seq, 0)::text AS "lastTo", COALESCE(encode(l.mac, 'hex'), '') AS "lastMac"
+        FROM audit_sealer s
+        LEFT JOIN LATERAL (SELECT to_seq, mac FROM audit_seals ORDER BY from_seq DESC LIMIT 1) l ON true
+        WHERE s.id = 1 FOR UPDATE OF s SKIP LOCKED`),
+    );
+    // Another sealer holds the row (or a connection that died holding it, until the server notices):
+    // this turn leaves the sealing to it rather than wait.
+    if (state === undefined) return { sealed: 0, waiting: true };
+    let sealed = 0;
+    if (state.pending !== null && !state.ready) return { sealed, waiting: true };
+    if (state.pending !== null && BigInt(state.pending) > BigInt(state.lastTo)) {
+      const records = rowsOf<{ seq: string; digest: string; at: Date | string }>(
+        await trx.execute(sql`SELECT seq::text AS seq, ${sql.raw(DIGEST)} AS digest, at FROM audit_events
+          WHERE seq > ${state.lastTo}::bigint AND seq <= ${state.pending}::bigint ORDER BY seq`),
+      );
+      const from = String(BigInt(state.lastTo) + 1n);
+      const seqs = records.map((record) => record.seq);
+      const digests = records.map((record) => record.digest).join('');
+      const mac = macOf(key, state.lastMac, from, state.pending, seqs, digests);
+      const lastAt = records.length === 0 ? null : new Date(records.at(-1)!.at).toISOString();
+      await trx.execute(sql`INSERT INTO audit_seals (from_seq, to_seq, count, seqs, digests, last_at, prev_mac, mac)
+        VALUES (${from}::bigint, ${state.pending}::bigint, ${records.length}, ${`{${seqs.join(',')}}`}::bigint[],
+                decode(${digests}, 'hex'), ${lastAt}::timestamptz,
+                CASE WHEN ${state.lastMac} = '' THEN NULL ELSE decode(${state.lastMac}, 'hex') END, decode(${mac}, 'hex'))`);
+      sealed = records.length;
+    }
+    const [next] = rowsOf<{ pending: string | null }>(
+      await trx.execute(sql`UPDATE audit_sealer SET
+          pending_seq = (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM audit_events_seq_seq),
+          pending_xmax = pg_snapshot_xmax(pg_current_snapshot())
+        WHERE id = 1 RETURNING pending_seq::text AS pending`),
+    );
+    const waiting = next?.pending != null && BigInt(next.pending) > BigInt(state.pending ?? state.lastTo);
+    return { sealed, waiting };
+  });
+}
+
+/**
+ * Seals everything recorded so far: turns until the range noted at the start is sealed (each turn
+ * waits for the transactions open then; a few milliseconds, or up to `timeoutMs`).
+ */
+export async function sealAll(db: Db, key: Buffer, timeoutMs = 10_000): Promise<void> {
+  const [start] = rowsOf<{ last: string }>(
+    await db.execute(
+      sql`SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::text AS last FROM audit_events_seq_seq`,
+    ),
+  );
+  const target = BigInt(start?.last ?? '0');
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await sealTurn(db, key);
+    const [last] = rowsOf<{ to: string }>(
+      await db.execute(sql`SELECT COALESCE(max(to_seq), 0)::text AS "to" FROM audit_seals`),
+    );
+    if (BigInt(last?.to ?? '0') >= target) return;
+    if (Date.now() > deadline) throw new Error('audit records stay unsealed: a transaction stays open');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export type Verdict =
+  | { readonly ok: true; readonly seals: number; readonly records: number }
+  | { readonly ok: false; readonly seq: string; readonly problem: string };
+
+interface SealRow {
+  readonly from: string;
+  readonly to: string;
+  readonly count: number;
+  readonly seqs: string;
+  readonly digests: string;
+  readonly prevMac: string | null;
+  readonly mac: string;
+}
+
+/**
+ * Verifies the trail as sealed: the chain of seals, and each seal's records against those there now.
+ * The trail starts at the oldest kept seal; when retention removed older ones, a sealed
+ * `audit.retention` record must name that seal's first seq (store/audit/retention.ts).
+ */
+export async function verifyTrail(db: Db, key: Buffer): Promise<Verdict> {
+  const seals = rowsOf<SealRow>(
+    await db.execute(sql`SELECT from_seq::text AS "from", to_seq::text AS "to", count,
+        array_to_string(seqs, ',') AS seqs, encode(digests, 'hex') AS digests,
+        encode(prev_mac, 'hex') AS "prevMac", encode(mac, 'hex') AS mac
+      FROM audit_seals ORDER BY from_seq`),
+  );
+  let records = 0;
+  let previous: SealRow | undefined;
+  const first = seals[0];
+  if (first !== undefined) {
+    const [early] = rowsOf<{ seq: string }>(
+      await db.execute(sql`SELECT min(seq)::text AS seq FROM audit_events WHERE seq < ${first.from}::bigint`),
+    );
+    if (early?.seq != null) return { ok: false, seq: early.seq, problem: 'inserted before the first seal' };
+    if (first.from !== '1') {
+      const [cut] = rowsOf<{ n: number }>(
+        await db.execute(sql`SELECT count(*)::int AS n FROM audit_events
+          WHERE event = 'audit.retention' AND detail ->> 'keptFrom' = ${first.from}`),
+      );
+      if ((cut?.n ?? 0) === 0)
+        return {
+          ok: false,
+          seq: String(BigInt(first.from) - 1n),
+          problem: 'deleted (no retention recorded it)',
+        };
+    }
+  }
+  for (const seal of seals) {
+    if (previous !== undefined) {
+      if (BigInt(seal.from) !== BigInt(previous.to) + 1n)
+        return { ok: false, seq: String(BigInt(previous.to) + 1n), problem: 'deleted (a seal is missing)' };
+      if (seal.prevMac !== previous.mac) return { ok: false, seq: seal.from, problem: 'seal chain broken' };
+    }
+    const seqs = seal.seqs === '' ? [] : seal.seqs.split(',');
+    if (
+      macOf(key, seal.prevMac ?? '', seal.from, seal.to, seqs, seal.digests) !== seal.mac ||
+      seqs.length !== seal.count
+    )
+      return { ok: false, seq: seal.from, problem: 'seal altered' };
+    const now = rowsOf<{ seq: string; digest: string }>(
+      await db.execute(sql`SELECT seq::text AS seq, ${sql.raw(DIGEST)} AS digest FROM audit_events
+        WHERE seq >= ${seal.from}::bigint AND seq <= ${seal.to}::bigint ORDER BY seq`),
+    );
+    const problem = firstDifference(seqs, seal.digests, now);
+    if (problem !== undefined) return { ok: false, ...problem };
+    records += now.length;
+    previous = seal;
+  }
+  return { ok: true, seals: seals.length, records };
+}
+
+/** The first record where what was sealed and what is there now differ. */
+function firstDifference(
+  seqs: readonly string[],
+  digests: string,
+  now: readonly { seq: string; digest: string }[],
+): { seq: string; problem: string } | undefined {
+  let i = 0;
+  let j = 0;
+  while (i < seqs.length || j < now.length) {
+    const sealed = i < seqs.length ? BigInt(seqs[i]!) : undefined;
+    const there = j < now.length ? BigInt(now[j]!.seq) : undefined;
+    if (there === undefined || (sealed !== undefined && sealed < there))
+      return { seq: String(sealed), problem: 'deleted' };
+    if (sealed === undefined || there < sealed)
+      return { seq: String(there), problem: 'inserted out of order' };
+    if (digests.slice(i * 32, i * 32 + 32) !== now[j]!.digest)
+      return { seq: String(there), problem: 'changed' };
+    i += 1;
+    j += 1;
+  }
+  return undefined;
+}

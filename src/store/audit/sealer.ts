@@ -1,0 +1,63 @@
+// The gateway's own sealer: every AUDIT_SEAL_INTERVAL_MS a turn (store/audit/seal.ts), and once a day
+// the retention (AUDIT_RETENTION_DAYS). Every process of every instance runs one; the row lock in
+// sealTurn lets one seal at a time and the others find nothing left to do.
+import type { Db } from '../database.ts';
+import { sealTurn } from './seal.ts';
+import { applyRetention, auditKey } from './trail.ts';
+
+export interface SealerOptions {
+  readonly key: string | undefined;
+  readonly intervalMs: number;
+  readonly retentionDays: number | undefined;
+  readonly onError: (error: unknown) => void;
+}
+
+const DAY_MS = 86_400_000;
+
+/** How long the stop waits for a turn under way (a database gone silent must not hold a shutdown). */
+const STOP_WAIT_MS = 1_000;
+
+/**
+ * Starts sealing; answers the stop, which waits for a turn under way at most STOP_WAIT_MS: a turn is one
+ * transaction, and one cut off rolls back whole (the next process's turn seals what it would have).
+ */
+export function startSealer(db: Db, options: SealerOptions): () => Promise<void> {
+  let key: Buffer | undefined;
+  let lastRetention = 0;
+  const run = async () => {
+    key ??= await auditKey(db, options.key);
+    await sealTurn(db, key);
+    if (options.retentionDays !== undefined && Date.now() - lastRetention > DAY_MS) {
+      lastRetention = Date.now();
+      await applyRetention(db, options.retentionDays, new Date());
+    }
+  };
+  // A tick while a turn is under way (a slow or silent database) is skipped, never queued: a queue of
+  // turns would outlive the stop and run on a store being closed.
+  let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (busy || stopped) return;
+    busy = true;
+    running = run()
+      .catch(options.onError)
+      .finally(() => {
+        busy = false;
+      });
+  }, options.intervalMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    let bound: NodeJS.Timeout | undefined;
+    await Promise.race([
+      running,
+      new Promise((resolve) => {
+        bound = setTimeout(resolve, STOP_WAIT_MS);
+        bound.unref();
+      }),
+    ]);
+    clearTimeout(bound);
+  };
+}

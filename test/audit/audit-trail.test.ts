@@ -1,0 +1,216 @@
+// The audit trail (issue 39): the records real HTTP calls leave, with their actors; sealing and
+// verifying, and the first record named after an UPDATE, a DELETE and an INSERT made with SQL; the
+// export's filters; two gateways writing at once; retention. On PGlite, and on PostgreSQL when
+// TEST_DATABASE_URL is set.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { sealAll, verifyTrail } from '../../src/store/audit/seal.ts';
+import { applyRetention, auditKey, exportEvents } from '../../src/store/audit/trail.ts';
+import { backends, type Gateway, queryRows, startGateway, startGatewayPair } from '../helpers/gateway.ts';
+import { domestic } from '../helpers/payments.ts';
+
+const DOMESTIC = 'handelsbanken-domestic-credit-transfer';
+const PATH = `/psd2/se/v2/payments/private/single/${DOMESTIC}`;
+
+interface Row {
+  seq: string;
+  event: string;
+  outcome: string;
+  resource: string | null;
+  tppId: string | null;
+  appId: string | null;
+  psuId: string | null;
+  address: string | null;
+  correlationId: string | null;
+  detail: unknown;
+}
+
+function records(gateway: Gateway, resource?: string): Promise<Row[]> {
+  return queryRows<Row>(
+    gateway.store,
+    sql`SELECT seq::text AS seq, event, outcome, resource, tpp_id AS "tppId", app_id AS "appId",
+          psu_id AS "psuId", address, correlation_id AS "correlationId", detail
+        FROM audit_events WHERE ${resource ?? null}::text IS NULL OR resource = ${resource ?? null}::text
+        ORDER BY seq`,
+  );
+}
+
+/** A payment initiated under the correlation id `requestId`, authorized and executed: its id. */
+async function fiveSteps(gateway: Gateway, requestId: string): Promise<string> {
+  const token = await gateway.client.clientCredentialsToken();
+  const initiated = await gateway.client.initiate(token, {
+    path: PATH,
+    body: domestic(),
+    headers: { 'TPP-Request-ID': requestId },
+  });
+  assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
+  const paymentId = initiated.body.paymentId;
+  const executed = await gateway.client.authorizeAndExecute(DOMESTIC, paymentId);
+  assert.equal(executed.status, 200, JSON.stringify(executed.body));
+  return paymentId;
+}
+
+for (const backend of backends()) {
+  describe(`audit trail on ${backend}`, () => {
+    let gateway: Gateway;
+    let key: Buffer;
+    before(async () => {
+      gateway = await startGateway({ backend, config: { auditSealIntervalMs: 0 } });
+      key = await auditKey(gateway.store.db, undefined);
+    });
+    after(() => gateway.close());
+
+    test('a payment initiated and executed is recorded with its actors, in order', async () => {
+      const paymentId = await fiveSteps(gateway, 'audit-request-1');
+      const rows = await records(gateway, paymentId);
+      const app = gateway.sandboxApp.clientId;
+      assert.deepEqual(
+        rows.map(({ seq: _, ...row }) => row),
+        [
+          {
+            event: 'payment.initiated',
+            outcome: 'ACTC',
+            resource: paymentId,
+            tppId: null,
+            appId: app,
+            psuId: rows[0]!.psuId,
+            address: '127.0.0.1',
+            correlationId: 'audit-request-1',
+            detail: { product: DOMESTIC },
+          },
+          ...rows
+            .slice(1)
+            .map((row) => ({ ...row, seq: undefined }))
+            .map(({ seq: _, ...row }) => row),
+        ],
+      );
+      assert.ok(rows[0]!.psuId !== null, 'the initiation names the PSU of the debtor account');
+      assert.deepEqual(
+        rows.slice(1).map((row) => [row.event, row.outcome, row.appId, row.psuId]),
+        [['payment.booked', 'ACCC', app, rows[0]!.psuId]],
+      );
+    });
+
+    test('verify passes on a whole trail and names the record changed, deleted or inserted', async () => {
+      await fiveSteps(gateway, 'audit-request-2');
+      await sealAll(gateway.store.db, key);
+      const whole = await verifyTrail(gateway.store.db, key);
+      assert.equal(whole.ok, true);
+      const [victim] = await queryRows<{ seq: string }>(
+        gateway.store,
+        sql`SELECT min(seq)::text AS seq FROM audit_events WHERE event = 'payment.booked'`,
+      );
+      const seq = victim!.seq;
+      await gateway.store.db.execute(
+        sql`CREATE TABLE audit_saved AS SELECT * FROM audit_events WHERE seq = ${seq}::bigint`,
+      );
+
+      await gateway.store.db.execute(
+        sql`UPDATE audit_events SET outcome = 'RJCT' WHERE seq = ${seq}::bigint`,
+      );
+      assert.deepEqual(await verifyTrail(gateway.store.db, key), { ok: false, seq, problem: 'changed' });
+      await gateway.store.db.execute(
+        sql`UPDATE audit_events SET outcome = 'ACCC' WHERE seq = ${seq}::bigint`,
+      );
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+
+      await gateway.store.db.execute(sql`DELETE FROM audit_events WHERE seq = ${seq}::bigint`);
+      assert.deepEqual(await verifyTrail(gateway.store.db, key), { ok: false, seq, problem: 'deleted' });
+      await gateway.store.db.execute(sql`INSERT INTO audit_events SELECT * FROM audit_saved`);
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+
+      // A seq no record took (a rolled-back transaction's), then a record slipped into it afterwards.
+      const [gap] = await queryRows<{ seq: string }>(
+        gateway.store,
+        sql`SELECT nextval('audit_events_seq_seq')::text AS seq`,
+      );
+      await fiveSteps(gateway, 'audit-request-3');
+      await sealAll(gateway.store.db, key);
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+      await gateway.store.db.execute(
+        sql`INSERT INTO audit_events (seq, event, outcome) VALUES (${gap!.seq}::bigint, 'payment.booked', 'ACSC')`,
+      );
+      assert.deepEqual(await verifyTrail(gateway.store.db, key), {
+        ok: false,
+        seq: gap!.seq,
+        problem: 'inserted out of order',
+      });
+      await gateway.store.db.execute(sql`DELETE FROM audit_events WHERE seq = ${gap!.seq}::bigint`);
+      await gateway.store.db.execute(sql`DROP TABLE audit_saved`);
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+    });
+
+    test('export filters by period, resource and PSU', async () => {
+      const paymentId = await fiveSteps(gateway, 'audit-request-4');
+      const all = await records(gateway, paymentId);
+      const from = new Date(Date.now() - 60_000);
+      const to = new Date(Date.now() + 60_000);
+      const exported = [];
+      for await (const event of exportEvents(gateway.store.db, { from, to, resource: paymentId }))
+        exported.push(event);
+      assert.deepEqual(
+        exported.map((event) => [event.seq, event.event, event.resource]),
+        all.map((row) => [row.seq, row.event, paymentId]),
+      );
+      const none = [];
+      for await (const event of exportEvents(gateway.store.db, {
+        from,
+        to,
+        resource: paymentId,
+        psuId: 'nobody',
+      }))
+        none.push(event);
+      assert.deepEqual(none, []);
+      const before = [];
+      for await (const event of exportEvents(gateway.store.db, { from: new Date(0), to: from }))
+        before.push(event);
+      assert.deepEqual(before, []);
+    });
+
+    test('retention deletes whole old seals, records the cut, and verify still passes', async () => {
+      await fiveSteps(gateway, 'audit-request-5');
+      await sealAll(gateway.store.db, key);
+      const deleted = await applyRetention(gateway.store.db, 1, new Date(Date.now() + 3 * 86_400_000));
+      assert.ok(deleted > 0, 'retention deleted the records of the old seals');
+      await sealAll(gateway.store.db, key);
+      const verdict = await verifyTrail(gateway.store.db, key);
+      assert.equal(verdict.ok, true, JSON.stringify(verdict));
+      const [cut] = await queryRows<{ event: string; outcome: string }>(
+        gateway.store,
+        sql`SELECT event, outcome FROM audit_events WHERE event = 'audit.retention'`,
+      );
+      assert.deepEqual(cut, { event: 'audit.retention', outcome: 'ok' });
+      // The oldest kept seal without its retention record: records before it were deleted.
+      await gateway.store.db.execute(
+        sql`DELETE FROM audit_seals WHERE from_seq = (SELECT min(from_seq) FROM audit_seals)`,
+      );
+      const broken = await verifyTrail(gateway.store.db, key);
+      assert.equal(broken.ok, false);
+    });
+  });
+}
+
+for (const backend of backends()) {
+  test(`two gateways on one ${backend} database, sealing as they go, leave a whole trail`, async () => {
+    const pair = await startGatewayPair(backend, { config: { auditSealIntervalMs: 20 } });
+    try {
+      const runs = [];
+      for (let i = 0; i < 8; i += 1) {
+        runs.push(fiveSteps(pair.first, `first-${i}`), fiveSteps(pair.second, `second-${i}`));
+      }
+      const ids = await Promise.all(runs);
+      const key = await auditKey(pair.store.db, undefined);
+      await sealAll(pair.store.db, key);
+      const verdict = await verifyTrail(pair.store.db, key);
+      assert.equal(verdict.ok, true, JSON.stringify(verdict));
+      const [count] = await queryRows<{ n: number }>(
+        pair.store,
+        sql`SELECT count(*)::int AS n FROM audit_events WHERE event = 'payment.initiated'`,
+      );
+      assert.equal(count!.n, ids.length);
+    } finally {
+      await pair.close();
+    }
+  });
+}

@@ -30,6 +30,11 @@ interface Row {
 }
 
 /** The records written since `after` (a seq), in order, without their seq. */
+/** Some fields of each record, in the order named. */
+function fields<K extends keyof Row>(rows: readonly Row[], ...keys: K[]): Row[K][][] {
+  return rows.map((row) => keys.map((key) => row[key]));
+}
+
 async function since(gateway: Gateway, after: string): Promise<Row[]> {
   return queryRows<Row>(
     gateway.store,
@@ -167,13 +172,7 @@ for (const backend of backends()) {
       assert.equal((await gateway.client.authorizeAndExecute(DOMESTIC, paymentId)).status, 200);
       const scope = `PIS:${paymentId}`;
       assert.deepEqual(
-        (await since(gateway, start)).map((row) => [
-          row.event,
-          row.outcome,
-          row.resource,
-          row.appId,
-          row.psuId,
-        ]),
+        fields(await since(gateway, start), 'event', 'outcome', 'resource', 'appId', 'psuId'),
         [
           ['payment.initiated', 'ACTC', paymentId, app, TOLVAN],
           ['authorization.granted', 'ok', scope, app, TOLVAN],
@@ -192,13 +191,7 @@ for (const backend of backends()) {
       );
       assert.equal(denied.status, 302);
       assert.deepEqual(
-        (await since(gateway, next)).map((row) => [
-          row.event,
-          row.outcome,
-          row.resource,
-          row.psuId,
-          row.correlationId,
-        ]),
+        fields(await since(gateway, next), 'event', 'outcome', 'resource', 'psuId', 'correlationId'),
         [['authorization.denied', 'denied', `PIS:${other}`, AGDA, 'deny-1']],
       );
     });
@@ -213,13 +206,7 @@ for (const backend of backends()) {
       const tokens = await gateway.client.authorizeScope(`AIS:${consentId}`);
       assert.equal((await gateway.client.consents.delete(consentId, tokens.access_token)).status, 204);
       assert.deepEqual(
-        (await since(gateway, start)).map((row) => [
-          row.event,
-          row.outcome,
-          row.resource,
-          row.appId,
-          row.psuId,
-        ]),
+        fields(await since(gateway, start), 'event', 'outcome', 'resource', 'appId', 'psuId'),
         [
           ['consent.created', 'received', consentId, app, null],
           ['consent.authorized', 'valid', consentId, app, TOLVAN],
@@ -234,16 +221,9 @@ for (const backend of backends()) {
       const next = await lastSeq(gateway);
       for (let read = 0; read < 2; read += 1)
         assert.equal((await gateway.client.accounts.list(ellaTokens.access_token)).status, 401);
-      assert.deepEqual(
-        (await since(gateway, next)).map((row) => [
-          row.event,
-          row.outcome,
-          row.resource,
-          row.appId,
-          row.psuId,
-        ]),
-        [['consent.expired', 'expired', ella.body.consentId, app, ELLA_EXPIRED]],
-      );
+      assert.deepEqual(fields(await since(gateway, next), 'event', 'outcome', 'resource', 'appId', 'psuId'), [
+        ['consent.expired', 'expired', ella.body.consentId, app, ELLA_EXPIRED],
+      ]);
     });
   });
 
@@ -275,13 +255,7 @@ for (const backend of backends()) {
       const denied = await post(gateway, '/psu/consent', consent, { decision: 'deny' }, from);
       assert.equal(redirectQuery(denied).error, 'access_denied');
       assert.deepEqual(
-        (await since(gateway, start)).map((row) => [
-          row.event,
-          row.outcome,
-          row.resource,
-          row.psuId,
-          row.address,
-        ]),
+        fields(await since(gateway, start), 'event', 'outcome', 'resource', 'psuId', 'address'),
         [
           ['psu.login', 'failed', null, AGDA, '203.0.113.7'],
           ['psu.login', 'succeeded', null, AGDA, '203.0.113.7'],

@@ -15,6 +15,11 @@ if (faketime.error !== undefined) {
 }
 
 const instant = `${new Date().getUTCFullYear()}-12-31 23:30:00`;
+// An offset from the real clock, not faketime's "@" (start at): with "@" each process's clock starts at
+// the instant when that process starts, so the gateways, the probe and the report a test spawns would
+// each keep a clock of their own, seconds apart (a report's "now" before the probe's last records).
+// With an offset every process reads the same time.
+const offsetSeconds = Math.round((Date.parse(`${instant.replace(' ', 'T')}Z`) - Date.now()) / 1000);
 // redis-server does not start under faketime. Chromium does, but a browser suite takes minutes there
 // (2 minutes for sandbox-page alone), and the browser suites keep no dates of their own: what the PSU
 // is shown, a consent's last day too, is asserted without a browser.
@@ -36,7 +41,16 @@ const env = { ...process.env, TZ: 'UTC', FAKETIME_DONT_FAKE_MONOTONIC: '1' };
 delete env.TEST_DATABASE_URL;
 const run = spawnSync(
   'faketime',
-  ['-f', `@${instant}`, process.execPath, '--import', 'tsx', '--test', '--test-reporter=dot', ...files],
+  [
+    '-f',
+    `${offsetSeconds >= 0 ? '+' : ''}${offsetSeconds}s`,
+    process.execPath,
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=dot',
+    ...files,
+  ],
   { stdio: 'inherit', env },
 );
 process.exit(run.status ?? 1);

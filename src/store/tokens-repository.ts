@@ -1,4 +1,5 @@
-// Access tokens and authorization codes, stored only as SHA-256 hashes of the secrets.
+// Access tokens and authorization codes, stored only as SHA-256 hashes of the secrets (refresh tokens:
+// refresh-tokens-repository.ts).
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { AuditActor } from '../domain/audit.ts';
 import type { Consent } from '../domain/consents.ts';
@@ -7,11 +8,11 @@ import { batchedRead } from './batched-read.ts';
 import { joinedStatement } from './coalescer.ts';
 import { consentColumns } from './consents-repository.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
-import { accessTokens, authCodes, refreshTokens, tppCertificates } from './schema.ts';
+import type { NewRefreshToken } from './refresh-tokens-repository.ts';
+import { accessTokens, authCodes } from './schema.ts';
 
 export type TokenRow = typeof accessTokens.$inferSelect;
 export type NewAccessToken = typeof accessTokens.$inferInsert;
-export type NewRefreshToken = typeof refreshTokens.$inferInsert;
 export type CodeRow = typeof authCodes.$inferSelect;
 
 /**
@@ -281,22 +282,4 @@ async function exchangeCodes(db: StoreDb, items: readonly Exchange[]): Promise<b
 export async function findCode(db: Db, codeHash: string): Promise<CodeRow | undefined> {
   const rows = await db.select().from(authCodes).where(eq(authCodes.codeHash, codeHash)).limit(1);
   return rows[0];
-}
-
-/** A refresh token and the TPP of the certificate it is bound to (null: unbound). */
-export type RefreshRow = typeof refreshTokens.$inferSelect & { readonly certTppId: string | null };
-
-export async function insertRefreshToken(db: Db, token: NewRefreshToken): Promise<void> {
-  await db.insert(refreshTokens).values(token);
-}
-
-export async function findRefreshToken(db: Db, tokenHash: string): Promise<RefreshRow | undefined> {
-  const rows = await db
-    .select({ token: refreshTokens, certTppId: tppCertificates.tppId })
-    .from(refreshTokens)
-    .leftJoin(tppCertificates, eq(tppCertificates.thumbprint, refreshTokens.certThumbprint))
-    .where(eq(refreshTokens.tokenHash, tokenHash))
-    .limit(1);
-  const row = rows[0];
-  return row === undefined ? undefined : { ...row.token, certTppId: row.certTppId };
 }

@@ -7,13 +7,8 @@ import type { TokenGrant, TokenKind } from '../../domain/grants.ts';
 import { type ClientCredentialsScope, grantsRefreshToken } from '../../domain/scope.ts';
 import { hashSecret, newId, newSecret } from '../../domain/secrets.ts';
 import type { Db } from '../../store/database.ts';
-import {
-  findToken,
-  insertRefreshToken,
-  insertToken,
-  type NewAccessToken,
-  type NewRefreshToken,
-} from '../../store/tokens-repository.ts';
+import { insertRefreshToken, type NewRefreshToken } from '../../store/refresh-tokens-repository.ts';
+import { findToken, insertToken, type NewAccessToken } from '../../store/tokens-repository.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { presentsBoundCertificate } from './live-access.ts';
 

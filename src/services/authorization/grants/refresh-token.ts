@@ -11,7 +11,7 @@ import type { AuditActor } from '../../../domain/audit.ts';
 import { OAuthError } from '../../../domain/errors.ts';
 import { parseResourceScope } from '../../../domain/scope.ts';
 import { hashSecret } from '../../../domain/secrets.ts';
-import { findRefreshToken } from '../../../store/tokens-repository.ts';
+import { findRefreshToken } from '../../../store/refresh-tokens-repository.ts';
 import { presentsBoundCertificate } from '../../access/live-access.ts';
 import { issueToken, LIFETIMES, type TokenResponse } from '../../access/tokens.ts';
 import type { ServiceContext } from '../../shared/context.ts';

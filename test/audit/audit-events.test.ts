@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { TppClient } from '@psd2-gateway/client';
 import { sql } from 'drizzle-orm';
 import { TEST_PSU_PASSWORD } from '../../src/sandbox/seed.ts';
+import { type AuditRecordRow, auditRecords } from '../helpers/audit.ts';
 import { backends, type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
 import { call } from '../helpers/http.ts';
 import { domestic, otherBank } from '../helpers/payments.ts';
@@ -17,31 +18,16 @@ const TOLVAN = '191212121212';
 const AGDA = '198112289874';
 const ELLA_EXPIRED = '197307072525';
 
-interface Row {
-  event: string;
-  outcome: string;
-  resource: string | null;
-  tppId: string | null;
-  appId: string | null;
-  psuId: string | null;
-  address: string | null;
-  correlationId: string | null;
-  detail: Record<string, unknown> | null;
-}
+type Row = Omit<AuditRecordRow, 'seq'>;
 
-/** The records written since `after` (a seq), in order, without their seq. */
 /** Some fields of each record, in the order named. */
 function fields<K extends keyof Row>(rows: readonly Row[], ...keys: K[]): Row[K][][] {
   return rows.map((row) => keys.map((key) => row[key]));
 }
 
+/** The records written since `after` (a seq), in order, without their seq. */
 async function since(gateway: Gateway, after: string): Promise<Row[]> {
-  return queryRows<Row>(
-    gateway.store,
-    sql`SELECT event, outcome, resource, tpp_id AS "tppId", app_id AS "appId", psu_id AS "psuId", address,
-          correlation_id AS "correlationId", detail
-        FROM audit_events WHERE seq > ${after}::bigint ORDER BY seq`,
-  );
+  return (await auditRecords(gateway, { after })).map(({ seq: _, ...row }) => row);
 }
 
 async function lastSeq(gateway: Gateway): Promise<string> {

@@ -5,35 +5,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { recordEvents } from '../../src/store/audit/record.ts';
 import { sealAll, verifyTrail } from '../../src/store/audit/seal.ts';
 import { applyRetention, auditKey, exportEvents } from '../../src/store/audit/trail.ts';
+import { auditRecords } from '../helpers/audit.ts';
 import { backends, type Gateway, queryRows, startGateway, startGatewayPair } from '../helpers/gateway.ts';
 import { domestic } from '../helpers/payments.ts';
 
 const DOMESTIC = 'handelsbanken-domestic-credit-transfer';
 const PATH = `/psd2/se/v2/payments/private/single/${DOMESTIC}`;
 
-interface Row {
-  seq: string;
-  event: string;
-  outcome: string;
-  resource: string | null;
-  tppId: string | null;
-  appId: string | null;
-  psuId: string | null;
-  address: string | null;
-  correlationId: string | null;
-  detail: unknown;
-}
-
-function records(gateway: Gateway, resource?: string): Promise<Row[]> {
-  return queryRows<Row>(
-    gateway.store,
-    sql`SELECT seq::text AS seq, event, outcome, resource, tpp_id AS "tppId", app_id AS "appId",
-          psu_id AS "psuId", address, correlation_id AS "correlationId", detail
-        FROM audit_events WHERE ${resource ?? null}::text IS NULL OR resource = ${resource ?? null}::text
-        ORDER BY seq`,
-  );
+function records(gateway: Gateway, resource?: string) {
+  return auditRecords(gateway, resource === undefined ? {} : { resource });
 }
 
 /** A payment initiated under the correlation id `requestId`, authorized and executed: its id. */
@@ -166,6 +149,34 @@ for (const backend of backends()) {
       for await (const event of exportEvents(gateway.store.db, { from: new Date(0), to: from }))
         before.push(event);
       assert.deepEqual(before, []);
+    });
+
+    test('export pages by the number, across a change of its digits: every record once, in order', async () => {
+      // Records until the seqs pass a power of ten, exported two to a page: ordered as text, "10" came
+      // before "9" and a page's last seq skipped records.
+      const resource = `paging-${Date.now()}`;
+      const [{ last } = { last: '0' }] = await queryRows<{ last: string }>(
+        gateway.store,
+        sql`SELECT COALESCE(max(seq), 0)::text AS last FROM audit_events`,
+      );
+      const count = 10 ** String(last).length - Number(last) + 3;
+      await recordEvents(
+        gateway.store.db,
+        Array.from({ length: count }, (_, index) => ({
+          event: 'test.paging',
+          outcome: String(index),
+          resource,
+        })),
+      );
+      const from = new Date(Date.now() - 60_000);
+      const to = new Date(Date.now() + 60_000);
+      const exported = [];
+      for await (const event of exportEvents(gateway.store.db, { from, to, resource }, 2))
+        exported.push(event.outcome);
+      assert.deepEqual(
+        exported,
+        Array.from({ length: count }, (_, index) => String(index)),
+      );
     });
 
     test('retention deletes whole old seals, records the cut, and verify still passes', async () => {

@@ -62,7 +62,7 @@ export async function sealTurn(db: Db, key: Buffer): Promise<{ sealed: number; w
     if (state.pending !== null && BigInt(state.pending) > BigInt(state.lastTo)) {
       const records = rowsOf<{ seq: string; digest: string; at: Date | string }>(
         await trx.execute(sql`SELECT seq::text AS seq, ${sql.raw(DIGEST)} AS digest, at FROM audit_events
-          WHERE seq > ${state.lastTo}::bigint AND seq <= ${state.pending}::bigint ORDER BY seq`),
+          WHERE seq > ${state.lastTo}::bigint AND seq <= ${state.pending}::bigint ORDER BY audit_events.seq`),
       );
       const from = String(BigInt(state.lastTo) + 1n);
       const seqs = records.map((record) => record.seq);
@@ -170,7 +170,7 @@ export async function verifyTrail(db: Db, key: Buffer): Promise<Verdict> {
       return { ok: false, seq: seal.from, problem: 'seal altered' };
     const now = rowsOf<{ seq: string; digest: string }>(
       await db.execute(sql`SELECT seq::text AS seq, ${sql.raw(DIGEST)} AS digest FROM audit_events
-        WHERE seq >= ${seal.from}::bigint AND seq <= ${seal.to}::bigint ORDER BY seq`),
+        WHERE seq >= ${seal.from}::bigint AND seq <= ${seal.to}::bigint ORDER BY audit_events.seq`),
     );
     const problem = firstDifference(seqs, seal.digests, now);
     if (problem !== undefined) return { ok: false, ...problem };

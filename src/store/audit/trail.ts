@@ -39,7 +39,7 @@ export async function* exportEvents(
           AND (${filter.tppId ?? null}::text IS NULL OR tpp_id = ${filter.tppId ?? null}::text)
           AND (${filter.psuId ?? null}::text IS NULL OR psu_id = ${filter.psuId ?? null}::text)
           AND (${filter.resource ?? null}::text IS NULL OR resource = ${filter.resource ?? null}::text)
-        ORDER BY seq LIMIT ${page}`),
+        ORDER BY audit_events.seq LIMIT ${page}`),
     );
     for (const row of rows) {
       const detail = typeof row.detail === 'string' ? (JSON.parse(row.detail) as unknown) : row.detail;

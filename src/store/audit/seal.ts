@@ -75,9 +75,16 @@ export async function sealTurn(db: Db, key: Buffer): Promise<{ sealed: number; w
                 CASE WHEN ${state.lastMac} = '' THEN NULL ELSE decode(${state.lastMac}, 'hex') END, decode(${mac}, 'hex'))`);
       sealed = records.length;
     }
+    // The last number first, the snapshot's xmax in a later statement (a snapshot of its own): read in
+    // one, a transaction that began after the snapshot could take a number before last_value was read,
+    // and the range would be sealed without waiting for it (its record then "inserted out of order").
+    const [handedOut] = rowsOf<{ last: string }>(
+      await trx.execute(
+        sql`SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::text AS last FROM audit_events_seq_seq`,
+      ),
+    );
     const [next] = rowsOf<{ pending: string | null }>(
-      await trx.execute(sql`UPDATE audit_sealer SET
-          pending_seq = (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM audit_events_seq_seq),
+      await trx.execute(sql`UPDATE audit_sealer SET pending_seq = ${handedOut?.last ?? '0'}::bigint,
           pending_xmax = pg_snapshot_xmax(pg_current_snapshot())
         WHERE id = 1 RETURNING pending_seq::text AS pending`),
     );

@@ -24,9 +24,12 @@ const STOP_WAIT_MS = 1_000;
 export function startSealer(db: Db, options: SealerOptions): () => Promise<void> {
   let key: Buffer | undefined;
   let lastRetention = 0;
+  let stopped = false;
   const run = async () => {
     key ??= await auditKey(db, options.key);
-    await sealTurn(db, key);
+    // A second's records (thousands under load) are sealed a SEAL_LIMIT at a time, each turn its own
+    // transaction, with the event loop free between them: a request waits for one turn, not for all.
+    while (!stopped && (await sealTurn(db, key)).more) await new Promise((resolve) => setImmediate(resolve));
     if (options.retentionDays !== undefined && Date.now() - lastRetention > DAY_MS) {
       lastRetention = Date.now();
       await applyRetention(db, options.retentionDays, new Date());
@@ -36,7 +39,6 @@ export function startSealer(db: Db, options: SealerOptions): () => Promise<void>
   // turns would outlive the stop and run on a store being closed.
   let running: Promise<unknown> = Promise.resolve();
   let busy = false;
-  let stopped = false;
   const timer = setInterval(() => {
     if (busy || stopped) return;
     busy = true;

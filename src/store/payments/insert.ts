@@ -95,6 +95,9 @@ async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]
       answerColumns(answer),
     ),
   );
+  // The rows whose claims still held (or that had none): stored, and each recorded by the same input
+  // row (no join back to what was stored: the statement stores every row of it or fails whole).
+  const kept = 'input i WHERE i.claim IS NULL OR i.claim IN (SELECT claim FROM recorded)';
   const stored = await runStatement<{ paymentId: string }>(
     db,
     'insert_payments_answering',
@@ -107,17 +110,16 @@ async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]
      recorded AS (${recordAnswersSql('input')}),
      stored AS (
        INSERT INTO payments (${NEW_PAYMENT_COLUMNS})
-       SELECT ${newPaymentValues('i.payment', 'i')}
-         FROM input i WHERE i.claim IS NULL OR i.claim IN (SELECT claim FROM recorded)
-       RETURNING payment_id, client_id, psu_id, product
+       SELECT ${newPaymentValues('i.payment', 'i')} FROM ${kept}
+       RETURNING payment_id
      ),
-     audited AS (${auditInsertSql('stored s JOIN input i ON i.payment ->> 0 = s.payment_id', 'i', {
+     audited AS (${auditInsertSql(kept, 'i', {
        event: `'payment.initiated'`,
        outcome: `'ACTC'`,
-       resource: 's.payment_id',
-       app: 's.client_id',
-       psu: 's.psu_id',
-       detail: `jsonb_build_object('product', s.product)`,
+       resource: `i.payment ->> 0`,
+       app: 'i."clientId"',
+       psu: 'i."psuId"',
+       detail: `jsonb_build_object('product', i.payment #>> '{3,product}')`,
      })})
      SELECT payment_id AS "paymentId" FROM stored`,
     [JSON.stringify(rows)],

@@ -1,0 +1,139 @@
+// Seals (issue 39): a backlog larger than one seal takes is sealed in several, chained, and a record
+// changed in any of them is named; seals made in format 1 by the first version of the trail (a JSON
+// array per record, a MAC without the format) still verify, and the seals made now chain onto them.
+// On PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import type { AuditEvent } from '../../src/domain/audit.ts';
+import { recordEvents } from '../../src/store/audit/record.ts';
+import { SEAL_LIMIT, sealAll, verifyTrail } from '../../src/store/audit/seal.ts';
+import { auditKey } from '../../src/store/audit/trail.ts';
+import { backends, type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
+
+function events(count: number, correlation: string): AuditEvent[] {
+  return Array.from({ length: count }, (_, index) => ({
+    event: 'payment.initiated',
+    outcome: 'ACTC',
+    resource: `payment-${correlation}-${index}`,
+    appId: 'app-1',
+    address: '192.0.2.7',
+    // A value that a TPP chooses: quotes, a comma and parentheses must not shift a field.
+    correlationId: `${correlation} "x",(${index})`,
+    detail: { product: 'handelsbanken-domestic-credit-transfer' },
+  }));
+}
+
+interface SealRow {
+  from: string;
+  to: string;
+  count: number;
+  format: number;
+}
+
+function seals(gateway: Gateway): Promise<SealRow[]> {
+  return queryRows<SealRow>(
+    gateway.store,
+    sql`SELECT from_seq::text AS "from", to_seq::text AS "to", count, format FROM audit_seals ORDER BY from_seq`,
+  );
+}
+
+/**
+ * A seal of every record so far as the first version made it (format 1, its SQL and MAC as they
+ * were), for a trail that version began: the digest of each record's JSON array, a MAC over the
+ * previous MAC, the range, the numbers and the digests.
+ */
+async function sealAsFormatOne(gateway: Gateway, key: Buffer): Promise<{ to: number; count: number }> {
+  const [range] = await queryRows<{ to: string; seqs: string; digests: string; count: number }>(
+    gateway.store,
+    sql`SELECT max(seq)::text AS "to", string_agg(seq::text, ',' ORDER BY seq) AS seqs, count(*)::int AS count,
+          string_agg(encode(substring(sha256(convert_to(jsonb_build_array(seq, xid::text,
+            at AT TIME ZONE 'UTC', event, outcome, resource, tpp_id, app_id, certificate, psu_id, address,
+            correlation_id, detail)::text, 'UTF8')) from 1 for 16), 'hex'), '' ORDER BY seq) AS digests
+        FROM audit_events`,
+  );
+  const { to, seqs, digests, count } = range!;
+  const mac = createHmac('sha256', key).update(`|1|${to}|${seqs}|${digests}`).digest('hex');
+  await gateway.store.db.execute(sql`INSERT INTO audit_seals (from_seq, to_seq, count, seqs, digests, prev_mac, mac)
+    VALUES (1, ${to}::bigint, ${count}, ${`{${seqs}}`}::bigint[], decode(${digests}, 'hex'), NULL, decode(${mac}, 'hex'))`);
+  return { to: Number(to), count };
+}
+
+for (const backend of backends()) {
+  describe(`audit seals on ${backend}`, () => {
+    let gateway: Gateway;
+    let key: Buffer;
+    before(async () => {
+      gateway = await startGateway({ backend, config: { auditSealIntervalMs: 0 } });
+      key = await auditKey(gateway.store.db, undefined);
+    });
+    after(() => gateway.close());
+
+    test('a trail begun by the first version verifies, with the seals made now chained onto its own', async () => {
+      // The gateway's start recorded its own events (the sandbox app's registration): sealed with these.
+      await recordEvents(gateway.store.db, events(3, 'first-version'));
+      const first = await sealAsFormatOne(gateway, key);
+      // More than one seal takes, recorded after the first version's seal.
+      await recordEvents(gateway.store.db, events(2 * SEAL_LIMIT + 5, 'now'));
+      await sealAll(gateway.store.db, key);
+
+      const made = await seals(gateway);
+      const at = (offset: number) => String(first.to + offset);
+      assert.deepEqual(made, [
+        { from: '1', to: at(0), count: first.count, format: 1 },
+        { from: at(1), to: at(SEAL_LIMIT), count: SEAL_LIMIT, format: 2 },
+        { from: at(SEAL_LIMIT + 1), to: at(2 * SEAL_LIMIT), count: SEAL_LIMIT, format: 2 },
+        { from: at(2 * SEAL_LIMIT + 1), to: at(2 * SEAL_LIMIT + 5), count: 5, format: 2 },
+      ]);
+      assert.deepEqual(await verifyTrail(gateway.store.db, key), {
+        ok: true,
+        seals: 4,
+        records: first.count + 2 * SEAL_LIMIT + 5,
+      });
+
+      // A record in the first version's seal, then one in the last seal made now, changed and put back.
+      for (const seq of [at(-1), at(2 * SEAL_LIMIT + 3)]) {
+        await gateway.store.db.execute(
+          sql`UPDATE audit_events SET correlation_id = correlation_id || ' ' WHERE seq = ${seq}::bigint`,
+        );
+        assert.deepEqual(await verifyTrail(gateway.store.db, key), { ok: false, seq, problem: 'changed' });
+        await gateway.store.db.execute(
+          sql`UPDATE audit_events SET correlation_id = rtrim(correlation_id) WHERE seq = ${seq}::bigint`,
+        );
+      }
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+
+      // A seal's format is under its MAC: read as another format's, it is refused as altered.
+      const second = at(SEAL_LIMIT + 1);
+      await gateway.store.db.execute(
+        sql`UPDATE audit_seals SET format = 1 WHERE from_seq = ${second}::bigint`,
+      );
+      assert.deepEqual(await verifyTrail(gateway.store.db, key), {
+        ok: false,
+        seq: second,
+        problem: 'seal altered',
+      });
+      await gateway.store.db.execute(
+        sql`UPDATE audit_seals SET format = 2 WHERE from_seq = ${second}::bigint`,
+      );
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+    });
+
+    test('a seal of a format this version does not know is refused, not passed', async () => {
+      await recordEvents(gateway.store.db, events(1, 'unknown-format'));
+      await sealAll(gateway.store.db, key);
+      const last = (await seals(gateway)).at(-1)!;
+      await gateway.store.db.execute(
+        sql`UPDATE audit_seals SET format = 9 WHERE from_seq = ${last.from}::bigint`,
+      );
+      await assert.rejects(
+        verifyTrail(gateway.store.db, key),
+        /audit seal format 9 is unknown to this version/,
+      );
+      await gateway.store.db.execute(
+        sql`UPDATE audit_seals SET format = 2 WHERE from_seq = ${last.from}::bigint`,
+      );
+    });
+  });
+}

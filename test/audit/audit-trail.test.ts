@@ -8,8 +8,8 @@ import { sql } from 'drizzle-orm';
 import { recordEvents } from '../../src/store/audit/record.ts';
 import { sealAll, verifyTrail } from '../../src/store/audit/seal.ts';
 import { applyRetention, auditKey, exportEvents } from '../../src/store/audit/trail.ts';
-import { auditRecords } from '../helpers/audit.ts';
-import { backends, type Gateway, queryRows, startGateway, startGatewayPair } from '../helpers/gateway.ts';
+import { auditRecords, startUnsealedGateway } from '../helpers/audit.ts';
+import { backends, type Gateway, queryRows, startGatewayPair } from '../helpers/gateway.ts';
 import { domestic } from '../helpers/payments.ts';
 
 const DOMESTIC = 'handelsbanken-domestic-credit-transfer';
@@ -39,8 +39,7 @@ for (const backend of backends()) {
     let gateway: Gateway;
     let key: Buffer;
     before(async () => {
-      gateway = await startGateway({ backend, config: { auditSealIntervalMs: 0 } });
-      key = await auditKey(gateway.store.db, undefined);
+      ({ gateway, key } = await startUnsealedGateway(backend));
     });
     after(() => gateway.close());
 

@@ -9,8 +9,8 @@ import { sql } from 'drizzle-orm';
 import type { AuditEvent } from '../../src/domain/audit.ts';
 import { recordEvents } from '../../src/store/audit/record.ts';
 import { SEAL_LIMIT, sealAll, verifyTrail } from '../../src/store/audit/seal.ts';
-import { auditKey } from '../../src/store/audit/trail.ts';
-import { backends, type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
+import { startUnsealedGateway } from '../helpers/audit.ts';
+import { backends, type Gateway, queryRows } from '../helpers/gateway.ts';
 
 function events(count: number, correlation: string): AuditEvent[] {
   return Array.from({ length: count }, (_, index) => ({
@@ -65,8 +65,7 @@ for (const backend of backends()) {
     let gateway: Gateway;
     let key: Buffer;
     before(async () => {
-      gateway = await startGateway({ backend, config: { auditSealIntervalMs: 0 } });
-      key = await auditKey(gateway.store.db, undefined);
+      ({ gateway, key } = await startUnsealedGateway(backend));
     });
     after(() => gateway.close());
 

@@ -1,7 +1,8 @@
 // The audit trail's records as tests read them (issue 39): straight from audit_events, in seq order (the
 // number's, not its text's: the select list names seq as text).
 import { sql } from 'drizzle-orm';
-import { type Gateway, queryRows } from './gateway.ts';
+import { auditKey } from '../../src/store/audit/trail.ts';
+import { type Backend, type Gateway, queryRows, startGateway } from './gateway.ts';
 
 export interface AuditRecordRow {
   seq: string;
@@ -30,4 +31,10 @@ export function auditRecords(
           AND (${where.resource ?? null}::text IS NULL OR resource = ${where.resource ?? null}::text)
         ORDER BY audit_events.seq`,
   );
+}
+
+/** A gateway that seals its audit trail only when a test says so (no sealer), and the trail's key. */
+export async function startUnsealedGateway(backend: Backend): Promise<{ gateway: Gateway; key: Buffer }> {
+  const gateway = await startGateway({ backend, config: { auditSealIntervalMs: 0 } });
+  return { gateway, key: await auditKey(gateway.store.db, undefined) };
 }

@@ -2,7 +2,7 @@
 // a stack trace points at the TypeScript sources through the source maps, and the sandbox loads none
 // of the libraries that only a setting of its own needs.
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { spawnServe } from '../helpers/serve-process.ts';
 
 const BUILT = existsSync(new URL('../../dist/cli.js', import.meta.url));
 if (!BUILT) console.log('# build tests skipped: dist/ is not built (npm run build)');
@@ -90,30 +91,14 @@ test("the sandbox loads neither pg nor the rates' XML parser (each only for its 
     registration,
     `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
-  const child = spawn(process.execPath, ['--import', registration, 'bin/psd2-gateway.mjs', 'serve'], {
-    env: {
-      ...process.env,
-      PORT: '0',
-      LOG_FORMAT: 'json',
-      LOG_LEVEL: 'info',
-      DATABASE_URL: '',
-      MODE: 'sandbox',
-    },
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString('utf8');
-  });
+  const gateway = spawnServe(
+    { DATABASE_URL: '' },
+    ['serve'],
+    ['--import', registration, 'bin/psd2-gateway.mjs'],
+  );
   try {
-    const until = Date.now() + 30_000;
-    while (!out.includes('psd2-gateway ready') && child.exitCode === null && Date.now() < until)
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    assert.match(out, /psd2-gateway ready/, err);
-    const loaded = [...err.matchAll(/^loaded (\S+)$/gm)].map((match) => match[1]!);
+    await gateway.ready();
+    const loaded = [...gateway.stderr().matchAll(/^loaded (\S+)$/gm)].map((match) => match[1]!);
     assert.ok(loaded.some((url) => url.includes('/@electric-sql/pglite/')));
     assert.deepEqual(
       loaded.filter((url) => /\/node_modules\/pg(-[a-z]+)?\//.test(url)),
@@ -125,8 +110,7 @@ test("the sandbox loads neither pg nor the rates' XML parser (each only for its 
       [],
     );
   } finally {
-    child.kill('SIGKILL');
-    await once(child, 'exit').catch(() => {});
+    await gateway.kill();
     rmSync(dir, { recursive: true, force: true });
   }
 });

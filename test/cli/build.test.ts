@@ -99,7 +99,10 @@ test("the sandbox loads neither pg nor the rates' XML parser (each only for its 
   try {
     await gateway.ready();
     const loaded = [...gateway.stderr().matchAll(/^loaded (\S+)$/gm)].map((match) => match[1]!);
-    assert.ok(loaded.some((url) => url.includes('/@electric-sql/pglite/')));
+    assert.ok(
+      loaded.some((url) => url.includes('/@electric-sql/pglite/')),
+      `the hook saw PGlite load: ${loaded.length} modules listed`,
+    );
     assert.deepEqual(
       loaded.filter((url) => /\/node_modules\/pg(-[a-z]+)?\//.test(url)),
       [],

@@ -26,9 +26,9 @@
 // the time spent in scavenges (4.3 s to 2.4 s in 40 s of load) for about 4 MB. The container's command
 // passes both; a live heap near 256 MB would end the process, several times what the bounded caches can
 // hold. `npm start`, the sandbox's command, passes `--max-semi-space-size=2` since issue 40 (the sandbox
-// idle under 150 MB; its initiation throughput measured unchanged), with `--v8-pool-size=1` and
-// `--liftoff-only` (docs/benchmarks.md, "Start and memory of the sandbox"): on PostgreSQL under heavy
-// load that costs the scavenges above; `BENCH_MEMORY_NODE_FLAGS=--max-semi-space-size=4` measures both.
+// idle under 150 MB; its initiation throughput measured unchanged), with `--v8-pool-size=1`,
+// `--liftoff-only` and `--no-maglev` (docs/benchmarks.md, "Start and memory of the sandbox"): on
+// PostgreSQL under heavy load that costs the scavenges above; `BENCH_MEMORY_NODE_FLAGS=--max-semi-space-size=4` measures both.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -11,19 +11,17 @@ import { cpus, loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import { domestic } from '../test/helpers/payments.ts';
 import { freePort } from '../test/helpers/serve-process.ts';
+import { startArguments } from './memory.ts';
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 5);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const CLIENT_ID = '5ca1ab1e5ca1ab1e5ca1ab1e5ca1ab1e';
-/** The gateway as `npm start` runs it, started the way the raw baseline is: node and a script. */
-const GATEWAY = [
-  '--max-semi-space-size=2',
-  '--max-old-space-size=256',
-  '--v8-pool-size=1',
-  '--liftoff-only',
-  'bin/psd2-gateway.mjs',
-  'serve',
-];
+/**
+ * The gateway as `npm start` runs it (the flags of package.json's start script, read there so that the
+ * two cannot differ; BENCH_MEMORY_NODE_FLAGS adds to them), started the way the raw baseline is: node
+ * and a script.
+ */
+const GATEWAY = startArguments();
 /** `npm start` itself, through npm's CLI: npm's own start-up is part of what a user waits for. */
 const NPM_CLI = process.env.npm_execpath;
 const RAW = [

@@ -1,12 +1,17 @@
 // The built gateway (npm install builds it: dist/): the CLI answers --help without loading the server,
-// and a stack trace points at the TypeScript sources through the source maps.
+// a stack trace points at the TypeScript sources through the source maps, and the sandbox loads none
+// of the libraries that only a setting of its own needs.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { spawnServe } from '../helpers/serve-process.ts';
 
 const BUILT = existsSync(new URL('../../dist/cli.js', import.meta.url));
 if (!BUILT) console.log('# build tests skipped: dist/ is not built (npm run build)');
@@ -63,4 +68,52 @@ test('a database that does not answer: one line naming DATABASE_URL, no stack', 
     answer.stderr,
     'psd2-gateway: cannot start: DATABASE_URL: nothing accepts connections at 127.0.0.1:1 (connection refused); start PostgreSQL there or correct the host and port\n',
   );
+});
+
+test("the sandbox loads neither pg nor the rates' XML parser (each only for its setting)", {
+  skip: !BUILT,
+}, async () => {
+  // Every ES module the process loads is told on stderr by a loader hook (module.register).
+  const dir = mkdtempSync(join(tmpdir(), 'psd2-loads-'));
+  const hooks = join(dir, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    [
+      "import { writeSync } from 'node:fs';",
+      'export async function load(url, context, next) {',
+      "  writeSync(2, 'loaded ' + url + '\\n');",
+      '  return next(url, context);',
+      '}',
+    ].join('\n'),
+  );
+  const registration = join(dir, 'register.mjs');
+  writeFileSync(
+    registration,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  const gateway = spawnServe(
+    { DATABASE_URL: '' },
+    ['serve'],
+    ['--import', registration, 'bin/psd2-gateway.mjs'],
+  );
+  try {
+    await gateway.ready();
+    const loaded = [...gateway.stderr().matchAll(/^loaded (\S+)$/gm)].map((match) => match[1]!);
+    assert.ok(
+      loaded.some((url) => url.includes('/@electric-sql/pglite/')),
+      `the hook saw PGlite load: ${loaded.length} modules listed`,
+    );
+    assert.deepEqual(
+      loaded.filter((url) => /\/node_modules\/pg(-[a-z]+)?\//.test(url)),
+      [],
+    );
+    const files = loaded.filter((url) => url.startsWith('file:')).map((url) => fileURLToPath(url));
+    assert.deepEqual(
+      files.filter((file) => readFileSync(file, 'utf8').includes('XMLParser')),
+      [],
+    );
+  } finally {
+    await gateway.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -190,6 +190,12 @@ test('DATABASE_URL: one host or several (libpq), a target that writes; a bad one
   );
 });
 
+test('TIME_ZONE: a canonical IANA name, or an alias or another case that a formatter knows', () => {
+  assert.equal(loadConfig({}).timeZone, 'Europe/Stockholm');
+  for (const zone of ['America/New_York', 'UTC', 'Etc/UTC', 'europe/stockholm', 'Europe/Kiev'])
+    assert.equal(loadConfig({ TIME_ZONE: zone }).timeZone, zone);
+});
+
 test('the sandbox listens on this machine only unless HOST says otherwise; live on every address', () => {
   assert.equal(loadConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0');
   assert.equal(loadConfig(LIVE).host, '0.0.0.0');

@@ -30,8 +30,13 @@ export interface ServeProcess {
   kill(): Promise<void>;
 }
 
-export function spawnServe(env: Record<string, string>, args: readonly string[] = ['serve']): ServeProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
+/** The TypeScript sources through tsx, unless `program` names another (node's flags and a script). */
+export function spawnServe(
+  env: Record<string, string>,
+  args: readonly string[] = ['serve'],
+  program: readonly string[] = ['--import', 'tsx', 'src/cli/index.ts'],
+): ServeProcess {
+  const child = spawn(process.execPath, [...program, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...BASE_ENV, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

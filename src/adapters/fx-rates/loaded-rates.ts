@@ -7,7 +7,7 @@ import type { CurrencyExchange } from '../../domain/money.ts';
 import type { ExchangeRates } from '../../ports/exchange-rates.ts';
 import { parseEcbXml, RateFormatError } from './ecb-xml.ts';
 import { checkSource, type RateSource, readSource, sourceName } from './rate-source.ts';
-import { quoteFrom, type RateTable } from './rate-table.ts';
+import { quoteFrom, type RateTable, sameCurrency } from './rate-table.ts';
 
 export interface LoadedRatesOptions {
   readonly source: RateSource;
@@ -84,16 +84,6 @@ export async function loadedRates(options: LoadedRatesOptions): Promise<LoadedRa
       clearInterval(timer);
       inFlight.abort();
     },
-  };
-}
-
-/** A currency against itself: 1, on any date, as the sandbox's rates answer it. */
-export function sameCurrency(currency: string, date: string): CurrencyExchange {
-  return {
-    sourceCurrency: currency,
-    targetCurrency: currency,
-    exchangeRate: '1.000000',
-    quotationDate: date,
   };
 }
 

@@ -72,6 +72,19 @@ export function quoteFrom(table: RateTable, source: string, target: string, date
   };
 }
 
+/**
+ * A currency against itself: 1, on any date, as the sandbox's rates answer it. Here, not in
+ * loaded-rates.ts, so that a gateway without a rate source (no-rates.ts) loads no XML parser.
+ */
+export function sameCurrency(currency: string, date: string): CurrencyExchange {
+  return {
+    sourceCurrency: currency,
+    targetCurrency: currency,
+    exchangeRate: '1.000000',
+    quotationDate: date,
+  };
+}
+
 const ONE: Decimal = { digits: 1n, scale: 0 };
 
 function perEuro(day: RateDay, currency: string): Decimal {

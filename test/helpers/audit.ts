@@ -11,6 +11,8 @@ export interface AuditRecordRow {
   resource: string | null;
   tppId: string | null;
   appId: string | null;
+  /** The SHA-256 thumbprint (hex) of the TLS client certificate. */
+  certificate: string | null;
   psuId: string | null;
   address: string | null;
   correlationId: string | null;
@@ -24,7 +26,7 @@ export function auditRecords(
 ): Promise<AuditRecordRow[]> {
   return queryRows<AuditRecordRow>(
     gateway.store,
-    sql`SELECT seq::text AS seq, event, outcome, resource, tpp_id AS "tppId", app_id AS "appId",
+    sql`SELECT seq::text AS seq, event, outcome, resource, tpp_id AS "tppId", app_id AS "appId", certificate,
           psu_id AS "psuId", address, correlation_id AS "correlationId", detail
         FROM audit_events
         WHERE seq > ${where.after ?? '0'}::bigint

@@ -1,0 +1,174 @@
+// Audit records of the flows audit-events.test.ts leaves out (issue 39): the decoupled (mobile e-ID)
+// authorization's grant and token, with the polling request's address and correlation id; a signing
+// basket's initiation, one record per payment naming its basket; the tokens a replayed code revokes.
+// Whole records, through HTTP. On PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { type AuditRecordRow, auditRecords } from '../helpers/audit.ts';
+import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
+import { backends, type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
+import { call } from '../helpers/http.ts';
+import { ACCOUNTS, domestic } from '../helpers/payments.ts';
+
+const DOMESTIC = 'handelsbanken-domestic-credit-transfer';
+const PATH = `/psd2/se/v2/payments/private/single/${DOMESTIC}`;
+const BASKET = '/psd2/se/v2/payments/private/signing-basket';
+const TOLVAN = '191212121212';
+
+/** The records written since `after` (a seq), in order, without their seq. */
+async function since(gateway: Gateway, after: string): Promise<Omit<AuditRecordRow, 'seq'>[]> {
+  return (await auditRecords(gateway, { after })).map(({ seq: _, ...row }) => row);
+}
+
+async function lastSeq(gateway: Gateway): Promise<string> {
+  const [row] = await queryRows<{ seq: string }>(
+    gateway.store,
+    sql`SELECT COALESCE(max(seq), 0)::text AS seq FROM audit_events`,
+  );
+  return row!.seq;
+}
+
+for (const backend of backends()) {
+  describe(`audit records of flows on ${backend} (sandbox)`, () => {
+    let gateway: Gateway;
+    let token: string;
+    before(async () => {
+      gateway = await startGateway({ backend, config: { auditSealIntervalMs: 0 } });
+      token = await gateway.client.clientCredentialsToken();
+    });
+    after(() => gateway.close());
+
+    async function payment(): Promise<string> {
+      const answer = await gateway.client.initiate(token, { path: PATH, body: domestic() });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      return answer.body.paymentId;
+    }
+
+    test('decoupled: the grant and the token name the polling request', async () => {
+      const app = gateway.sandboxApp.clientId;
+      const scope = `PIS:${await payment()}`;
+      const init = await initDecoupled(gateway, {
+        client_id: app,
+        scope,
+        psu_client_ip: '192.0.2.10',
+        bisa_same_device: true,
+      });
+      assert.equal(init.status, 200, JSON.stringify(init.body));
+      const start = await lastSeq(gateway);
+      const polled = await postLink(gateway, (init.body as InitAnswer)._links.token.href, {
+        headers: { 'x-request-id': 'poll-1' },
+      });
+      assert.equal(polled.status, 200, JSON.stringify(polled.body));
+      assert.equal((polled.body as { result: string }).result, 'COMPLETE');
+      const actor = {
+        tppId: null,
+        appId: app,
+        certificate: null,
+        psuId: TOLVAN,
+        address: '127.0.0.1',
+        correlationId: 'poll-1',
+      };
+      assert.deepEqual(await since(gateway, start), [
+        { event: 'authorization.granted', outcome: 'ok', resource: scope, ...actor, detail: null },
+        { event: 'token.issued', outcome: 'ok', resource: scope, ...actor, detail: { kind: 'decoupled' } },
+      ]);
+    });
+
+    test('signing basket: one payment.initiated for each payment, naming the basket', async () => {
+      const giro = (type: 'BG' | 'PG', value: string, reference: string) => ({
+        paymentProduct: 'sek-credit-transfer',
+        tppPaymentReference: reference,
+        debtorAccount: { value: ACCOUNTS.tolvan.bban!, accountType: 'BBAN' },
+        creditorAccount: { value, accountType: type },
+        creditor: { name: 'Elbolaget AB' },
+        instructedAmount: { currency: 'SEK', amount: '250.00' },
+        remittanceInformationUnstructured: 'OCR 4455667788',
+      });
+      const start = await lastSeq(gateway);
+      const answer = await call(gateway.app, 'POST', BASKET, {
+        headers: gateway.client.tppHeaders(token, { 'TPP-Request-ID': 'basket-1' }),
+        json: {
+          payments: [
+            { paymentProduct: DOMESTIC, tppPaymentReference: 'rent', ...domestic() },
+            giro('BG', '505-0109', 'power'),
+            giro('PG', '901234-5', 'water'),
+          ],
+        },
+      });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const { payments, signingBaskedId } = answer.body as {
+        payments: { paymentId: string }[];
+        signingBaskedId: string;
+      };
+      const products = [DOMESTIC, 'sek-credit-transfer', 'sek-credit-transfer'];
+      const records = await since(gateway, start);
+      // One statement inserts them: their order among themselves is the database's.
+      records.sort((a, b) => (a.resource! < b.resource! ? -1 : 1));
+      assert.deepEqual(
+        records,
+        payments
+          .map(({ paymentId }, index) => ({
+            event: 'payment.initiated',
+            outcome: 'ACTC',
+            resource: paymentId,
+            tppId: null,
+            appId: gateway.sandboxApp.clientId,
+            certificate: null,
+            psuId: TOLVAN,
+            address: '127.0.0.1',
+            correlationId: 'basket-1',
+            detail: { product: products[index], basketId: signingBaskedId },
+          }))
+          .sort((a, b) => (a.resource < b.resource ? -1 : 1)),
+      );
+    });
+
+    test('a replayed code: the token it issued revoked, and the exchange refused', async () => {
+      const app = gateway.sandboxApp.clientId;
+      const scope = `PIS:${await payment()}`;
+      const code = (await gateway.client.authorize(scope, 'st')).get('code')!;
+      assert.equal((await gateway.client.exchangeCode(scope, code)).status, 200);
+      const start = await lastSeq(gateway);
+      const replay = await call(gateway.app, 'POST', '/oauth2/token/1.0', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'replay-1' },
+        payload: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: app,
+          scope,
+          code,
+          redirect_uri: gateway.client.redirectUri,
+        }).toString(),
+      });
+      assert.deepEqual(
+        [replay.status, replay.body],
+        [400, { error: 'invalid_grant', error_description: 'the code has already been used' }],
+      );
+      const actor = {
+        tppId: null,
+        appId: app,
+        certificate: null,
+        address: '127.0.0.1',
+        correlationId: 'replay-1',
+      };
+      assert.deepEqual(await since(gateway, start), [
+        {
+          event: 'token.revoked',
+          outcome: 'ok',
+          resource: scope,
+          ...actor,
+          psuId: TOLVAN,
+          detail: { reason: 'code replayed' },
+        },
+        {
+          event: 'token.refused',
+          outcome: 'invalid_grant',
+          resource: scope,
+          ...actor,
+          psuId: null,
+          detail: { grantType: 'authorization_code', reason: 'the code has already been used' },
+        },
+      ]);
+    });
+  });
+}

@@ -124,29 +124,32 @@ for (const backend of backends()) {
       );
     });
 
+    /** A POST to the token endpoint with the form, under the correlation id `requestId`. */
+    function tokenRequest(form: Record<string, string>, requestId: string) {
+      return call(gateway.app, 'POST', '/oauth2/token/1.0', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': requestId },
+        payload: new URLSearchParams({ client_id: gateway.sandboxApp.clientId, ...form }).toString(),
+      });
+    }
+
+    const exchange = (scope: string, code: string, requestId: string) =>
+      tokenRequest(
+        { grant_type: 'authorization_code', scope, code, redirect_uri: gateway.client.redirectUri },
+        requestId,
+      );
+
+    const replayed = [400, { error: 'invalid_grant', error_description: 'the code has already been used' }];
+
     test('a replayed code: the token it issued revoked, and the exchange refused', async () => {
-      const app = gateway.sandboxApp.clientId;
       const scope = `PIS:${await payment()}`;
       const code = (await gateway.client.authorize(scope, 'st')).get('code')!;
-      assert.equal((await gateway.client.exchangeCode(scope, code)).status, 200);
+      assert.equal((await exchange(scope, code, 'exchange-1')).status, 200);
       const start = await lastSeq(gateway);
-      const replay = await call(gateway.app, 'POST', '/oauth2/token/1.0', {
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'replay-1' },
-        payload: new URLSearchParams({
-          grant_type: 'authorization_code',
-          client_id: app,
-          scope,
-          code,
-          redirect_uri: gateway.client.redirectUri,
-        }).toString(),
-      });
-      assert.deepEqual(
-        [replay.status, replay.body],
-        [400, { error: 'invalid_grant', error_description: 'the code has already been used' }],
-      );
+      const replay = await exchange(scope, code, 'replay-1');
+      assert.deepEqual([replay.status, replay.body], replayed);
       const actor = {
         tppId: null,
-        appId: app,
+        appId: gateway.sandboxApp.clientId,
         certificate: null,
         address: '127.0.0.1',
         correlationId: 'replay-1',
@@ -158,7 +161,7 @@ for (const backend of backends()) {
           resource: scope,
           ...actor,
           psuId: TOLVAN,
-          detail: { reason: 'code replayed' },
+          detail: { reason: 'code replayed', token: 'access' },
         },
         {
           event: 'token.refused',
@@ -169,6 +172,56 @@ for (const backend of backends()) {
           detail: { grantType: 'authorization_code', reason: 'the code has already been used' },
         },
       ]);
+    });
+
+    test('a replayed account-access code: its refresh token and what it issued revoked too', async () => {
+      const created = await gateway.client.createConsent(await gateway.client.clientCredentialsToken('AIS'));
+      const scope = `AIS:${created.body.consentId}`;
+      const code = (await gateway.client.authorize(scope, 'st')).get('code')!;
+      const tokens = await exchange(scope, code, 'exchange-2');
+      assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+      const refreshToken = (tokens.body as { refresh_token: string }).refresh_token;
+      const refreshed = await tokenRequest(
+        { grant_type: 'refresh_token', refresh_token: refreshToken },
+        'refresh-1',
+      );
+      assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+      const start = await lastSeq(gateway);
+      const replay = await exchange(scope, code, 'replay-2');
+      assert.deepEqual([replay.status, replay.body], replayed);
+      const revoked = (token: string) => ({
+        event: 'token.revoked',
+        outcome: 'ok',
+        resource: scope,
+        tppId: null,
+        appId: gateway.sandboxApp.clientId,
+        certificate: null,
+        psuId: TOLVAN,
+        address: '127.0.0.1',
+        correlationId: 'replay-2',
+        detail: { reason: 'code replayed', token },
+      });
+      assert.deepEqual(
+        (await since(gateway, start)).map((row) => (row.event === 'token.refused' ? row.event : row)),
+        [revoked('access'), revoked('refresh'), revoked('access'), 'token.refused'],
+      );
+      // Neither the refresh token nor the access token it issued works any more.
+      const again = await tokenRequest(
+        { grant_type: 'refresh_token', refresh_token: refreshToken },
+        'refresh-2',
+      );
+      assert.deepEqual(
+        [again.status, again.body],
+        [400, { error: 'invalid_grant', error_description: 'the refresh token has been revoked' }],
+      );
+      const read = await gateway.client.accounts.list(
+        (refreshed.body as { access_token: string }).access_token,
+      );
+      assert.equal(read.status, 401);
+      assert.equal(
+        (read.body as unknown as { tppMessages: { code: string }[] }).tppMessages[0]!.code,
+        'TOKEN_INVALID',
+      );
     });
   });
 }

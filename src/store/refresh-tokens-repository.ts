@@ -1,10 +1,10 @@
 // Refresh tokens, stored only as SHA-256 hashes of the secrets, each with the TPP of the certificate it
 // is bound to. Those the code exchange issues are written by its own statement (tokens-repository.ts).
-import { and, eq, gte, isNull } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AuditActor } from '../domain/audit.ts';
 import { recordEvents } from './audit/record.ts';
 import type { Db } from './database.ts';
-import { accessTokens, refreshTokens, tppCertificates } from './schema.ts';
+import { refreshTokens, tppCertificates } from './schema.ts';
 
 export type NewRefreshToken = typeof refreshTokens.$inferInsert;
 
@@ -43,33 +43,22 @@ export async function revokeRefreshTokensOfCode(
   at: Date,
   actor?: AuditActor,
 ): Promise<void> {
-  const refreshed = await db
-    .update(refreshTokens)
-    .set({ revokedAt: at })
-    .where(
-      and(
-        eq(refreshTokens.clientId, code.clientId),
-        eq(refreshTokens.scope, code.scope),
-        eq(refreshTokens.psuId, code.psuId),
-        gte(refreshTokens.createdAt, code.createdAt),
-        isNull(refreshTokens.revokedAt),
-      ),
+  const revokedAt = at.toISOString();
+  const since = code.createdAt.toISOString();
+  const result = await db.execute(sql`WITH refreshed AS (
+      UPDATE refresh_tokens SET revoked_at = ${revokedAt}::timestamptz
+       WHERE client_id = ${code.clientId} AND scope = ${code.scope} AND psu_id = ${code.psuId}
+         AND created_at >= ${since}::timestamptz AND revoked_at IS NULL
+      RETURNING 'refresh' AS token
+    ),
+    issued AS (
+      UPDATE access_tokens SET revoked_at = ${revokedAt}::timestamptz
+       WHERE kind = 'refresh_token' AND client_id = ${code.clientId} AND scope = ${code.scope}
+         AND psu_id = ${code.psuId} AND created_at >= ${since}::timestamptz AND revoked_at IS NULL
+      RETURNING 'access' AS token
     )
-    .returning({ tokenHash: refreshTokens.tokenHash });
-  const issued = await db
-    .update(accessTokens)
-    .set({ revokedAt: at })
-    .where(
-      and(
-        eq(accessTokens.kind, 'refresh_token'),
-        eq(accessTokens.clientId, code.clientId),
-        eq(accessTokens.scope, code.scope),
-        eq(accessTokens.psuId, code.psuId),
-        gte(accessTokens.createdAt, code.createdAt),
-        isNull(accessTokens.revokedAt),
-      ),
-    )
-    .returning({ tokenHash: accessTokens.tokenHash });
+    SELECT token FROM refreshed UNION ALL SELECT token FROM issued`);
+  const tokens = (result as unknown as { rows: { token: 'refresh' | 'access' }[] }).rows;
   const revoked = (token: 'refresh' | 'access') => ({
     ...actor,
     event: 'token.revoked',
@@ -79,8 +68,8 @@ export async function revokeRefreshTokensOfCode(
     psuId: code.psuId,
     detail: { reason: 'code replayed', token },
   });
-  await recordEvents(db, [
-    ...refreshed.map(() => revoked('refresh')),
-    ...issued.map(() => revoked('access')),
-  ]);
+  await recordEvents(
+    db,
+    tokens.map((row) => revoked(row.token)),
+  );
 }

@@ -4,10 +4,9 @@
 // Whole records, through HTTP. On PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'drizzle-orm';
-import { type AuditRecordRow, auditRecords } from '../helpers/audit.ts';
+import { auditRecordsSince, lastAuditSeq } from '../helpers/audit.ts';
 import { type InitAnswer, initDecoupled, postLink } from '../helpers/decoupled.ts';
-import { backends, type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
+import { backends, type Gateway, startGateway } from '../helpers/gateway.ts';
 import { call } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
 
@@ -15,19 +14,6 @@ const DOMESTIC = 'handelsbanken-domestic-credit-transfer';
 const PATH = `/psd2/se/v2/payments/private/single/${DOMESTIC}`;
 const BASKET = '/psd2/se/v2/payments/private/signing-basket';
 const TOLVAN = '191212121212';
-
-/** The records written since `after` (a seq), in order, without their seq. */
-async function since(gateway: Gateway, after: string): Promise<Omit<AuditRecordRow, 'seq'>[]> {
-  return (await auditRecords(gateway, { after })).map(({ seq: _, ...row }) => row);
-}
-
-async function lastSeq(gateway: Gateway): Promise<string> {
-  const [row] = await queryRows<{ seq: string }>(
-    gateway.store,
-    sql`SELECT COALESCE(max(seq), 0)::text AS seq FROM audit_events`,
-  );
-  return row!.seq;
-}
 
 for (const backend of backends()) {
   describe(`audit records of flows on ${backend} (sandbox)`, () => {
@@ -55,7 +41,7 @@ for (const backend of backends()) {
         bisa_same_device: true,
       });
       assert.equal(init.status, 200, JSON.stringify(init.body));
-      const start = await lastSeq(gateway);
+      const start = await lastAuditSeq(gateway);
       const polled = await postLink(gateway, (init.body as InitAnswer)._links.token.href, {
         headers: { 'x-request-id': 'poll-1' },
       });
@@ -69,7 +55,7 @@ for (const backend of backends()) {
         address: '127.0.0.1',
         correlationId: 'poll-1',
       };
-      assert.deepEqual(await since(gateway, start), [
+      assert.deepEqual(await auditRecordsSince(gateway, start), [
         { event: 'authorization.granted', outcome: 'ok', resource: scope, ...actor, detail: null },
         { event: 'token.issued', outcome: 'ok', resource: scope, ...actor, detail: { kind: 'decoupled' } },
       ]);
@@ -85,7 +71,7 @@ for (const backend of backends()) {
         instructedAmount: { currency: 'SEK', amount: '250.00' },
         remittanceInformationUnstructured: 'OCR 4455667788',
       });
-      const start = await lastSeq(gateway);
+      const start = await lastAuditSeq(gateway);
       const answer = await call(gateway.app, 'POST', BASKET, {
         headers: gateway.client.tppHeaders(token, { 'TPP-Request-ID': 'basket-1' }),
         json: {
@@ -102,7 +88,7 @@ for (const backend of backends()) {
         signingBaskedId: string;
       };
       const products = [DOMESTIC, 'sek-credit-transfer', 'sek-credit-transfer'];
-      const records = await since(gateway, start);
+      const records = await auditRecordsSince(gateway, start);
       // One statement inserts them: their order among themselves is the database's.
       records.sort((a, b) => (a.resource! < b.resource! ? -1 : 1));
       assert.deepEqual(
@@ -144,7 +130,7 @@ for (const backend of backends()) {
       const scope = `PIS:${await payment()}`;
       const code = (await gateway.client.authorize(scope, 'st')).get('code')!;
       assert.equal((await exchange(scope, code, 'exchange-1')).status, 200);
-      const start = await lastSeq(gateway);
+      const start = await lastAuditSeq(gateway);
       const replay = await exchange(scope, code, 'replay-1');
       assert.deepEqual([replay.status, replay.body], replayed);
       const actor = {
@@ -154,7 +140,7 @@ for (const backend of backends()) {
         address: '127.0.0.1',
         correlationId: 'replay-1',
       };
-      assert.deepEqual(await since(gateway, start), [
+      assert.deepEqual(await auditRecordsSince(gateway, start), [
         {
           event: 'token.revoked',
           outcome: 'ok',
@@ -186,7 +172,7 @@ for (const backend of backends()) {
         'refresh-1',
       );
       assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
-      const start = await lastSeq(gateway);
+      const start = await lastAuditSeq(gateway);
       const replay = await exchange(scope, code, 'replay-2');
       assert.deepEqual([replay.status, replay.body], replayed);
       const revoked = (token: string) => ({
@@ -202,7 +188,9 @@ for (const backend of backends()) {
         detail: { reason: 'code replayed', token },
       });
       assert.deepEqual(
-        (await since(gateway, start)).map((row) => (row.event === 'token.refused' ? row.event : row)),
+        (await auditRecordsSince(gateway, start)).map((row) =>
+          row.event === 'token.refused' ? row.event : row,
+        ),
         [revoked('access'), revoked('refresh'), revoked('access'), 'token.refused'],
       );
       // Neither the refresh token nor the access token it issued works any more.

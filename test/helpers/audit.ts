@@ -40,3 +40,20 @@ export async function startUnsealedGateway(backend: Backend): Promise<{ gateway:
   const gateway = await startGateway({ backend, config: { auditSealIntervalMs: 0 } });
   return { gateway, key: await auditKey(gateway.store.db, undefined) };
 }
+
+/** The records written after the seq `after`, in order, without their seq. */
+export async function auditRecordsSince(
+  gateway: Gateway,
+  after: string,
+): Promise<Omit<AuditRecordRow, 'seq'>[]> {
+  return (await auditRecords(gateway, { after })).map(({ seq: _, ...row }) => row);
+}
+
+/** The last seq handed to a record (0 before any), to read what follows with auditRecordsSince. */
+export async function lastAuditSeq(gateway: Gateway): Promise<string> {
+  const [row] = await queryRows<{ seq: string }>(
+    gateway.store,
+    sql`SELECT COALESCE(max(seq), 0)::text AS seq FROM audit_events`,
+  );
+  return row!.seq;
+}

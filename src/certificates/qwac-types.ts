@@ -27,6 +27,8 @@ export type PeerIdentity =
       readonly kind: 'refused';
       readonly code: 'CERTIFICATE_INVALID' | 'CERTIFICATE_EXPIRED';
       readonly text: string;
+      /** SHA-256 of the DER, hex, as a Qwac's: the audit trail names the certificate it refused. */
+      readonly thumbprint: string;
     }
   | { readonly kind: 'qwac'; readonly qwac: Qwac };
 

@@ -3,7 +3,9 @@
 // certificates (tokens, refresh tokens, decoupled sessions) works over it, and what was issued over it
 // keeps working over the TPP's other certificates. Running gateways see it within their certificate
 // cache's minute. The database is the one the settings name, as for `psd2-gateway migrate`.
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { type Command, parseOptions, UsageError } from './args.ts';
 
 const USAGE = `usage: psd2-gateway tpp remove-certificate (--certificate FILE | --thumbprint HEX)
@@ -38,6 +40,21 @@ async function thumbprintOf(values: { certificate?: string; thumbprint?: string 
   return read.qwac.thumbprint;
 }
 
+/**
+ * Who the audit trail names for the bank's own command: no client address (no request came over the
+ * network), a correlation id of this run, and in `detail` that the operator acted, as the machine's
+ * user running the command knows them (null where the system has no name for its user).
+ */
+function operatorActor() {
+  let user: string | null;
+  try {
+    user = userInfo().username;
+  } catch {
+    user = null;
+  }
+  return { address: null, correlationId: randomUUID(), detail: { by: 'operator', user } };
+}
+
 export const tppCommand: Command = {
   summary: "the bank's actions on enrolled TPPs (remove a certificate)",
   usage: USAGE,
@@ -53,7 +70,7 @@ export const tppCommand: Command = {
     const { removeCertificate } = await import('../store/tpps-repository.ts');
     const store = await openConfiguredStore(loadConfig());
     try {
-      const tppId = await removeCertificate(store.db, thumbprint, new Date());
+      const tppId = await removeCertificate(store.db, thumbprint, new Date(), operatorActor());
       if (tppId === undefined) {
         process.stderr.write(`psd2-gateway tpp: no TPP holds the certificate ${thumbprint}\n`);
         return 1;

@@ -15,7 +15,13 @@ export function auditActorOf(request: FastifyRequest): AuditActor {
   return {
     tppId: request.tpp?.app.tppId ?? null,
     appId: request.tpp?.app.clientId ?? null,
-    certificate: identity.kind === 'qwac' ? identity.qwac.thumbprint : null,
+    // A refused certificate is named too: certificate.refused says which one.
+    certificate:
+      identity.kind === 'qwac'
+        ? identity.qwac.thumbprint
+        : identity.kind === 'refused'
+          ? identity.thumbprint
+          : null,
     psuId: request.grant?.psuId ?? null,
     address: request.ip,
     correlationId:

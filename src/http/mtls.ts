@@ -2,6 +2,7 @@
 // certificate but does not reject the handshake without one, so that a missing, untrusted, expired
 // or revoked certificate is answered with the API's own error codes.
 // Revocation (TLS_CRL) is checked here, not by OpenSSL (certificates/revocation.ts says why).
+import { createHash } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -31,44 +32,35 @@ export async function checkRevocations(server: EventEmitter, caBundle: string, c
   server.on('secureConnection', (socket: TLSSocket) => revocationsOf.set(socket, revocations));
 }
 
-const UNTRUSTED: PeerIdentity = {
-  kind: 'refused',
-  code: 'CERTIFICATE_INVALID',
-  text: 'The certificate is not issued by a trusted authority',
-};
-
 function identify(socket: TLSSocket): PeerIdentity {
   const peer = socket.getPeerCertificate();
   if (peer === null || Object.keys(peer).length === 0 || peer.raw === undefined) return { kind: 'none' };
+  const thumbprint = createHash('sha256').update(peer.raw).digest('hex');
+  const refused = (code: 'CERTIFICATE_INVALID' | 'CERTIFICATE_EXPIRED', text: string): PeerIdentity => ({
+    kind: 'refused',
+    code,
+    text,
+    thumbprint,
+  });
   if (!socket.authorized) {
     const reason = String(socket.authorizationError ?? 'unknown');
-    if (reason === 'CERT_HAS_EXPIRED')
-      return { kind: 'refused', code: 'CERTIFICATE_EXPIRED', text: 'The certificate has expired' };
+    if (reason === 'CERT_HAS_EXPIRED') return refused('CERTIFICATE_EXPIRED', 'The certificate has expired');
     if (reason === 'CERT_NOT_YET_VALID')
-      return { kind: 'refused', code: 'CERTIFICATE_INVALID', text: 'The certificate is not valid yet' };
-    return UNTRUSTED;
+      return refused('CERTIFICATE_INVALID', 'The certificate is not valid yet');
+    return refused('CERTIFICATE_INVALID', 'The certificate is not issued by a trusted authority');
   }
   const revocations = revocationsOf.get(socket);
   if (revocations !== undefined) {
     // Authorized: TLS found an issuer among the trusted CAs. Which one is found again here, by its
     // signature: Node's issuerCertificate comes from the chain the client sent (revocation.ts).
     const status = revocations.status(socket.getPeerX509Certificate()!, new Date());
-    if (status === 'revoked')
-      return { kind: 'refused', code: 'CERTIFICATE_INVALID', text: 'The certificate has been revoked' };
+    if (status === 'revoked') return refused('CERTIFICATE_INVALID', 'The certificate has been revoked');
     if (status === 'unknown')
-      return {
-        kind: 'refused',
-        code: 'CERTIFICATE_INVALID',
-        text: 'The revocation status of the certificate is unknown',
-      };
+      return refused('CERTIFICATE_INVALID', 'The revocation status of the certificate is unknown');
   }
   const read = qwacReader()(peer.raw);
   if (!read.ok)
-    return {
-      kind: 'refused',
-      code: 'CERTIFICATE_INVALID',
-      text: `The certificate is not a PSD2 certificate: ${read.reason}`,
-    };
+    return refused('CERTIFICATE_INVALID', `The certificate is not a PSD2 certificate: ${read.reason}`);
   return { kind: 'qwac', qwac: read.qwac };
 }
 

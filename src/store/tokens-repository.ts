@@ -113,7 +113,7 @@ export async function revokeTokenOfCode(
       resource: token.scope,
       appId: token.clientId,
       psuId: token.psuId,
-      detail: { reason: 'code replayed' },
+      detail: { reason: 'code replayed', token: 'access' },
     })),
   );
 }

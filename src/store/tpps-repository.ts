@@ -1,5 +1,7 @@
 // Enrolled TPPs, their certificates and their apps' subscriptions.
 import { and, eq, isNull } from 'drizzle-orm';
+import type { AuditActor } from '../domain/audit.ts';
+import { recordEvents } from './audit/record.ts';
 import type { Db } from './database.ts';
 import { subscriptions, tppCertificates, tpps } from './schema.ts';
 
@@ -66,13 +68,37 @@ export async function findCertificate(db: Db, thumbprint: string): Promise<Certi
  * Removes a certificate from its TPP's set (the bank's decision, e.g. a compromised key); answers the
  * TPP it belonged to, or undefined when no certificate of that thumbprint is in a set.
  */
-export async function removeCertificate(db: Db, thumbprint: string, at: Date): Promise<string | undefined> {
-  const rows = await db
-    .update(tppCertificates)
-    .set({ removedAt: at })
-    .where(and(eq(tppCertificates.thumbprint, thumbprint), isNull(tppCertificates.removedAt)))
-    .returning({ tppId: tppCertificates.tppId });
-  return rows[0]?.tppId;
+/**
+ * Takes a certificate out of its TPP's set, with its `certificate.removed` audit record in the same
+ * transaction (the TPP it belonged to, the operator's actor): answers that TPP, or undefined when no
+ * TPP holds the certificate (nothing changed, nothing recorded).
+ */
+export function removeCertificate(
+  db: Db,
+  thumbprint: string,
+  at: Date,
+  actor: AuditActor & { readonly detail?: Readonly<Record<string, unknown>> } = {},
+): Promise<string | undefined> {
+  return db.transaction(async (trx) => {
+    const [removed] = await trx
+      .update(tppCertificates)
+      .set({ removedAt: at })
+      .where(and(eq(tppCertificates.thumbprint, thumbprint), isNull(tppCertificates.removedAt)))
+      .returning({ tppId: tppCertificates.tppId });
+    if (removed === undefined) return undefined;
+    const { detail, ...who } = actor;
+    await recordEvents(trx, [
+      {
+        ...who,
+        tppId: removed.tppId,
+        event: 'certificate.removed',
+        outcome: 'ok',
+        resource: thumbprint,
+        detail: detail ?? null,
+      },
+    ]);
+    return removed.tppId;
+  });
 }
 
 export async function listSubscriptions(db: Db, clientId: string): Promise<string[]> {

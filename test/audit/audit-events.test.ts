@@ -4,10 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { TppClient } from '@psd2-gateway/client';
-import { sql } from 'drizzle-orm';
 import { TEST_PSU_PASSWORD } from '../../src/sandbox/seed.ts';
-import { type AuditRecordRow, auditRecords } from '../helpers/audit.ts';
-import { backends, type Gateway, queryRows, startGateway } from '../helpers/gateway.ts';
+import { type AuditRecordRow, auditRecordsSince, lastAuditSeq } from '../helpers/audit.ts';
+import { backends, type Gateway, startGateway } from '../helpers/gateway.ts';
 import { call } from '../helpers/http.ts';
 import { domestic, otherBank } from '../helpers/payments.ts';
 import { codeParameters, openAuthorize, post, redirectQuery } from '../helpers/psu-pages.ts';
@@ -25,19 +24,6 @@ function fields<K extends keyof Row>(rows: readonly Row[], ...keys: K[]): Row[K]
   return rows.map((row) => keys.map((key) => row[key]));
 }
 
-/** The records written since `after` (a seq), in order, without their seq. */
-async function since(gateway: Gateway, after: string): Promise<Row[]> {
-  return (await auditRecords(gateway, { after })).map(({ seq: _, ...row }) => row);
-}
-
-async function lastSeq(gateway: Gateway): Promise<string> {
-  const [row] = await queryRows<{ seq: string }>(
-    gateway.store,
-    sql`SELECT COALESCE(max(seq), 0)::text AS seq FROM audit_events`,
-  );
-  return row!.seq;
-}
-
 const headers = (requestId: string) => ({ 'tpp-request-id': requestId, 'tpp-transaction-id': 't' });
 
 for (const backend of backends()) {
@@ -49,7 +35,7 @@ for (const backend of backends()) {
     after(() => gateway.close());
 
     test('onboarding: TPP enrolled, app registered and subscribed, with the TPP as actor', async () => {
-      const start = await lastSeq(gateway);
+      const start = await lastAuditSeq(gateway);
       const enrolled = await call(gateway.app, 'POST', '/psd2/v1/third-parties', {
         headers: headers('enrol-1'),
       });
@@ -80,13 +66,14 @@ for (const backend of backends()) {
         .clientId;
       const subscriptionId = (subscribed.body as { subscription: { subscriptionId: string } }).subscription
         .subscriptionId;
-      assert.deepEqual(await since(gateway, start), [
+      assert.deepEqual(await auditRecordsSince(gateway, start), [
         {
           event: 'tpp.enrolled',
           outcome: 'ok',
           resource: tppId,
           tppId,
           appId: null,
+          certificate: null,
           psuId: null,
           address: '127.0.0.1',
           correlationId: 'enrol-1',
@@ -98,9 +85,10 @@ for (const backend of backends()) {
           resource: 'PSD2-ADMIN',
           tppId: null,
           appId: tppId,
+          certificate: null,
           psuId: null,
           address: '127.0.0.1',
-          correlationId: (await since(gateway, start))[1]!.correlationId,
+          correlationId: (await auditRecordsSince(gateway, start))[1]!.correlationId,
           detail: { kind: 'client_credentials' },
         },
         {
@@ -109,6 +97,7 @@ for (const backend of backends()) {
           resource: clientId,
           tppId,
           appId: clientId,
+          certificate: null,
           psuId: null,
           address: '127.0.0.1',
           correlationId: 'subscribe-1',
@@ -120,6 +109,7 @@ for (const backend of backends()) {
           resource: clientId,
           tppId,
           appId: clientId,
+          certificate: null,
           psuId: null,
           address: '127.0.0.1',
           correlationId: 'subscribe-1',
@@ -129,10 +119,10 @@ for (const backend of backends()) {
     });
 
     test('tokens: a refused one is recorded with its error, never the token', async () => {
-      const start = await lastSeq(gateway);
+      const start = await lastAuditSeq(gateway);
       const stranger = new TppClient(gateway.url, 'no-such-app', 'https://x.example/cb');
       assert.equal((await stranger.clientCredentials('PIS')).status, 401);
-      const [refused] = await since(gateway, start);
+      const [refused] = await auditRecordsSince(gateway, start);
       assert.deepEqual(
         { ...refused, correlationId: undefined },
         {
@@ -141,6 +131,7 @@ for (const backend of backends()) {
           resource: 'PIS',
           tppId: null,
           appId: 'no-such-app',
+          certificate: null,
           psuId: null,
           address: '127.0.0.1',
           correlationId: undefined,
@@ -152,13 +143,13 @@ for (const backend of backends()) {
     test('payment: initiated, authorization granted, token issued, booked; a denied authorization', async () => {
       const app = gateway.sandboxApp.clientId;
       const token = await gateway.client.clientCredentialsToken();
-      const start = await lastSeq(gateway);
+      const start = await lastAuditSeq(gateway);
       const initiated = await gateway.client.initiate(token, { path: PATH, body: domestic() });
       const paymentId = initiated.body.paymentId;
       assert.equal((await gateway.client.authorizeAndExecute(DOMESTIC, paymentId)).status, 200);
       const scope = `PIS:${paymentId}`;
       assert.deepEqual(
-        fields(await since(gateway, start), 'event', 'outcome', 'resource', 'appId', 'psuId'),
+        fields(await auditRecordsSince(gateway, start), 'event', 'outcome', 'resource', 'appId', 'psuId'),
         [
           ['payment.initiated', 'ACTC', paymentId, app, TOLVAN],
           ['authorization.granted', 'ok', scope, app, TOLVAN],
@@ -168,7 +159,7 @@ for (const backend of backends()) {
       );
       // The sandbox user named is not the debtor account's holder: denied.
       const other = (await gateway.client.initiate(token, { path: PATH, body: domestic() })).body.paymentId;
-      const next = await lastSeq(gateway);
+      const next = await lastAuditSeq(gateway);
       const denied = await call(
         gateway.app,
         'GET',
@@ -177,7 +168,14 @@ for (const backend of backends()) {
       );
       assert.equal(denied.status, 302);
       assert.deepEqual(
-        fields(await since(gateway, next), 'event', 'outcome', 'resource', 'psuId', 'correlationId'),
+        fields(
+          await auditRecordsSince(gateway, next),
+          'event',
+          'outcome',
+          'resource',
+          'psuId',
+          'correlationId',
+        ),
         [['authorization.denied', 'denied', `PIS:${other}`, AGDA, 'deny-1']],
       );
     });
@@ -185,14 +183,14 @@ for (const backend of backends()) {
     test('consents: created, authorized, ended by the TPP; expired when first refused as such', async () => {
       const app = gateway.sandboxApp.clientId;
       const ais = await gateway.client.clientCredentialsToken('AIS');
-      const start = await lastSeq(gateway);
+      const start = await lastAuditSeq(gateway);
       const created = await gateway.client.createConsent(ais);
       assert.equal(created.status, 201, JSON.stringify(created.body));
       const consentId = created.body.consentId;
       const tokens = await gateway.client.authorizeScope(`AIS:${consentId}`);
       assert.equal((await gateway.client.consents.delete(consentId, tokens.access_token)).status, 204);
       assert.deepEqual(
-        fields(await since(gateway, start), 'event', 'outcome', 'resource', 'appId', 'psuId'),
+        fields(await auditRecordsSince(gateway, start), 'event', 'outcome', 'resource', 'appId', 'psuId'),
         [
           ['consent.created', 'received', consentId, app, null],
           ['consent.authorized', 'valid', consentId, app, TOLVAN],
@@ -204,12 +202,13 @@ for (const backend of backends()) {
       // Ella's consents expire as she approves them: the first read refused records the expiry, once.
       const ella = await gateway.client.createConsent(ais, { headers: { 'PSU-ID': ELLA_EXPIRED } });
       const ellaTokens = await gateway.client.authorizeScope(`AIS:${ella.body.consentId}`);
-      const next = await lastSeq(gateway);
+      const next = await lastAuditSeq(gateway);
       for (let read = 0; read < 2; read += 1)
         assert.equal((await gateway.client.accounts.list(ellaTokens.access_token)).status, 401);
-      assert.deepEqual(fields(await since(gateway, next), 'event', 'outcome', 'resource', 'appId', 'psuId'), [
-        ['consent.expired', 'expired', ella.body.consentId, app, ELLA_EXPIRED],
-      ]);
+      assert.deepEqual(
+        fields(await auditRecordsSince(gateway, next), 'event', 'outcome', 'resource', 'appId', 'psuId'),
+        [['consent.expired', 'expired', ella.body.consentId, app, ELLA_EXPIRED]],
+      );
     });
   });
 
@@ -227,7 +226,7 @@ for (const backend of backends()) {
         body: otherBank({ debtorAccount: { value: '6789555555550', accountType: 'BBAN' } }),
       });
       const scope = `PIS:${initiated.body.paymentId}`;
-      const start = await lastSeq(gateway);
+      const start = await lastAuditSeq(gateway);
       const login = await openAuthorize(gateway, codeParameters(gateway.sandboxApp, scope, 'live'));
       const from = { remoteAddress: '203.0.113.7' };
       await post(gateway, '/psu/login', login, { psu_id: AGDA, password: 'wrong' }, from);
@@ -241,7 +240,7 @@ for (const backend of backends()) {
       const denied = await post(gateway, '/psu/consent', consent, { decision: 'deny' }, from);
       assert.equal(redirectQuery(denied).error, 'access_denied');
       assert.deepEqual(
-        fields(await since(gateway, start), 'event', 'outcome', 'resource', 'psuId', 'address'),
+        fields(await auditRecordsSince(gateway, start), 'event', 'outcome', 'resource', 'psuId', 'address'),
         [
           ['psu.login', 'failed', null, AGDA, '203.0.113.7'],
           ['psu.login', 'succeeded', null, AGDA, '203.0.113.7'],

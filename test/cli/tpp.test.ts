@@ -6,13 +6,15 @@ import { execFile } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
 import { createCa, issueQwac } from '../../src/certificates/issue.ts';
 import { openStore } from '../../src/store/database/open.ts';
 import { addCertificate, enrollTpp, findCertificate } from '../../src/store/tpps-repository.ts';
+import { queryRows } from '../helpers/gateway.ts';
 
 const BUILT = existsSync(new URL('../../dist/cli.js', import.meta.url));
 const ENTRY = BUILT ? ['bin/psd2-gateway.mjs'] : ['--import', 'tsx', 'src/cli/index.ts'];
@@ -80,6 +82,28 @@ test('remove-certificate takes the certificate out of its TPP set, once; adding 
     [1, '', `psd2-gateway tpp: no TPP holds the certificate ${thumbprint}\n`],
   );
   await withStore(async (store) => {
+    // Recorded with the removal, once (the second run changed nothing): the operator as actor.
+    const records = await queryRows<Record<string, unknown>>(
+      store,
+      sql`SELECT event, outcome, resource, tpp_id AS "tppId", app_id AS "appId", certificate, psu_id AS "psuId",
+            address, correlation_id AS "correlationId", detail
+          FROM audit_events WHERE event LIKE 'certificate.%' ORDER BY seq`,
+    );
+    assert.deepEqual(records, [
+      {
+        event: 'certificate.removed',
+        outcome: 'ok',
+        resource: thumbprint,
+        tppId: 'SE-FINA-44059',
+        appId: null,
+        certificate: null,
+        psuId: null,
+        address: null,
+        correlationId: records[0]?.correlationId,
+        detail: { by: 'operator', user: userInfo().username },
+      },
+    ]);
+    assert.match(String(records[0]?.correlationId), /^[0-9a-f-]{36}$/);
     assert.equal(await findCertificate(store.db, thumbprint), undefined);
     const readded = await addCertificate(store.db, {
       thumbprint,

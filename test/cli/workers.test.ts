@@ -4,7 +4,6 @@
 // gateway on the same database keeps the sandbox app's redirect URI as the first one wrote it.
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TppClient } from '@psd2-gateway/client';
@@ -13,46 +12,10 @@ import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { TEST_DATABASE_URL } from '../helpers/gateway.ts';
 import { KEY_IN_FLIGHT } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
-import { freePort, type ServeProcess, spawnServe } from '../helpers/serve-process.ts';
+import { freePort, fresh, type ServeProcess, spawnServe } from '../helpers/serve-process.ts';
 
 const PRODUCT = 'handelsbanken-domestic-credit-transfer';
 const DOMESTIC = `/psd2/v1/payments/${PRODUCT}`;
-
-/** One call on a connection of its own (no keep-alive): the cluster hands each to the next worker. */
-function fresh(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  json?: unknown,
-): Promise<{ status: number; body: unknown }> {
-  const body = json === undefined ? undefined : JSON.stringify(json);
-  return new Promise((resolve, reject) => {
-    const call = request(
-      url,
-      {
-        method,
-        agent: false,
-        headers: {
-          ...headers,
-          ...(body === undefined
-            ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
-        },
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-        });
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, body: text === '' ? '' : JSON.parse(text) }),
-        );
-      },
-    );
-    call.on('error', reject);
-    call.end(body);
-  });
-}
 
 describe('WORKERS=2', {
   skip: TEST_DATABASE_URL === undefined ? 'TEST_DATABASE_URL is not set' : false,

@@ -11,6 +11,8 @@ export interface AuditRecordRow {
   resource: string | null;
   tppId: string | null;
   appId: string | null;
+  /** The SHA-256 thumbprint (hex) of the TLS client certificate. */
+  certificate: string | null;
   psuId: string | null;
   address: string | null;
   correlationId: string | null;
@@ -24,7 +26,7 @@ export function auditRecords(
 ): Promise<AuditRecordRow[]> {
   return queryRows<AuditRecordRow>(
     gateway.store,
-    sql`SELECT seq::text AS seq, event, outcome, resource, tpp_id AS "tppId", app_id AS "appId",
+    sql`SELECT seq::text AS seq, event, outcome, resource, tpp_id AS "tppId", app_id AS "appId", certificate,
           psu_id AS "psuId", address, correlation_id AS "correlationId", detail
         FROM audit_events
         WHERE seq > ${where.after ?? '0'}::bigint
@@ -37,4 +39,21 @@ export function auditRecords(
 export async function startUnsealedGateway(backend: Backend): Promise<{ gateway: Gateway; key: Buffer }> {
   const gateway = await startGateway({ backend, config: { auditSealIntervalMs: 0 } });
   return { gateway, key: await auditKey(gateway.store.db, undefined) };
+}
+
+/** The records written after the seq `after`, in order, without their seq. */
+export async function auditRecordsSince(
+  gateway: Gateway,
+  after: string,
+): Promise<Omit<AuditRecordRow, 'seq'>[]> {
+  return (await auditRecords(gateway, { after })).map(({ seq: _, ...row }) => row);
+}
+
+/** The last seq handed to a record (0 before any), to read what follows with auditRecordsSince. */
+export async function lastAuditSeq(gateway: Gateway): Promise<string> {
+  const [row] = await queryRows<{ seq: string }>(
+    gateway.store,
+    sql`SELECT COALESCE(max(seq), 0)::text AS seq FROM audit_events`,
+  );
+  return row!.seq;
 }

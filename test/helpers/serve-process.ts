@@ -2,6 +2,7 @@
 // environment, its log lines and stderr collected; never left running after the test.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -92,4 +93,40 @@ export async function freePort(): Promise<number> {
   server.close();
   await once(server, 'close');
   return port;
+}
+
+/** One call on a connection of its own (no keep-alive): the cluster hands each to the next worker. */
+export function fresh(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  json?: unknown,
+): Promise<{ status: number; body: unknown }> {
+  const body = json === undefined ? undefined : JSON.stringify(json);
+  return new Promise((resolve, reject) => {
+    const call = request(
+      url,
+      {
+        method,
+        agent: false,
+        headers: {
+          ...headers,
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+        },
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: text === '' ? '' : JSON.parse(text) }),
+        );
+      },
+    );
+    call.on('error', reject);
+    call.end(body);
+  });
 }

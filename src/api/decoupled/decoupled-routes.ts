@@ -4,6 +4,7 @@
 // OAuth shape: {"error", "error_description"}.
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { auditActorOf } from '../../http/audit-actor.ts';
 import { depthBounded } from '../../http/json-body.ts';
 import { peerIdentity } from '../../http/mtls.ts';
 import { clientIdOf } from '../../http/tpp-headers.ts';
@@ -126,7 +127,7 @@ function sessionRoutes(
     const named = clientIdOf(request, context.config.clientIdHeaderAliases) ?? body?.client_id;
     // A client_id that is no text names no app: not the session's.
     const clientId = named === undefined || typeof named === 'string' ? named : '';
-    return { clientId, peer: peerIdentity(request) };
+    return { clientId, peer: peerIdentity(request), actor: auditActorOf(request) };
   };
   const noStore = (reply: { header(name: string, value: string): unknown }) =>
     reply.header('Cache-Control', 'no-store');

@@ -3,11 +3,13 @@
 // token when the PSU has identified in the e-ID app; or cancels.
 import { isIP } from 'node:net';
 import type { PeerIdentity } from '../../certificates/qwac.ts';
+import type { AuditActor } from '../../domain/audit.ts';
 import { pollOutcome, SLEEP_TIME_MS } from '../../domain/eid.ts';
 import { OAuthError } from '../../domain/errors.ts';
 import { parseResourceScope } from '../../domain/scope.ts';
 import { hashSecret, newSecret } from '../../domain/secrets.ts';
 import type { EidCollect } from '../../ports/eid-provider.ts';
+import { recordEvents } from '../../store/audit/record.ts';
 import type { Db } from '../../store/database.ts';
 import {
   findSession,
@@ -222,7 +224,7 @@ export async function pollToken(
       : undefined;
   const known = await signerKnown(context, collected, checked.session.psuId);
   const outcome = await context.db.transaction((trx) =>
-    recordPoll(context, trx, sessionHash, collected, { resource, known }, now),
+    recordPoll(context, trx, sessionHash, collected, { resource, known, actor: caller.actor }, now),
   );
   if (outcome.ended !== undefined) context.metrics.decoupledSessionEnded(outcome.ended);
   if ('error' in outcome) throw outcome.error;
@@ -235,6 +237,8 @@ export interface SessionCaller {
   /** The app the call names (X-Gateway-Client-Id or client_id), if it names one. */
   readonly clientId?: string | undefined;
   readonly peer: PeerIdentity;
+  /** Who the audit records of the poll name: the poll that ends the session is the token's request. */
+  readonly actor?: AuditActor | undefined;
 }
 
 function sessionHashOf(sessionId: string | undefined): string {
@@ -303,6 +307,8 @@ async function recordPoll(
     readonly resource: Authorizable | undefined;
     /** The session's PSU signed and the bank knows them (signerKnown). */
     readonly known: boolean;
+    /** The poll's request, for the `token.issued` record. */
+    readonly actor: AuditActor | undefined;
   },
   now: Date,
 ): Promise<PollAnswer> {
@@ -333,6 +339,17 @@ async function recordPoll(
     }
     await updateSession(trx, sessionHash, { state: 'complete', endedAt: now });
     await signed.resource?.approve(trx, session.psuId);
+    // The PSU's approval in the e-ID app, as the redirect flow's code records it: before its token.
+    await recordEvents(trx, [
+      {
+        ...signed.actor,
+        event: 'authorization.granted',
+        outcome: 'ok',
+        resource: session.scope,
+        appId: session.clientId,
+        psuId: session.psuId,
+      },
+    ]);
     const token = await issuePsuTokens(trx, context, {
       kind: 'decoupled',
       clientId: session.clientId,
@@ -340,6 +357,7 @@ async function recordPoll(
       psuId: session.psuId,
       codeHash: null,
       certThumbprint: session.certThumbprint,
+      actor: signed.actor,
     });
     return { answer: { result: 'COMPLETE', ...token }, ended: 'complete' };
   }

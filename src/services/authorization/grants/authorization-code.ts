@@ -1,10 +1,12 @@
 // grant_type=authorization_code (spec row 1): the PSU's code exchanged for a PSU token bound to the
-// scope, PSU and app. Codes are single-use; a replayed code revokes the token it issued (RFC 9700).
+// scope, PSU and app. Codes are single-use; a replayed code revokes the tokens it issued, its refresh
+// token's too (RFC 6749 4.1.2, RFC 9700).
 
 import type { PeerIdentity } from '../../../certificates/qwac.ts';
 import type { AuditActor } from '../../../domain/audit.ts';
 import { OAuthError } from '../../../domain/errors.ts';
 import { constantEquals, hashSecret, pkceChallenge } from '../../../domain/secrets.ts';
+import { revokeRefreshTokensOfCode } from '../../../store/refresh-tokens-repository.ts';
 import { consumeCode, exchangeCode, findCode, revokeTokenOfCode } from '../../../store/tokens-repository.ts';
 import { issuePsuTokens, newPsuTokens, type TokenResponse } from '../../access/tokens.ts';
 import type { ServiceContext } from '../../shared/context.ts';
@@ -56,6 +58,7 @@ export async function handler(
       const known = await findCode(trx, codeHash);
       if (known === undefined) throw new OAuthError('invalid_grant', 'the code is not valid');
       await revokeTokenOfCode(trx, codeHash, now, actor);
+      await revokeRefreshTokensOfCode(trx, known, now, actor);
       // Returned, not thrown: the revocation must commit.
       return REPLAYED;
     }

@@ -57,6 +57,7 @@ for (const backend of backends()) {
             resource: paymentId,
             tppId: null,
             appId: app,
+            certificate: null,
             psuId: rows[0]!.psuId,
             address: '127.0.0.1',
             correlationId: 'audit-request-1',

@@ -10,6 +10,7 @@ export interface AuditRecordRow {
   resource: string | null;
   tppId: string | null;
   appId: string | null;
+  certificate: string | null;
   psuId: string | null;
   address: string | null;
   correlationId: string | null;
@@ -24,7 +25,7 @@ export function auditRecords(
   return queryRows<AuditRecordRow>(
     gateway.store,
     sql`SELECT seq::text AS seq, event, outcome, resource, tpp_id AS "tppId", app_id AS "appId",
-          psu_id AS "psuId", address, correlation_id AS "correlationId", detail
+          certificate, psu_id AS "psuId", address, correlation_id AS "correlationId", detail
         FROM audit_events
         WHERE seq > ${where.after ?? '0'}::bigint
           AND (${where.resource ?? null}::text IS NULL OR resource = ${where.resource ?? null}::text)

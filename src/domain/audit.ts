@@ -23,3 +23,16 @@ export interface AuditEvent extends AuditActor {
   readonly resource?: string | null | undefined;
   readonly detail?: Readonly<Record<string, unknown>> | null | undefined;
 }
+
+/**
+ * Who moved a payment's status, as its audit record names them (the transition trigger writes it,
+ * store/transition-rule.ts): a TPP's call (`actor` is the request's: cancel, or execute with the
+ * PSU's token), the PSU on the permission dashboard (`actor` has the PSU's address), or the gateway
+ * itself, answering to no request (a future-dated payment booked on its date, a booking whose answer
+ * was lost completed by the recovery).
+ */
+export type PaymentMover =
+  | { readonly by: 'tpp' | 'psu'; readonly actor: AuditActor }
+  | { readonly by: 'system' };
+
+export const SYSTEM_MOVER: PaymentMover = { by: 'system' };

@@ -89,6 +89,8 @@ export const payments = pgTable('payments', {
   reason: text('reason'),
   bookingKey: text('booking_key'),
   bookingStartedAt: instant('booking_started_at'),
+  /** Who moves the status, written with the move and cleared by its trigger: never stored (0035). */
+  auditActor: jsonb('audit_actor').$type<Record<string, string>>(),
 });
 
 export const signingBaskets = pgTable('signing_baskets', {

@@ -38,10 +38,12 @@ export async function submit(
   browser: Browser,
   path: string,
   fields: Record<string, string>,
+  from: { remoteAddress?: string; headers?: Record<string, string> } = {},
 ): Promise<Answer> {
   const answer = await call(gateway.app, 'POST', `/psu/dashboard${path}`, {
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...cookies(browser) },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...cookies(browser), ...from.headers },
     payload: new URLSearchParams(fields).toString(),
+    ...(from.remoteAddress === undefined ? {} : { remoteAddress: from.remoteAddress }),
   });
   remember(browser, answer);
   return answer;

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { ledgerCoreBanking } from '../../src/adapters/ledger-core-banking.ts';
 import { sandboxRates } from '../../src/adapters/sandbox-rates.ts';
+import { SYSTEM_MOVER } from '../../src/domain/audit.ts';
 import { completeBooking, startBooking } from '../../src/services/payments/booking.ts';
 import { entriesSum, entryTotals } from '../../src/store/ledger/balances.ts';
 import { lockPayment } from '../../src/store/payments/locks.ts';
@@ -52,7 +53,7 @@ test('property: never below zero, exactly the payments that fit, entries balance
           });
           const paymentId = initiated.body.paymentId;
           const order = await db.transaction(async (trx) =>
-            startBooking(context, [(await lockPayment(trx, paymentId))!], paymentId, trx),
+            startBooking(context, [(await lockPayment(trx, paymentId))!], paymentId, SYSTEM_MOVER, trx),
           );
           await completeBooking(context, order!);
           const outcome = (await findPayment(db, paymentId))!.status;

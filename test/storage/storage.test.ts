@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
+import { SYSTEM_MOVER } from '../../src/domain/audit.ts';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { TransitionRefused } from '../../src/domain/payment.ts';
 import { validatePaymentBody } from '../../src/domain/payment-rules.ts';
@@ -158,24 +159,27 @@ for (const backend of backends()) {
         ['ACSC', 'RJCT'],
       ] as const) {
         await assert.rejects(
-          store.db.transaction((trx) => moveStatus(trx, paymentId, from, to, at)),
+          store.db.transaction((trx) => moveStatus(trx, paymentId, from, to, at, SYSTEM_MOVER)),
           new TransitionRefused(paymentId, from, to),
         );
       }
       await assert.rejects(
-        store.db.transaction((trx) => moveStatus(trx, paymentId, 'ACTC', 'RJCT', at)),
+        store.db.transaction((trx) => moveStatus(trx, paymentId, 'ACTC', 'RJCT', at, SYSTEM_MOVER)),
         new Error('a rejection, and only it, has a reason'),
       );
       assert.equal((await findPayment(store.db, paymentId))!.status, 'ACTC');
       // A move the table has, from a status the payment is no longer in: nothing happens.
       assert.equal(
-        await store.db.transaction((trx) => moveStatus(trx, paymentId, 'ACCP', 'CANC', at)),
+        await store.db.transaction((trx) => moveStatus(trx, paymentId, 'ACCP', 'CANC', at, SYSTEM_MOVER)),
         false,
       );
-      assert.equal(await store.db.transaction((trx) => moveStatus(trx, paymentId, 'ACTC', 'CANC', at)), true);
+      assert.equal(
+        await store.db.transaction((trx) => moveStatus(trx, paymentId, 'ACTC', 'CANC', at, SYSTEM_MOVER)),
+        true,
+      );
       assert.equal((await findPayment(store.db, paymentId))!.status, 'CANC');
       await assert.rejects(
-        store.db.transaction((trx) => moveStatus(trx, paymentId, 'CANC', 'ACCC', at)),
+        store.db.transaction((trx) => moveStatus(trx, paymentId, 'CANC', 'ACCC', at, SYSTEM_MOVER)),
         new TransitionRefused(paymentId, 'CANC', 'ACCC'),
       );
     });
@@ -364,12 +368,14 @@ for (const backend of backends()) {
         await claimedKey(store.db, clientId, 'execute'),
         await claimedKey(store.db, clientId, 'execute'),
       ];
+      // Each execution's own caller, named in the audit record of its move although they share a statement.
       const move = (paymentId: string, bookingKey: string) => ({
         paymentId,
         bookingKey,
         from: 'ACTC' as const,
         to: 'ACCC' as const,
         at,
+        mover: { by: 'tpp', actor: { address: '192.0.2.1', correlationId: `execute-${paymentId}` } } as const,
       });
       // a answered under its key's claim, b without a key: both move; c's order is not the one it waits
       // for: it stays, and its answer is not recorded.
@@ -416,6 +422,16 @@ for (const backend of backends()) {
       );
       // a and b were finished by one statement (one transaction id).
       assert.equal(rows.find((row) => row.id === a)!.statements, 2);
+      const recorded = await queryRows<{ resource: string; correlationId: string; actor: unknown }>(
+        store,
+        sql`SELECT e.resource, e.correlation_id AS "correlationId", p.audit_actor AS actor
+              FROM audit_events e JOIN payments p ON p.payment_id = e.resource
+             WHERE e.resource IN (${a}, ${b}, ${c}) AND e.event = 'payment.booked' ORDER BY e.resource`,
+      );
+      assert.deepEqual(
+        recorded,
+        [a, b].sort().map((id) => ({ resource: id, correlationId: `execute-${id}`, actor: null })),
+      );
     });
 
     test('one payment executed 20 times at once, on two gateways: one execution, one status', async () => {

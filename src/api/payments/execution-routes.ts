@@ -2,6 +2,7 @@
 // GET .../{paymentId}/status with the Country header. All also under the Sweden v2, GB and LU prefixes,
 // where the country is in the path.
 import type { FastifyRequest } from 'fastify';
+import { auditActorOf } from '../../http/audit-actor.ts';
 import { idempotencyKeyOf } from '../../http/idempotency-key.ts';
 import { grantOf, tppOf } from '../../http/request-context.ts';
 import { PAYMENT_PRODUCTS_ALL } from '../../services/access/live-access.ts';
@@ -24,7 +25,10 @@ import {
 import { tppHeaders } from '../shared/tpp-app.ts';
 import { ExecuteResponseSchema, PaymentParams, StatusResponseSchema } from './schemas.ts';
 
-/** What execute and cancel are asked: the app, token, Idempotency-Key and the payment of the path. */
+/**
+ * What execute and cancel are asked: the app, token, Idempotency-Key and the payment of the path, and
+ * who asks (for the audit records of the moves).
+ */
 function paymentCall(request: FastifyRequest) {
   const tpp = tppOf(request);
   const params = request.params as { paymentProduct: string; paymentId: string };
@@ -34,6 +38,7 @@ function paymentCall(request: FastifyRequest) {
     idempotencyKey: idempotencyKeyOf(request),
     productName: params.paymentProduct,
     paymentId: params.paymentId,
+    actor: auditActorOf(request),
   };
 }
 

@@ -6,6 +6,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { newSecret } from '../../domain/secrets.ts';
+import { auditActorOf } from '../../http/audit-actor.ts';
 import { withdrawConsentByPsu } from '../../services/account-information/psu-consents.ts';
 import { beginDashboardProviderLogin } from '../../services/authorization/dashboard-provider-login.ts';
 import {
@@ -54,11 +55,16 @@ export function dashboardRoutes(
     reply.redirect(`${base}${DASHBOARD_PATH}${notice === undefined ? '' : `?notice=${notice}`}`, 302);
   const invalid = (reply: FastifyReply) =>
     sendMessage(reply, base, 400, 'This page is no longer valid', 'Open your permissions again and log in.');
-  /** The PSU of a posted form's session, when the form carries the session's CSRF token. */
+  /**
+   * The PSU of a posted form's session, when the form carries the session's CSRF token: with the
+   * browser's address and the request's correlation id, for the audit records of what the PSU changes.
+   */
   const actor = async (request: FastifyRequest, reply: FastifyReply, csrf: string | undefined) => {
     noStore(config, request, reply);
     const psuId = await psuOfForm(context, cookieOf(request, SESSION_COOKIE), csrf);
-    return psuId === undefined ? undefined : { psuId };
+    if (psuId === undefined) return undefined;
+    const { address, correlationId } = auditActorOf(request);
+    return { psuId, address: address ?? undefined, correlationId: correlationId ?? undefined };
   };
   const unknown = (reply: FastifyReply) =>
     sendMessage(reply, base, 404, 'Not found', 'Nothing of yours has that id.');

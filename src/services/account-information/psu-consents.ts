@@ -55,8 +55,7 @@ export async function withdrawConsentByPsu(
   return context.db.transaction(async (trx) => {
     const consent = await lockPsuConsent(trx, psu.psuId, consentId);
     if (consent === undefined) return false;
-    if (consent.status === 'valid')
-      await revokeConsentByPsu(trx, consent.consentId, context.clock(), { psuId: psu.psuId });
+    if (consent.status === 'valid') await revokeConsentByPsu(trx, consent.consentId, context.clock(), psu);
     return true;
   });
 }

@@ -8,6 +8,7 @@
 // twice and answers the first outcome. A marked payment cannot be cancelled. A system that does share
 // our database (the built-in ledger: context.recordedBookings) books one payment's execution in one
 // transaction instead, the three steps together (bookOneRecorded).
+import { type PaymentMover, SYSTEM_MOVER } from '../../domain/audit.ts';
 import { dateIn } from '../../domain/dates.ts';
 import {
   nextStatus,
@@ -71,12 +72,13 @@ function orderOf(key: string, date: string, payments: readonly Payment[], timeZo
  * execute, ACCP on their date): marks them in one statement (in `trx` when given) and answers the
  * order to send. Payments marked before continue their earlier order. When no payment is due yet,
  * nothing is asked: they move to ACCP at once. Answers undefined when there is nothing to ask (the
- * payments moved meanwhile, or none is due yet).
+ * payments moved meanwhile, or none is due yet). `mover` is who asks: a TPP's execution, or the scheduler.
  */
 export async function startBooking(
   context: ServiceContext,
   payments: readonly Payment[],
   key: string,
+  mover: PaymentMover,
   trx?: Db,
 ): Promise<BookingOrder | undefined> {
   const from = payments[0]!.status;
@@ -93,6 +95,7 @@ export async function startBooking(
         waiting.filter((payment) => payment.status === from),
         plan,
         { booked: true },
+        mover,
       );
     });
     countMoves(context, moves);
@@ -123,7 +126,8 @@ export async function startBooking(
 /**
  * Step 3, in the caller's transaction: the outcome moves the payments still waiting for this order
  * (a concurrent step 3 may have moved them already): booked, each to its settlement status, or ACCP
- * when it is dated later; rejected, every one to RJCT with the reason. Answers the moves, for the
+ * when it is dated later; rejected, every one to RJCT with the reason; by `mover`, who records the
+ * outcome (the execution's TPP, or the gateway's scheduler and recovery). Answers the moves, for the
  * caller to count (countMoves) once its transaction has committed.
  */
 export async function finishBooking(
@@ -131,8 +135,9 @@ export async function finishBooking(
   context: ServiceContext,
   order: BookingOrder,
   outcome: BookingOutcome,
+  mover: PaymentMover,
 ): Promise<Move[]> {
-  return settle(trx, context, await lockPaymentsOfBooking(trx, order.key), order, outcome);
+  return settle(trx, context, await lockPaymentsOfBooking(trx, order.key), order, outcome, mover);
 }
 
 /**
@@ -179,12 +184,13 @@ async function settle(
   payments: readonly Payment[],
   order: BookingOrder,
   outcome: BookingOutcome,
+  mover: PaymentMover,
 ): Promise<Move[]> {
   const at = context.clock();
   const moves: Move[] = [];
   for (const payment of payments) {
     const { to, rejection } = moveOf(payment, order, outcome);
-    if (!(await moveStatus(trx, payment.id, payment.status, to, at, rejection))) {
+    if (!(await moveStatus(trx, payment.id, payment.status, to, at, mover, rejection))) {
       throw new Error(`payment ${payment.id} left ${payment.status} while locked`);
     }
     moves.push(moveRecord(payment, to, rejection?.reasonCode));
@@ -192,11 +198,15 @@ async function settle(
   return moves;
 }
 
-/** One payment's execution: the payment as read, the request's claim of its key (if any), its answer once moved. */
+/**
+ * One payment's execution: the payment as read, the request's claim of its key (if any), its answer
+ * once moved, and who executes it (the TPP's call).
+ */
 export interface OneExecution<T> {
   readonly payment: Payment;
   readonly claim: Claim | undefined;
   answer(moved: Payment): Answer<T>;
+  readonly mover: PaymentMover;
 }
 
 /**
@@ -210,14 +220,14 @@ export async function finishOneBooking<T>(
   context: ServiceContext,
   order: BookingOrder,
   outcome: BookingOutcome,
-  { payment, claim, answer }: OneExecution<T>,
+  { payment, claim, answer, mover }: OneExecution<T>,
 ): Promise<Answer<T> | undefined> {
   const at = context.clock();
   const { to, rejection } = moveOf(payment, order, outcome);
   const reply = answer(executed(payment, to, at, rejection));
   const done = await moveBookedAnswering(
     context.db,
-    { paymentId: payment.id, bookingKey: order.key, from: payment.status, to, at, rejection },
+    { paymentId: payment.id, bookingKey: order.key, from: payment.status, to, at, rejection, mover },
     claim === undefined ? undefined : { claim, statusCode: reply.statusCode, body: reply.body },
   );
   if (!done.moved) return undefined;
@@ -237,7 +247,7 @@ export async function finishOneBooking<T>(
 export async function bookOneRecorded<T>(
   context: ServiceContext,
   key: string,
-  { payment, claim, answer }: OneExecution<T>,
+  { payment, claim, answer, mover }: OneExecution<T>,
 ): Promise<Answer<T> | undefined> {
   const { recordedBookings } = context;
   if (recordedBookings === undefined || payment.booking !== null) return undefined;
@@ -253,6 +263,7 @@ export async function bookOneRecorded<T>(
     paymentId: payment.id,
     from: payment.status,
     to: booked,
+    mover,
     answer: claim === undefined ? undefined : { claim, statusCode: reply.statusCode, body: reply.body },
   });
   if (outcome === undefined) return undefined;
@@ -265,10 +276,16 @@ export async function bookOneRecorded<T>(
   return claim === undefined ? rejected : recordOnce(context.db, claim, async () => rejected);
 }
 
-/** Steps 2 and 3 for an order whose payments are marked: asks the bank and records its answer. */
+/**
+ * Steps 2 and 3 for an order whose payments are marked, by the gateway itself (the scheduler, the
+ * recovery): asks the bank and records its answer.
+ */
 export async function completeBooking(context: ServiceContext, order: BookingOrder): Promise<void> {
   const outcome = await context.coreBanking.book(order);
-  countMoves(context, await context.db.transaction((trx) => finishBooking(trx, context, order, outcome)));
+  countMoves(
+    context,
+    await context.db.transaction((trx) => finishBooking(trx, context, order, outcome, SYSTEM_MOVER)),
+  );
 }
 
 /**

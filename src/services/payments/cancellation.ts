@@ -1,6 +1,7 @@
 // DELETE of a payment (API-NOTES "Statuses": CANC, beyond the spec), as domain/payment.ts `cancellable`
 // allows: a payment not yet executed, or executed with a later date and waiting for it (ACCP).
 import type { App } from '../../domain/apps.ts';
+import type { AuditActor } from '../../domain/audit.ts';
 import { apiError } from '../../domain/errors.ts';
 import { cancellable, nextStatus } from '../../domain/payment.ts';
 import { lockPayment } from '../../store/payments/locks.ts';
@@ -18,6 +19,8 @@ export interface CancelRequest {
   readonly idempotencyKey: string | undefined;
   readonly productName: string;
   readonly paymentId: string;
+  /** Who calls, for the audit record of the move. */
+  readonly actor?: AuditActor;
 }
 
 export async function cancelPayment(
@@ -44,7 +47,8 @@ export async function cancelPayment(
       }
       if (cancellable(payment, today(context))) {
         const to = nextStatus(payment, { type: 'cancelled' });
-        if (!(await moveStatus(trx, payment.id, payment.status, to, context.clock()))) {
+        const mover = { by: 'tpp', actor: request.actor ?? {} } as const;
+        if (!(await moveStatus(trx, payment.id, payment.status, to, context.clock(), mover))) {
           throw new Error(`payment ${payment.id} changed while locked`);
         }
         cancelled = payment.product;

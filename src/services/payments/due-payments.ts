@@ -2,6 +2,7 @@
 // takes the due payments in a transaction with FOR UPDATE SKIP LOCKED and marks them (booking.ts), so
 // several gateway processes on one PostgreSQL share the work and ask each booking once.
 import type { FastifyBaseLogger } from 'fastify';
+import { SYSTEM_MOVER } from '../../domain/audit.ts';
 import { lockDuePayments } from '../../store/payments/locks.ts';
 import { type ServiceContext, today } from '../shared/context.ts';
 import { completeBooking, recoverBookings, startBooking } from './booking.ts';
@@ -17,7 +18,7 @@ export async function bookDuePayments(context: ServiceContext): Promise<number> 
       const due = await lockDuePayments(trx, date, BATCH);
       const asked = [];
       for (const payment of due) {
-        const order = await startBooking(context, [payment], payment.id, trx);
+        const order = await startBooking(context, [payment], payment.id, SYSTEM_MOVER, trx);
         if (order !== undefined) asked.push(order);
       }
       return { count: due.length, asked };

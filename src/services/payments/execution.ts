@@ -2,6 +2,7 @@
 // executed payment answers its status unchanged (API-NOTES "Statuses"). A signing basket executes all
 // or nothing: its payments are one booking order, and a rejection rejects every one of them.
 import type { App } from '../../domain/apps.ts';
+import type { AuditActor, PaymentMover } from '../../domain/audit.ts';
 import type { Basket } from '../../domain/baskets.ts';
 import { apiError } from '../../domain/errors.ts';
 import { awaitsExecution, type Payment } from '../../domain/payment.ts';
@@ -39,6 +40,8 @@ export interface ExecuteRequest {
   readonly idempotencyKey: string | undefined;
   readonly productName: string;
   readonly paymentId: string;
+  /** Who calls, for the audit records of the moves (the TPP, with the PSU's token). */
+  readonly actor?: AuditActor;
 }
 
 /** What is executed: the payments under one booking key (read and checked; locked), and the answer. */
@@ -63,13 +66,17 @@ function executeOnce<T>(
   request: ExecuteRequest,
   execution: Execution<T>,
 ): Promise<Answer<T>> {
-  return underKey(context, keyedOn(request, 'execute'), (claim) => executeClaimed(context, execution, claim));
+  const mover: PaymentMover = { by: 'tpp', actor: request.actor ?? {} };
+  return underKey(context, keyedOn(request, 'execute'), (claim) =>
+    executeClaimed(context, execution, claim, mover),
+  );
 }
 
 async function executeClaimed<T>(
   context: ServiceContext,
   execution: Execution<T>,
   claim: Claim | undefined,
+  mover: PaymentMover,
 ): Promise<Answer<T>> {
   const payments = await execution.read();
   const unconvertible = payments.find(
@@ -90,6 +97,7 @@ async function executeClaimed<T>(
           payment: payments[0]!,
           claim,
           answer: (moved) => execution.answer([moved]),
+          mover,
         }
       : undefined;
   if (one !== undefined && awaitsExecution(one.payment)) {
@@ -98,7 +106,7 @@ async function executeClaimed<T>(
   }
   // Waiting for execution, or for the answer to a booking asked before (a retry, a concurrent call).
   const order = payments.every(awaitsExecution)
-    ? await startBooking(context, payments, execution.key)
+    ? await startBooking(context, payments, execution.key, mover)
     : undefined;
   const answer = (trx: Db) => execution.lock(trx).then((locked) => execution.answer(locked));
   if (order === undefined) return recordOnce(context.db, claim, answer);
@@ -113,7 +121,7 @@ async function executeClaimed<T>(
       context.db,
       claim,
       async (trx) => {
-        moves = await finishBooking(trx, context, order, outcome);
+        moves = await finishBooking(trx, context, order, outcome, mover);
         return answer(trx);
       },
       () => countMoves(context, moves),
@@ -122,7 +130,7 @@ async function executeClaimed<T>(
     // The bank has answered: its outcome is recorded even when the answer is not (a claim lost to
     // another request meanwhile); if this fails too, the recovery records it later.
     await context.db
-      .transaction((trx) => finishBooking(trx, context, order, outcome))
+      .transaction((trx) => finishBooking(trx, context, order, outcome, mover))
       .then((recorded) => countMoves(context, recorded))
       .catch(() => {});
     throw error;

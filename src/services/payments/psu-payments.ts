@@ -56,7 +56,7 @@ export async function cancelPaymentByPsu(
     if (payment.status !== 'ACCP' || payment.requestedExecutionDate === null) return 'unknown';
     if (!cancellable(payment, today(context))) return 'too-late';
     const to = nextStatus(payment, { type: 'cancelled' });
-    if (!(await moveStatus(trx, payment.id, payment.status, to, context.clock())))
+    if (!(await moveStatus(trx, payment.id, payment.status, to, context.clock(), { by: 'psu', actor: psu })))
       throw new Error(`payment ${payment.id} changed while locked`);
     return { product: payment.product };
   });

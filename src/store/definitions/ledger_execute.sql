@@ -5,12 +5,13 @@
 -- payment is locked, booked through ledger_book, moved and, when booked, the answer to the request is
 -- recorded, all committed together or not at all.
 --
--- p_payment: {paymentId, from, to, answer?: {claimClient, operation, key, claim, statusCode, body}}: the
--- payment as the gateway read it (in `from`, not marked), its status once booked (`to`, computed by the
--- domain's nextStatus), and, when the request came with an Idempotency-Key (migration 0030), the answer
--- to record under the request's claim of the key when booked. The move is ruled by the transition trigger on
--- payments (payment_status_moves, generated from domain/payment.ts TRANSITIONS) as any other. The
--- answer is:
+-- p_payment: {paymentId, from, to, mover, answer?: {claimClient, operation, key, claim, statusCode,
+-- body}}: the payment as the gateway read it (in `from`, not marked), its status once booked (`to`,
+-- computed by the domain's nextStatus), who moves it (for its audit record: migration 0035), and, when
+-- the request came with an Idempotency-Key (migration 0030), the answer to record under the request's
+-- claim of the key when booked. The move is ruled by the transition trigger on payments
+-- (payment_status_moves, generated from domain/payment.ts TRANSITIONS) as any other, which records it.
+-- The answer is:
 -- - {"moved": false} when the payment is not in `from` or is marked for a booking asked before (the
 --   gateway then takes the three steps, which continue that booking): nothing is done;
 -- - ledger_book's {"accountCurrencies": ...} when a debit must be converted first: nothing is done;
@@ -38,7 +39,7 @@ BEGIN
   booked := (outcome ->> 'booked')::boolean;
   UPDATE payments
      SET status = CASE WHEN booked THEN p_payment ->> 'to' ELSE 'RJCT' END, executed_at = p_at,
-         reason_code = outcome ->> 'reasonCode', reason = outcome ->> 'reason'
+         reason_code = outcome ->> 'reasonCode', reason = outcome ->> 'reason', audit_actor = p_payment -> 'mover'
    WHERE payment_id = p_payment ->> 'paymentId';
   IF booked AND p_payment ? 'answer' THEN
     UPDATE idempotency_claims

@@ -1,9 +1,11 @@
 // An execution booked, moved and answered in one call (store/definitions/ledger_execute_all.sql), joined
 // with concurrent executions.
+import type { PaymentMover } from '../../domain/audit.ts';
 import type { TransactionStatus } from '../../domain/payment.ts';
 import { joinedStatement } from '../coalescer.ts';
 import { runStatement, type StoreDb } from '../database.ts';
 import { answerColumns, type RecordedAnswer } from '../idempotency-repository.ts';
+import { moverColumn } from '../payments/moves.ts';
 import {
   type AccountCurrencies,
   type LedgerOrder,
@@ -17,13 +19,15 @@ import {
  * the gateway's own database (ledger_execute; services/shared/recorded-bookings.ts): the status the
  * payment waits in (not marked for a booking asked before), its status once booked, and the answer to
  * the request that executed it, kept under its Idempotency-Key's claim once booked (none without a
- * key). The bank's port never sees it: it is the gateway's idempotency record, not a word of the bank's.
+ * key), and who moved it, for its audit record. The bank's port never sees it: it is the gateway's
+ * idempotency record, not a word of the bank's.
  */
 export interface ExecutionRecord {
   readonly paymentId: string;
   readonly from: TransactionStatus;
   readonly to: TransactionStatus;
   readonly answer: RecordedAnswer | undefined;
+  readonly mover: PaymentMover;
 }
 
 /** ledger_execute's answer when it converted nothing: nothing done (not waiting unmarked), or the outcome. */
@@ -68,6 +72,7 @@ async function executeAll(
             paymentId: record.paymentId,
             from: record.from,
             to: record.to,
+            mover: moverColumn(record.mover),
             ...(record.answer === undefined ? {} : { answer: answerColumns(record.answer) }),
           },
         })),

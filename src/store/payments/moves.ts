@@ -1,11 +1,32 @@
 // A payment's status moved along the state machine: in a transaction, or with the answer to the
-// request that executed it in one statement.
+// request that executed it in one statement. Each move names who made it in the row it updates
+// (audit_actor, migration 0035), for the audit record its trigger writes (transition-rule.ts).
 import { and, eq } from 'drizzle-orm';
+import type { PaymentMover } from '../../domain/audit.ts';
 import { canMove, type TransactionStatus, TransitionRefused } from '../../domain/payment.ts';
 import { joinedStatement } from '../coalescer.ts';
 import { type Db, runStatement, type StoreDb } from '../database.ts';
 import { answerColumns, type RecordedAnswer, recordAnswersSql } from '../idempotency-repository.ts';
 import { payments } from '../schema.ts';
+
+/**
+ * The mover as the row's audit_actor carries it to the trigger: `by`, and of the request the TPP, the
+ * certificate, the address and the correlation id it has (the trigger takes the app and the PSU from
+ * the payment; the PSU acting on the dashboard has no TPP or certificate).
+ */
+export function moverColumn(mover: PaymentMover): Record<string, string> {
+  const column: Record<string, string> = { by: mover.by };
+  if (mover.by === 'system') return column;
+  const { actor } = mover;
+  const fields = {
+    tppId: mover.by === 'tpp' ? actor.tppId : null,
+    certificate: mover.by === 'tpp' ? actor.certificate : null,
+    address: actor.address,
+    correlationId: actor.correlationId,
+  };
+  for (const [name, value] of Object.entries(fields)) if (typeof value === 'string') column[name] = value;
+  return column;
+}
 
 /**
  * Moves a locked payment along the state machine (domain/payment.ts TRANSITIONS): RJCT with its
@@ -18,6 +39,7 @@ export async function moveStatus(
   from: TransactionStatus,
   to: TransactionStatus,
   at: Date,
+  mover: PaymentMover,
   rejection?: { readonly reasonCode: string; readonly reason: string },
 ): Promise<boolean> {
   if (!canMove(from, to)) throw new TransitionRefused(paymentId, from, to);
@@ -32,6 +54,7 @@ export async function moveStatus(
       reason: rejection?.reason ?? null,
       bookingKey: null,
       bookingStartedAt: null,
+      auditActor: moverColumn(mover),
     })
     .where(and(eq(payments.paymentId, paymentId), eq(payments.status, from)))
     .returning({ paymentId: payments.paymentId });
@@ -46,6 +69,7 @@ export interface BookedMove {
   readonly to: TransactionStatus;
   readonly at: Date;
   readonly rejection?: { readonly reasonCode: string; readonly reason: string } | undefined;
+  readonly mover: PaymentMover;
 }
 
 interface BookedAnswer {
@@ -92,12 +116,12 @@ async function moveBookedAnsweringAll(
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS t("paymentId" text, "bookingKey" text, "from" text, "to" text, at timestamptz,
               "reasonCode" text, reason text, "claimClient" text, operation text, key text, claim text,
-              "statusCode" integer, body jsonb)
+              "statusCode" integer, body jsonb, mover jsonb)
      ),
      moved AS (
        UPDATE payments p
           SET status = i."to", executed_at = i.at, reason_code = i."reasonCode", reason = i.reason,
-              booking_key = NULL, booking_started_at = NULL
+              booking_key = NULL, booking_started_at = NULL, audit_actor = i.mover
          FROM input i
         -- The ids as an array too: the planner takes the input for 100 rows (jsonb_to_recordset's
         -- estimate) and would join it with a scan of every payment; by the array, it reads the key.
@@ -124,6 +148,7 @@ async function moveBookedAnsweringAll(
               at: move.at.toISOString(),
               reasonCode: move.rejection?.reasonCode ?? null,
               reason: move.rejection?.reason ?? null,
+              mover: moverColumn(move.mover),
             },
             answerColumns(answer),
           ),

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { simulatedEidApp } from '../../src/adapters/eid-simulator.ts';
 import type { SimulatedEidApp } from '../../src/services/shared/simulated-eid-app.ts';
 import { findOrder, findPendingOrders } from '../../src/store/decoupled-repository.ts';
+import { auditRecordsSince, lastAuditSeq } from '../helpers/audit.ts';
 import { type InitAnswer, initDecoupled, postLink, UNKNOWN_SESSION } from '../helpers/decoupled.ts';
 import { type Gateway, manualClock, startGateway } from '../helpers/gateway.ts';
 import { statusAndBody } from '../helpers/http.ts';
@@ -51,6 +52,35 @@ async function pendingOrder() {
   const orders = await findPendingOrders(gateway.store.db, TOLVAN);
   assert.ok(orders.length > 0, 'an e-ID order was made');
   return orders.at(-1)!;
+}
+
+/**
+ * The audit trail's records of the session's end since `since` (issue 39): each written by the call
+ * that ended it, naming the PSU, the app and that call's address; its correlation id is the request's.
+ */
+async function endRecords(since: string, paymentId: string, outcome: 'denied' | 'cancelled', reason: string) {
+  const records = await auditRecordsSince(gateway, since);
+  const ends = records.filter((record) => record.event.startsWith('authorization.'));
+  assert.ok(
+    ends.every((record) => record.correlationId !== null),
+    "each record has the ending call's correlation id",
+  );
+  assert.deepEqual(
+    ends.map(({ correlationId: _, ...record }) => record),
+    [
+      {
+        event: `authorization.${outcome}`,
+        outcome,
+        resource: `PIS:${paymentId}`,
+        tppId: null,
+        appId: gateway.sandboxApp.clientId,
+        certificate: null,
+        psuId: TOLVAN,
+        address: '127.0.0.1',
+        detail: { reason },
+      },
+    ],
+  );
 }
 
 function poll(init: InitAnswer) {
@@ -102,7 +132,8 @@ test('live PSU tokens expire after 900 s', async () => {
 });
 
 test('the PSU declines: USER_CANCEL, and the session is over', async () => {
-  const { init } = await startSession();
+  const { init, paymentId } = await startSession();
+  const since = await lastAuditSeq(gateway);
   const order = await pendingOrder();
   await eidApp.open(order.orderRef, time.clock());
   await eidApp.decline(order.orderRef, time.clock());
@@ -111,6 +142,7 @@ test('the PSU declines: USER_CANCEL, and the session is over', async () => {
     status: 400,
     body: { error: 'invalid_request', error_description: 'the session has ended' },
   });
+  await endRecords(since, paymentId, 'cancelled', 'the PSU cancelled in the e-ID app');
 });
 
 test('other device: a fresh QR code with every IN_PROGRESS', async () => {
@@ -122,12 +154,14 @@ test('other device: a fresh QR code with every IN_PROGRESS', async () => {
 });
 
 test('not started within 30 s: intent_expired', async () => {
-  const { init } = await startSession();
+  const { init, paymentId } = await startSession();
+  const since = await lastAuditSeq(gateway);
   time.advance(29_000);
   assert.deepEqual(statusAndBody(await poll(init)), {
     status: 400,
     body: { error: 'intent_expired', error_description: 'the PSU did not start the e-ID app in time' },
   });
+  await endRecords(since, paymentId, 'cancelled', 'intent_expired');
 });
 
 test('started but not finished in 3 minutes: intent_expired', async () => {
@@ -191,7 +225,8 @@ test('the first poll counts as early only when it comes sooner than sleep_time a
 });
 
 test('the TPP cancels: the order ends and polls are refused', async () => {
-  const { init } = await startSession();
+  const { init, paymentId } = await startSession();
+  const since = await lastAuditSeq(gateway);
   const { orderRef } = await pendingOrder();
   assert.equal((await postLink(gateway, init._links.cancel.href)).status, 204);
   const order = await findOrder(gateway.store.db, orderRef);
@@ -200,6 +235,7 @@ test('the TPP cancels: the order ends and polls are refused', async () => {
     status: 400,
     body: { error: 'invalid_request', error_description: 'the session has ended' },
   });
+  await endRecords(since, paymentId, 'cancelled', 'cancelled by the TPP');
 });
 
 test("another app cannot cancel or poll the session: an unknown session's answer; the owner goes on", async () => {
@@ -228,7 +264,8 @@ test("another app cannot cancel or poll the session: an unknown session's answer
 });
 
 test('an identification by another person than the debtor account holder: mbid_error', async () => {
-  const { init } = await startSession();
+  const { init, paymentId } = await startSession();
+  const since = await lastAuditSeq(gateway);
   const { orderRef } = await pendingOrder();
   // The e-ID reports a different personal number than the one the order was for.
   await gateway.store.db.execute(
@@ -240,6 +277,7 @@ test('an identification by another person than the debtor account holder: mbid_e
     status: 400,
     body: { error: 'mbid_error', error_description: 'the identification was made by another person' },
   });
+  await endRecords(since, paymentId, 'denied', 'the identification was made by another person');
 });
 
 test('live: initiation and execution need PSU-IP-Address', async () => {

@@ -241,6 +241,32 @@ export interface SessionCaller {
   readonly actor?: AuditActor | undefined;
 }
 
+/**
+ * The audit record of a session that ends without the PSU's approval, written by the transaction that
+ * ends it: `denied` when the e-ID says no for this PSU (another person signed, the bank does not know
+ * them), `cancelled` when it ends undecided (cancelled in the app or by the TPP, expired, polled too
+ * often, failed).
+ */
+function recordEnd(
+  trx: Db,
+  session: SessionRow,
+  actor: AuditActor | undefined,
+  outcome: 'denied' | 'cancelled',
+  reason: string,
+): Promise<void> {
+  return recordEvents(trx, [
+    {
+      ...actor,
+      event: `authorization.${outcome}`,
+      outcome,
+      resource: session.scope,
+      appId: session.clientId,
+      psuId: session.psuId,
+      detail: { reason },
+    },
+  ]);
+}
+
 function sessionHashOf(sessionId: string | undefined): string {
   if (sessionId === undefined || sessionId === '')
     throw new OAuthError('invalid_request', 'sessionId is required');
@@ -287,7 +313,7 @@ async function checkPoll(
   if (pacing === undefined) return { session: found };
   return context.db.transaction(async (trx) => {
     const session = (await lockSession(trx, sessionHash))!;
-    return pollRefusal(session) ?? (await pace(trx, session, now, pacing)) ?? { session };
+    return pollRefusal(session) ?? (await pace(trx, session, now, pacing, caller.actor)) ?? { session };
   });
 }
 
@@ -328,6 +354,7 @@ async function recordPoll(
   if (outcome.kind === 'complete') {
     if (collected.state.status !== 'complete' || collected.state.personalNumber !== session.psuId) {
       await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
+      await recordEnd(trx, session, signed.actor, 'denied', 'the identification was made by another person');
       return {
         error: new OAuthError('mbid_error', 'the identification was made by another person'),
         ended: 'other_person',
@@ -335,7 +362,9 @@ async function recordPoll(
     }
     if (!signed.known) {
       await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
-      return { error: cannotSign(), ended: 'failed' };
+      const error = cannotSign();
+      await recordEnd(trx, session, signed.actor, 'denied', error.description);
+      return { error, ended: 'failed' };
     }
     await updateSession(trx, sessionHash, { state: 'complete', endedAt: now });
     await signed.resource?.approve(trx, session.psuId);
@@ -362,7 +391,11 @@ async function recordPoll(
     return { answer: { result: 'COMPLETE', ...token }, ended: 'complete' };
   }
   await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
-  if (outcome.kind === 'result') return { answer: { result: 'USER_CANCEL' }, ended: 'user_cancel' };
+  if (outcome.kind === 'result') {
+    await recordEnd(trx, session, signed.actor, 'cancelled', 'the PSU cancelled in the e-ID app');
+    return { answer: { result: 'USER_CANCEL' }, ended: 'user_cancel' };
+  }
+  await recordEnd(trx, session, signed.actor, 'cancelled', outcome.error);
   return {
     error: new OAuthError(outcome.error, outcome.description),
     ended: outcome.error === 'intent_expired' ? 'expired' : 'failed',
@@ -379,6 +412,7 @@ async function pace(
   session: SessionRow,
   now: Date,
   pacing: Pacing,
+  actor: AuditActor | undefined,
 ): Promise<PollAnswer | undefined> {
   const since = session.lastPollAt ?? session.createdAt;
   const early = now.getTime() - since.getTime() < session.sleepMs;
@@ -392,6 +426,7 @@ async function pace(
       earlyPolls,
       lastPollAt: now,
     });
+    await recordEnd(trx, session, actor, 'cancelled', 'mbid_max_polling');
     return {
       cancelOrder: session.orderRef,
       ended: 'polled_too_often',
@@ -421,6 +456,7 @@ export async function cancelAuthorization(
     const session = (await lockSession(trx, sessionHash))!;
     if (!context.policy.decoupledCancelEnds || session.state !== 'active') return undefined;
     await updateSession(trx, session.sessionHash, { state: 'cancelled', endedAt: now });
+    await recordEnd(trx, session, caller.actor, 'cancelled', 'cancelled by the TPP');
     return session.orderRef;
   });
   // The session's end has committed: the e-ID order ends too.

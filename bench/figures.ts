@@ -2,6 +2,7 @@
 // its baseline (raw, gateway, raw, gateway, ...), summarized as the median and range of each side's
 // rate, of the per-round ratio (gateway / baseline), and of the p99 latencies.
 import { inProcess, ROUNDS, SECONDS } from './common.ts';
+import { cpuNow } from './cpu.ts';
 import type { ExecuteItem, FlowItem, WorkerResult } from './flow-process.ts';
 import type { LoadRequest, LoadResult } from './load-process.ts';
 
@@ -16,6 +17,9 @@ export interface Round {
   readonly gateway: number;
   readonly rawP99: number;
   readonly gatewayP99: number;
+  /** CPU µs per operation (bench/cpu.ts: the serving process and, on PostgreSQL, the database server). */
+  readonly rawCpuUs: number;
+  readonly gatewayCpuUs: number;
 }
 
 export interface Figure {
@@ -34,6 +38,8 @@ export interface Figure {
   readonly p99Ms: { readonly gateway: Spread; readonly raw: Spread };
   /** Gateway p99 / baseline p99 per round. */
   readonly p99Ratio: Spread;
+  /** CPU µs per operation on each side (bench/cpu.ts): what a noisy machine disturbs least. */
+  readonly cpuUs: { readonly gateway: Spread; readonly raw: Spread };
   readonly rounds: readonly Round[];
   readonly measuredAt: string;
 }
@@ -41,6 +47,8 @@ export interface Figure {
 export interface Sample {
   readonly rate: number;
   readonly p99: number;
+  /** Operations completed in the run (requests or flows). */
+  readonly done: number;
 }
 
 export type Side = 'raw' | 'gateway';
@@ -56,14 +64,29 @@ export function spread(values: readonly number[], digits = 0): Spread {
 
 /** ROUNDS alternating rounds of `measure`, the baseline first in each. */
 export async function alternate(
-  describe: Omit<Figure, 'gateway' | 'raw' | 'ratio' | 'p99Ms' | 'p99Ratio' | 'rounds' | 'measuredAt'>,
+  describe: Omit<
+    Figure,
+    'gateway' | 'raw' | 'ratio' | 'p99Ms' | 'p99Ratio' | 'cpuUs' | 'rounds' | 'measuredAt'
+  >,
   measure: (side: Side, round: number) => Promise<Sample>,
 ): Promise<Figure> {
   const rounds: Round[] = [];
+  const measured = async (side: Side, round: number) => {
+    const began = cpuNow();
+    const sample = await measure(side, round);
+    return { ...sample, cpuUs: ((cpuNow() - began) * 1000) / Math.max(1, sample.done) };
+  };
   for (let round = 0; round < ROUNDS; round += 1) {
-    const raw = await measure('raw', round);
-    const gateway = await measure('gateway', round);
-    rounds.push({ raw: raw.rate, gateway: gateway.rate, rawP99: raw.p99, gatewayP99: gateway.p99 });
+    const raw = await measured('raw', round);
+    const gateway = await measured('gateway', round);
+    rounds.push({
+      raw: raw.rate,
+      gateway: gateway.rate,
+      rawP99: raw.p99,
+      gatewayP99: gateway.p99,
+      rawCpuUs: raw.cpuUs,
+      gatewayCpuUs: gateway.cpuUs,
+    });
   }
   const figure: Figure = {
     ...describe,
@@ -81,11 +104,17 @@ export async function alternate(
       rounds.map((round) => round.gatewayP99 / Math.max(1, round.rawP99)),
       2,
     ),
+    cpuUs: {
+      gateway: spread(rounds.map((round) => round.gatewayCpuUs)),
+      raw: spread(rounds.map((round) => round.rawCpuUs)),
+    },
     rounds: rounds.map((round) => ({
       raw: Math.round(round.raw),
       gateway: Math.round(round.gateway),
       rawP99: round.rawP99,
       gatewayP99: round.gatewayP99,
+      rawCpuUs: Math.round(round.rawCpuUs),
+      gatewayCpuUs: Math.round(round.gatewayCpuUs),
     })),
     measuredAt: new Date().toISOString(),
   };
@@ -98,7 +127,7 @@ const range = (value: Spread, digits = 0) =>
 
 export function printFigure(figure: Figure): void {
   console.log(
-    `${figure.scenario} | ${figure.mix} | ${figure.backend} | ${figure.connections} conn: ${figure.measured ?? 'gateway'} ${range(figure.gateway)} ${figure.unit}, ${figure.baseline} ${range(figure.raw)}, ratio ${range(figure.ratio, 2)}x; p99 ${figure.p99Ms.gateway.median} ms against ${figure.p99Ms.raw.median} ms (${range(figure.p99Ratio, 1)}x)`,
+    `${figure.scenario} | ${figure.mix} | ${figure.backend} | ${figure.connections} conn: ${figure.measured ?? 'gateway'} ${range(figure.gateway)} ${figure.unit}, ${figure.baseline} ${range(figure.raw)}, ratio ${range(figure.ratio, 2)}x; p99 ${figure.p99Ms.gateway.median} ms against ${figure.p99Ms.raw.median} ms (${range(figure.p99Ratio, 1)}x); CPU ${range(figure.cpuUs.gateway)} µs per ${figure.unit.split('/')[0]!.replace(/s$/, '')} against ${range(figure.cpuUs.raw)} µs`,
   );
 }
 
@@ -121,7 +150,7 @@ export async function loadRun(
     throw new Error(
       `${title}: ${result.failed} failed requests of ${result.total} (status codes ${JSON.stringify(result.statusCodes)}, ${result.errors} errors, ${result.timeouts} timeouts)`,
     );
-  return { rate: result.average, p99: result.p99 };
+  return { rate: result.average, p99: result.p99, done: result.total };
 }
 
 /** Complete flows for SECONDS in the worker process. */
@@ -137,7 +166,7 @@ export async function flowRun(
     concurrency,
     items,
   });
-  return { rate: result.rate, p99: result.p99 };
+  return { rate: result.rate, p99: result.p99, done: result.done };
 }
 
 /** The prepared payments executed once each in the worker process. */
@@ -152,5 +181,5 @@ export async function executeRun(
     concurrency,
     items,
   });
-  return { rate: result.rate, p99: result.p99 };
+  return { rate: result.rate, p99: result.p99, done: result.done };
 }

@@ -21,6 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { CONNECTIONS, gateway, ONLY, ROUNDS, SECONDS, type Target } from './common.ts';
+import { databaseCpu } from './cpu.ts';
 import {
   ACCOUNT_COUNT,
   APP_COUNT,
@@ -322,6 +323,7 @@ async function measureBackend(
 ) {
   console.log(`\n${backend}: preparing ${ACCOUNT_COUNT} accounts, ${APP_COUNT} apps and their consents ...`);
   const began = Date.now();
+  console.log(await databaseCpu(databaseUrl));
   const target = await gateway(databaseUrl);
   const figures: Figure[] = [];
   try {

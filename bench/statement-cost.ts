@@ -7,12 +7,12 @@
 //            account with its PSU; the basket's, which a single payment never checks) dropped for the
 //            round and added again;
 //   raw(work) + pg: the plain server's keep (bench/raw.ts: one table, a multi-row INSERT).
-// The figure is the CPU of every `postgres` process of this machine over the round (backends, WAL
-// writer, checkpointer; from /proc), divided by the payments stored, so nothing else may run. It needs
-// PostgreSQL on this machine (BENCH_DATABASE_URL or TEST_DATABASE_URL) and says so when it is not.
+// The figure is the CPU of the database server over the round (its postmaster and every process it
+// started: backends, WAL writer, checkpointer; bench/cpu.ts, from /proc), divided by the payments
+// stored, so no other client of that server may run. It needs PostgreSQL on this machine
+// (BENCH_DATABASE_URL or TEST_DATABASE_URL) and says so when it is not.
 // STATEMENT_ROUNDS (4) rounds of STATEMENT_PAYMENTS (5,000) payments each way.
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import {
   type PaymentBody,
   type PaymentInstruction,
@@ -23,6 +23,7 @@ import { initiationProduct } from '../src/services/payments/initiation.ts';
 import { insertPaymentAnswering, type NewPayment } from '../src/store/payments/insert.ts';
 import { bankDate } from '../test/helpers/gateway.ts';
 import { gateway } from './common.ts';
+import { postmasterOf, serverCpuMs } from './cpu.ts';
 import { initiationRequests, PRODUCT, prepareMixes } from './data.ts';
 import { spread } from './figures.ts';
 import { rawPgInitiations } from './raw.ts';
@@ -31,23 +32,6 @@ const DATABASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE
 const ROUNDS = Number(process.env.STATEMENT_ROUNDS ?? 4);
 const PAYMENTS = Number(process.env.STATEMENT_PAYMENTS ?? 5000);
 const CONCURRENT = Number(process.env.STATEMENT_CONCURRENT ?? 50);
-
-/** CPU time (ms) of every process named postgres on this machine so far. */
-function postgresCpuMs(): number {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return ticks * 10;
-}
 
 interface Stored {
   readonly payment: NewPayment;
@@ -108,15 +92,19 @@ async function paymentsLike(url: string, requests: ReturnType<typeof initiationR
 }
 
 /** Runs `store` over the items, CONCURRENT at a time; answers PostgreSQL's CPU in µs per item. */
-async function costOf(items: readonly Stored[], store: (item: Stored) => Promise<unknown>): Promise<number> {
-  const began = postgresCpuMs();
+async function costOf(
+  postmaster: number,
+  items: readonly Stored[],
+  store: (item: Stored) => Promise<unknown>,
+): Promise<number> {
+  const began = serverCpuMs(postmaster);
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENT }, async () => {
       while (next < items.length) await store(items[next++]!);
     }),
   );
-  return ((postgresCpuMs() - began) * 1000) / items.length;
+  return ((serverCpuMs(postmaster) - began) * 1000) / items.length;
 }
 
 async function main(): Promise<void> {
@@ -124,8 +112,11 @@ async function main(): Promise<void> {
     console.log('statement cost: skipped, it needs PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL)');
     return;
   }
-  if (postgresCpuMs() === 0) {
-    console.log('statement cost: skipped, no postgres process on this machine to read the CPU of');
+  const postmaster = await postmasterOf(DATABASE_URL);
+  if (postmaster === undefined) {
+    console.log(
+      'statement cost: skipped, the database server does not run on this machine (its CPU is unseen)',
+    );
     return;
   }
   const target = await gateway(DATABASE_URL);
@@ -137,7 +128,9 @@ async function main(): Promise<void> {
     const ways: Record<string, (items: readonly Stored[]) => Promise<number>> = {
       gateway: (items) =>
         // Without an Idempotency-Key, as clients of the real service send it: the payment alone (issue 40).
-        costOf(items, ({ payment }) => insertPaymentAnswering(target.store.db, payment, undefined)),
+        costOf(postmaster, items, ({ payment }) =>
+          insertPaymentAnswering(target.store.db, payment, undefined),
+        ),
       'gateway without foreign keys': async (items) => {
         // The payments' foreign keys as the migrations made them, read from the database.
         const keys = (await target.store.withExclusiveLock((run) =>
@@ -157,7 +150,7 @@ async function main(): Promise<void> {
         }
       },
       'raw(work) + pg': (items) =>
-        costOf(items, ({ payment, requestId, body, answer }) =>
+        costOf(postmaster, items, ({ payment, requestId, body, answer }) =>
           plain.keep({ clientId: payment.clientId, requestId, paymentId: payment.id, body, answer }),
         ),
     };

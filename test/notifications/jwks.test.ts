@@ -14,7 +14,9 @@ import { backends, openTestStore, queryRows, startGateway, TEST_DATABASE_URL } f
 /** The JWK that the stored private key should be published as, computed here with node:crypto. */
 function expectedJwk(pem: string) {
   const { x, y } = createPublicKey(createPrivateKey(pem)).export({ format: 'jwk' });
-  const kid = createHash('sha256').update(`{"crv":"P-256","kty":"EC","x":"${x}","y":"${y}"}`).digest('base64url');
+  const kid = createHash('sha256')
+    .update(`{"crv":"P-256","kty":"EC","x":"${x}","y":"${y}"}`)
+    .digest('base64url');
   return { kty: 'EC', crv: 'P-256', x, y, kid, alg: 'ES256', use: 'sig' };
 }
 
@@ -26,7 +28,9 @@ for (const backend of backends()) {
       const second = await startGateway({ store });
       try {
         const answers = await Promise.all(
-          [first, second].map((gateway) => gateway.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })),
+          [first, second].map((gateway) =>
+            gateway.app.inject({ method: 'GET', url: '/.well-known/jwks.json' }),
+          ),
         );
         const [row] = await queryRows<{ pem: string }>(
           store,
@@ -113,7 +117,10 @@ test('the OpenAPI document: the key set route, and the notification as a webhook
       JSON.parse(JSON.stringify(NotificationBody)),
     );
     assert.deepEqual(Object.keys(webhook.responses), ['2XX', '5XX']);
-    assert.ok(document.tags.some((tag: { name: string }) => tag.name === 'Notifications'));
+    assert.ok(
+      document.tags.some((tag: { name: string }) => tag.name === 'Notifications'),
+      'the Notifications tag is declared',
+    );
   } finally {
     await gateway.close();
   }

@@ -36,10 +36,7 @@ async function keyFile(name: string, key: KeyObject): Promise<string> {
 
 const p256 = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
 
-async function signerWith(
-  current: KeyObject,
-  retired: KeyObject[] = [],
-): Promise<NotificationSigner> {
+async function signerWith(current: KeyObject, retired: KeyObject[] = []): Promise<NotificationSigner> {
   return openNotificationSigner(
     {
       notificationSigningKey: await keyFile(`current-${Math.random()}.pem`, current),
@@ -55,7 +52,9 @@ async function signerWith(
 /** RFC 7638 written out: the required members of an EC key in lexicographic order. */
 function thumbprint(key: KeyObject): string {
   const { crv, kty, x, y } = key.export({ format: 'jwk' });
-  return createHash('sha256').update(`{"crv":"${crv}","kty":"${kty}","x":"${x}","y":"${y}"}`).digest('base64url');
+  return createHash('sha256')
+    .update(`{"crv":"${crv}","kty":"${kty}","x":"${x}","y":"${y}"}`)
+    .digest('base64url');
 }
 
 test('the headers: the digest of the exact bytes, the covered components and parameters, a 64-byte r||s', async () => {
@@ -88,7 +87,10 @@ test('the headers: the digest of the exact bytes, the covered components and par
   assert.equal(verify('sha256', Buffer.from(base), publicKey, raw), false);
   // Another base (a changed URL) does not verify: the check above can fail.
   const other = base.replace(URL_, 'https://tpp.example/elsewhere');
-  assert.equal(verify('sha256', Buffer.from(other), { key: publicKey, dsaEncoding: 'ieee-p1363' }, raw), false);
+  assert.equal(
+    verify('sha256', Buffer.from(other), { key: publicKey, dsaEncoding: 'ieee-p1363' }, raw),
+    false,
+  );
 });
 
 test('the JWKS: the current key first, public parts only, kid = RFC 7638 thumbprint; retired keys after it', async () => {
@@ -109,7 +111,10 @@ test('the JWKS: the current key first, public parts only, kid = RFC 7638 thumbpr
   });
   // The JWK's x and y are the public key's own: node:crypto reads the published JWK back to it.
   const published = (await signer.jwks()).keys[0]!;
-  const read = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: published.x, y: published.y }, format: 'jwk' });
+  const read = createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: published.x, y: published.y },
+    format: 'jwk',
+  });
   assert.equal(read.equals(current.publicKey), true);
 });
 
@@ -119,7 +124,9 @@ test('round trip: the client verifies what the signer signs, and so does the lib
   const headers = await signer.sign({ method: 'POST', url: URL_, body: BODY });
   const jwks = await signer.jwks();
   assert.deepEqual(
-    await verifyNotification({ method: 'POST', url: URL_, headers, body: BODY }, jwks, { now: () => CREATED }),
+    await verifyNotification({ method: 'POST', url: URL_, headers, body: BODY }, jwks, {
+      now: () => CREATED,
+    }),
     { ok: true, keyId: jwks.keys[0]!.kid, created: CREATED },
   );
   const libraryVerified = await httpbis.verifyMessage(
@@ -129,7 +136,10 @@ test('round trip: the client verifies what the signer signs, and so does the lib
           ? {
               id: keyid,
               algs: ['ecdsa-p256-sha256'],
-              verify: createVerifier(createPublicKey({ key: { ...jwks.keys[0]! }, format: 'jwk' }), 'ecdsa-p256-sha256'),
+              verify: createVerifier(
+                createPublicKey({ key: { ...jwks.keys[0]! }, format: 'jwk' }),
+                'ecdsa-p256-sha256',
+              ),
             }
           : null,
       requiredFields: ['@method', '@target-uri', 'content-digest'],
@@ -152,8 +162,11 @@ test('rotation: a delivery signed with the retired key verifies while it is publ
   assert.equal(verified.keyId, thumbprint(old.publicKey));
   const signedDuring = await during.sign({ method: 'POST', url: URL_, body: BODY });
   assert.equal(
-    (await verifyNotification({ ...delivery, headers: signedDuring }, await during.jwks(), { now: () => CREATED }))
-      .keyId,
+    (
+      await verifyNotification({ ...delivery, headers: signedDuring }, await during.jwks(), {
+        now: () => CREATED,
+      })
+    ).keyId,
     thumbprint(fresh.publicKey),
   );
   const afterwards = await signerWith(fresh.privateKey);

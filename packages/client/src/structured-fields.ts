@@ -49,7 +49,8 @@ export function parseDictionary(value: string): Map<string, Member> {
     dictionary.set(key, member);
     parser.whitespace();
     if (parser.done()) break;
-    if (parser.next() !== ',') throw new StructuredFieldError('a dictionary member is not followed by a comma');
+    if (parser.next() !== ',')
+      throw new StructuredFieldError('a dictionary member is not followed by a comma');
     parser.whitespace();
     if (parser.done()) throw new StructuredFieldError('a dictionary ends with a comma');
   }
@@ -190,7 +191,8 @@ class Parser {
         return { type: 'string', value };
       } else {
         const code = char.charCodeAt(0);
-        if (code < 0x20 || code > 0x7e) throw new StructuredFieldError('a string holds a character out of range');
+        if (code < 0x20 || code > 0x7e)
+          throw new StructuredFieldError('a string holds a character out of range');
         value += char;
       }
     }

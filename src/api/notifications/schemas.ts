@@ -2,9 +2,9 @@
 // builds its body against it, and the OpenAPI document's `webhooks` describes it (notification-webhooks.ts).
 import { type Static, Type } from '@sinclair/typebox';
 
-export const NOTIFICATION_CONTENTS = ['SCA', 'PROCESS', 'LAST'] as const;
+const NOTIFICATION_CONTENTS = ['SCA', 'PROCESS', 'LAST'] as const;
 
-export const NotificationContent = Type.Union(
+const NotificationContent = Type.Union(
   NOTIFICATION_CONTENTS.map((content) => Type.Literal(content)),
   {
     description:
@@ -18,12 +18,16 @@ export const NotificationBody = Type.Object(
       description:
         'Unique per notification, the same on every delivery of it (deliveries are at least once): a TPP drops one it has seen',
     }),
-    resourceType: Type.Union([Type.Literal('payment'), Type.Literal('signingBasket'), Type.Literal('consent')], {
-      description: 'What changed',
-    }),
+    resourceType: Type.Union(
+      [Type.Literal('payment'), Type.Literal('signingBasket'), Type.Literal('consent')],
+      {
+        description: 'What changed',
+      },
+    ),
     resourceId: Type.String({ description: 'Its paymentId, basketId or consentId' }),
     status: Type.String({
-      description: 'The new status: a transactionStatus (ACTC, ACCP, ACSC, RJCT, …), consentStatus or scaStatus',
+      description:
+        'The new status: a transactionStatus (ACTC, ACCP, ACSC, RJCT, …), consentStatus or scaStatus',
     }),
     previousStatus: Type.Union([Type.String(), Type.Null()], {
       description: 'The status before the change; null for the first one notified',

@@ -1,7 +1,11 @@
 // The OpenAPI 3.1 `webhooks` entry: what the gateway sends to a TPP's TPP-Notification-URI, its body
 // (schemas.ts) and its signature headers (services/notifications/signing.ts), for the document that
 // api/shared/openapi.ts generates.
-import { COVERED_COMPONENTS, SIGNATURE_ALGORITHM, SIGNATURE_LABEL } from '../../services/notifications/signing.ts';
+import {
+  COVERED_COMPONENTS,
+  SIGNATURE_ALGORITHM,
+  SIGNATURE_LABEL,
+} from '../../services/notifications/signing.ts';
 import { JWKS_PATH } from './jwks-routes.ts';
 import { NotificationBody } from './schemas.ts';
 
@@ -33,7 +37,11 @@ Signed with an HTTP Message Signature (RFC 9421), label ${SIGNATURE_LABEL}, cove
           'RFC 9421: what the signature covers, when it was made and with which key',
           `${SIGNATURE_LABEL}=(${COVERED});created=1767225600;keyid="<kid of ${JWKS_PATH}>";alg="${SIGNATURE_ALGORITHM}"`,
         ),
-        header('Signature', 'RFC 9421: the ECDSA P-256 signature, r||s, base64', `${SIGNATURE_LABEL}=:<base64>:`),
+        header(
+          'Signature',
+          'RFC 9421: the ECDSA P-256 signature, r||s, base64',
+          `${SIGNATURE_LABEL}=:<base64>:`,
+        ),
       ],
       requestBody: {
         required: true,

@@ -40,7 +40,7 @@ export const TAGS = [
   {
     name: 'Notifications',
     description:
-      "Status notifications the gateway POSTs to the TPP (webhooks), signed (RFC 9421) with the keys of /.well-known/jwks.json",
+      'Status notifications the gateway POSTs to the TPP (webhooks), signed (RFC 9421) with the keys of /.well-known/jwks.json',
   },
   { name: 'Service', description: 'Health, this document and its pages, the notification keys' },
 ];

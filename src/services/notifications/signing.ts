@@ -135,7 +135,7 @@ async function signRequest(
 }
 
 /** RFC 9530's Content-Digest of the exact body bytes: `sha-256=:<base64>:`. */
-export function contentDigest(body: Buffer): string {
+function contentDigest(body: Buffer): string {
   return `sha-256=:${createHash('sha256').update(body).digest('base64')}:`;
 }
 
@@ -148,7 +148,15 @@ function signingKeys(privateKey: KeyObject, retired: readonly KeyObject[]): Sign
 
 function publishedKey(publicKey: KeyObject): PublishedKey {
   const { x, y } = publicKey.export({ format: 'jwk' }) as Required<Pick<JsonWebKey, 'x' | 'y'>>;
-  return Object.freeze({ kty: 'EC', crv: 'P-256', x, y, kid: thumbprint(x, y), alg: JWK_ALGORITHM, use: 'sig' });
+  return Object.freeze({
+    kty: 'EC',
+    crv: 'P-256',
+    x,
+    y,
+    kid: thumbprint(x, y),
+    alg: JWK_ALGORITHM,
+    use: 'sig',
+  });
 }
 
 /** RFC 7638: SHA-256 of the required members in lexicographic order, no whitespace, base64url. */

@@ -1,8 +1,13 @@
-// What the gateway POSTs to a TPP's TPP-Notification-URI (issue 41), the one definition: the delivery
-// builds its body against it, and the OpenAPI document's `webhooks` describes it (notification-webhooks.ts).
+// What the gateway POSTs to a TPP's TPP-Notification-URI (issue 41), as the OpenAPI document's `webhooks`
+// describes it (webhooks.ts). The delivery (services/) builds a NotificationPayload; the checks at the end
+// hold this schema and that type to each other, both ways.
 import { type Static, Type } from '@sinclair/typebox';
+import type {
+  NotificationContent as Content,
+  NotificationPayload,
+} from '../../services/notifications/notification-body.ts';
 
-const NOTIFICATION_CONTENTS = ['SCA', 'PROCESS', 'LAST'] as const;
+const NOTIFICATION_CONTENTS: readonly Content[] = ['SCA', 'PROCESS', 'LAST'];
 
 const NotificationContent = Type.Union(
   NOTIFICATION_CONTENTS.map((content) => Type.Literal(content)),
@@ -50,4 +55,7 @@ export const NotificationBody = Type.Object(
   },
 );
 
-export type NotificationBody = Static<typeof NotificationBody>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Fails to compile when the schema and the services' NotificationPayload differ. */
+const sameShape: Same<Static<typeof NotificationBody>, NotificationPayload> = true;
+void sameShape;

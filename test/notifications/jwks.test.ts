@@ -3,6 +3,9 @@
 // another process verified with the served key set, and the OpenAPI document's route and webhook.
 import assert from 'node:assert/strict';
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { verifyNotification } from '@psd2-gateway/client';
 import { sql } from 'drizzle-orm';
@@ -89,6 +92,30 @@ for (const backend of backends()) {
     });
   });
 }
+
+test('an embedded database on disk (DATA_DIR): the key outlives the process that generated it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'psd2-jwks-'));
+  const dataDir = join(dir, 'db');
+  const served = async () => {
+    const store = { ...(await openStore({ dataDir })), schemaName: undefined };
+    const gateway = await startGateway({ store });
+    try {
+      const answer = await gateway.app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
+      assert.equal(answer.statusCode, 200);
+      return answer.json();
+    } finally {
+      await gateway.close();
+      await store.close();
+    }
+  };
+  try {
+    const first = await served();
+    assert.equal(first.keys.length, 1);
+    assert.deepEqual(await served(), first);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
 
 test('the OpenAPI document: the key set route, and the notification as a webhook with its signature headers', async () => {
   const gateway = await startGateway();

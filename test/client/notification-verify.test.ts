@@ -89,6 +89,24 @@ test('a delivery as signed verifies: from a record, node:http style, or a fetch 
   assert.deepEqual(await verifyNotification(delivery(), jwks, { now: () => earlier }), answer);
 });
 
+test('the URL as written by the TPP and as signed need only be the same URL (WHATWG form)', async () => {
+  const written = await signer.sign({
+    method: 'POST',
+    url: 'HTTPS://TPP.Example:443/notify/psd2?app=budget',
+    body: BODY,
+  });
+  assert.match(written['signature-input']!, /^sig1=\(/);
+  const answer = { ok: true, keyId: jwks.keys[0]!.kid, created: NOW };
+  assert.deepEqual(await verifyNotification(delivery({ headers: written }), jwks, { now: at }), answer);
+  const bare = await signer.sign({ method: 'POST', url: 'https://tpp.example', body: BODY });
+  assert.deepEqual(
+    await verifyNotification(delivery({ headers: bare, url: 'https://tpp.example/' }), jwks, { now: at }),
+    answer,
+  );
+  // The query is part of it: another value is another URL.
+  await refused('SIGNATURE_INVALID', { headers: written, url: 'https://tpp.example/notify/psd2?app=Budget' });
+});
+
 test('the body or its digest changed', async () => {
   const tampered = Buffer.from(BODY.toString().replace('ACSC', 'RJCT'));
   await refused('DIGEST_MISMATCH', { body: tampered });

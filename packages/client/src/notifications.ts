@@ -228,7 +228,8 @@ function componentValue(name: string, delivery: NotificationDelivery, header: He
     case '@method':
       return delivery.method.toUpperCase();
     case '@target-uri':
-      return delivery.url;
+      // WHATWG's form, as the gateway signs it: the URL as the TPP wrote it need not be byte-equal.
+      return url.href;
     case '@authority':
       return url.host.toLowerCase();
     case '@scheme':

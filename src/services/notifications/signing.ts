@@ -127,7 +127,9 @@ async function signRequest(
       params: ['created', 'keyid', 'alg'],
       paramValues: { created },
     },
-    { method: request.method, url: request.url, headers },
+    // WHATWG's form of the URL (scheme and host lower-case, default port dropped, path at least /), as
+    // verifyNotification rebuilds @target-uri from the URL the TPP gave: both sides agree on its text.
+    { method: request.method, url: new URL(request.url).href, headers },
   );
   return Object.fromEntries(
     Object.entries(signed.headers).map(([name, value]) => [name.toLowerCase(), [value].flat().join(', ')]),

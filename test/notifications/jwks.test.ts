@@ -93,6 +93,43 @@ for (const backend of backends()) {
   });
 }
 
+test('a first read that fails (the database away) is tried again by the next call', async () => {
+  const store = await openTestStore('pglite');
+  try {
+    let failures = 0;
+    const flaky = new Proxy(store.db, {
+      get(target, property) {
+        if (property === 'insert' && failures === 0) {
+          failures++;
+          return () => {
+            throw new Error('the database is away');
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const signer = await openNotificationSigner(
+      { notificationSigningKey: undefined, notificationSigningKeysRetired: [] },
+      flaky,
+    );
+    await assert.rejects(signer.jwks(), /the database is away/);
+    const [row] = await queryRows<{ pem: string }>(
+      store,
+      sql`SELECT private_key AS pem FROM notification_signing_key`,
+    );
+    assert.equal(row, undefined, 'nothing was stored by the failed call');
+    const { keys } = await signer.jwks();
+    const [stored] = await queryRows<{ pem: string }>(
+      store,
+      sql`SELECT private_key AS pem FROM notification_signing_key`,
+    );
+    assert.deepEqual(keys, [expectedJwk(stored!.pem)]);
+  } finally {
+    await store.close();
+  }
+});
+
 test('an embedded database on disk (DATA_DIR): the key outlives the process that generated it', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'psd2-jwks-'));
   const dataDir = join(dir, 'db');

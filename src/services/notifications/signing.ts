@@ -96,12 +96,14 @@ export async function openNotificationSigner(
   let loading: Promise<SigningKeys> | undefined =
     configured === undefined ? undefined : Promise.resolve(signingKeys(configured, retired));
   const keys = (): Promise<SigningKeys> => {
-    loading ??= generatedKey(db).then((key) => signingKeys(key, retired));
+    if (loading !== undefined) return loading;
+    const load = generatedKey(db).then((key) => signingKeys(key, retired));
+    loading = load;
     // A failed read (the database away) is tried again by the next call.
-    loading.catch(() => {
-      loading = undefined;
+    load.catch(() => {
+      if (loading === load) loading = undefined;
     });
-    return loading;
+    return load;
   };
   return {
     keyId: async () => (await keys()).current.kid,

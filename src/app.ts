@@ -17,6 +17,8 @@ import { docsRoutes } from './api/docs/docs-routes.ts';
 import { fundsConfirmationRoutes } from './api/funds/funds-routes.ts';
 import { healthRoutes, READY_TIMEOUT_MS } from './api/health/health-routes.ts';
 import { metricsRoutes } from './api/health/metrics-routes.ts';
+import { jwksRoutes } from './api/notifications/jwks-routes.ts';
+import { NOTIFICATION_WEBHOOKS } from './api/notifications/webhooks.ts';
 import { authorizationRoutes } from './api/oauth/authorize-routes.ts';
 import { tokenRoutes } from './api/oauth/token-routes.ts';
 import { subscriptionRoutes } from './api/onboarding/subscription-routes.ts';
@@ -57,6 +59,7 @@ import { scenarioOf } from './sandbox/scenarios.ts';
 import { findSandboxApp, resetSandbox } from './sandbox/seed.ts';
 import { listTestData } from './sandbox/test-data-listing.ts';
 import { consentAuthorizables } from './services/account-information/authorizables.ts';
+import { openNotificationSigner } from './services/notifications/signing.ts';
 import { paymentAuthorizables } from './services/payments/authorizables.ts';
 import { startScheduler } from './services/payments/due-payments.ts';
 import { AuthorizableRegistry } from './services/shared/authorizables.ts';
@@ -258,9 +261,13 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   // Every route's steps, limits and retries, declared in its own file (api/shared/pipeline.ts).
   const pipeline = pipelines(limits, isConnectionLost);
   // Before any route: the OpenAPI document is generated from the routes as they are registered.
-  await registerOpenApi(app, config, context.mtls);
+  await registerOpenApi(app, config, context.mtls, NOTIFICATION_WEBHOOKS);
   // Outside BASE_PATH; live not on this listener (main.ts serves them on METRICS_PORT).
   if (context.policy.metricsOnPublicListener) metricsRoutes(app, pipeline, metrics);
+  // The key that signs status notifications: its files are read now (a bad one stops the start).
+  const notificationSigner = await openNotificationSigner(config, context.db);
+  // At the origin, as RFC 8615 places well-known URIs.
+  jwksRoutes(app.withTypeProvider<TypeBoxTypeProvider>(), pipeline, notificationSigner);
   await app.register(
     async (scope) => {
       const api = scope.withTypeProvider<TypeBoxTypeProvider>();

@@ -65,6 +65,16 @@ export interface Config {
   readonly auditSealIntervalMs: number;
   /** Audit records older than this many days are deleted (AUDIT_RETENTION_DAYS); undefined: kept. */
   readonly auditRetentionDays: number | undefined;
+  /**
+   * The PEM file of the key that signs status notifications (NOTIFICATION_SIGNING_KEY: PKCS#8, EC P-256);
+   * required live. Unset in the sandbox: a key generated once and kept in the database.
+   */
+  readonly notificationSigningKey: string | undefined;
+  /**
+   * PEM files of earlier signing keys (public or private) still published in the JWKS while a rotation
+   * runs (NOTIFICATION_SIGNING_KEYS_RETIRED, comma-separated); they sign nothing.
+   */
+  readonly notificationSigningKeysRetired: readonly string[];
   /** PEM files of mutual TLS; required in live mode. */
   readonly tls: TlsFiles | undefined;
   /**
@@ -207,6 +217,17 @@ function auditKey(env: Env, mode: Mode): string | undefined {
   if (key.length < 32)
     throw new ConfigError('AUDIT_KEY', 'must be 32 characters or more (128 random bits in hex)');
   return key;
+}
+
+/** NOTIFICATION_SIGNING_KEY: required live (a TPP must be able to pin the bank's key across restarts). */
+function notificationSigningKey(env: Env, mode: Mode): string | undefined {
+  const path = text(env, 'NOTIFICATION_SIGNING_KEY');
+  if (path === undefined && mode === 'live')
+    throw new ConfigError(
+      'NOTIFICATION_SIGNING_KEY',
+      'live mode needs the PEM file of an EC P-256 private key that signs notifications, e.g. openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out notification-signing.pem',
+    );
+  return path;
 }
 
 function integer(env: Env, key: string, fallback: number, min: number, max: number): number {
@@ -548,7 +569,9 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     metricsPort: metricsPort(env),
     metricsHost: text(env, 'METRICS_HOST') ?? '127.0.0.1',
+    notificationSigningKeysRetired: Object.freeze(list(env, 'NOTIFICATION_SIGNING_KEYS_RETIRED')),
     // Last: a live start missing several settings names the others first.
+    notificationSigningKey: notificationSigningKey(env, mode),
     auditKey: auditKey(env, mode),
   };
   return Object.freeze(config);

@@ -8,6 +8,7 @@ import { instant } from './schema/columns.ts';
 // files of their own; this module is still the one schema Drizzle is given (import * as schema).
 export * from './schema/availability.ts';
 export * from './schema/ledger.ts';
+export * from './schema/notification-signing.ts';
 export * from './schema/onboarding.ts';
 export * from './schema/psu-sessions.ts';
 

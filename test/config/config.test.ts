@@ -78,6 +78,7 @@ const LIVE = {
   EID_PROVIDER: 'simulator',
   FX_RATES: 'none',
   AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789',
+  NOTIFICATION_SIGNING_KEY: 'notification-signing.pem',
 };
 
 test('a bad setting stops the start, naming it', () => {

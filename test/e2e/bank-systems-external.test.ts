@@ -26,6 +26,7 @@ import { backends, queryRows, TEST_DATABASE_URL } from '../helpers/gateway.ts';
 import { NOT_FOUND } from '../helpers/http.ts';
 import { MtlsTppClient } from '../helpers/mtls-client.ts';
 import { Agent, queryOf } from '../helpers/oidc.ts';
+import { writeSigningKey } from '../helpers/signing-key.ts';
 import { startCapturing } from '../helpers/start.ts';
 import { type BankIdRp, startBankIdRp } from '../stand-ins/bankid-rp.ts';
 import { type CoreBankingStandIn, startCoreBankingStandIn } from '../stand-ins/core-banking.ts';
@@ -78,6 +79,7 @@ for (const backend of backends()) {
       const config = loadConfig({
         MODE: 'live',
         AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789',
+        NOTIFICATION_SIGNING_KEY: writeSigningKey(dir),
         PORT: '0',
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',

@@ -1,6 +1,8 @@
 // The settings of a live gateway on the certificates `psd2-gateway cert` wrote to `dir` (ca.pem,
-// server.pem, server.key), its embedded database on disk there, the e-ID simulator and no rates.
+// server.pem, server.key), its embedded database on disk there, the e-ID simulator, no rates, and a
+// notification signing key written there.
 import { join } from 'node:path';
+import { writeSigningKey } from './signing-key.ts';
 
 export function liveSettings(dir: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -16,6 +18,7 @@ export function liveSettings(dir: string, extra: Record<string, string> = {}): R
     EID_PROVIDER: 'simulator',
     FX_RATES: 'none',
     AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789',
+    NOTIFICATION_SIGNING_KEY: writeSigningKey(dir),
     ...extra,
   };
 }

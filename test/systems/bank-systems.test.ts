@@ -15,6 +15,7 @@ import { createCa, issueQwac, issueServerCertificate } from '../../src/certifica
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { connectBankSystems } from '../../src/systems.ts';
 import { bankSystemSettings } from '../helpers/bank-settings.ts';
+import { writeSigningKey } from '../helpers/signing-key.ts';
 import { startCapturing } from '../helpers/start.ts';
 import { tlsRequest } from '../helpers/tls.ts';
 import { type BankIdRp, startBankIdRp } from '../stand-ins/bankid-rp.ts';
@@ -54,6 +55,7 @@ describe("live with the bank's own systems", () => {
     env = {
       MODE: 'live',
       AUDIT_KEY: 'test-audit-key-0123456789abcdef0123456789',
+      NOTIFICATION_SIGNING_KEY: writeSigningKey(dir),
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',

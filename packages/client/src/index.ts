@@ -28,6 +28,17 @@ export {
   type RequestOptions,
   TppError,
 } from './http.ts';
+export {
+  type NotificationDelivery,
+  type NotificationKey,
+  type NotificationKeySet,
+  type NotificationVerificationCode,
+  NotificationVerificationError,
+  REQUIRED_COMPONENTS,
+  type VerifiedNotification,
+  type VerifyNotificationOptions,
+  verifyNotification,
+} from './notifications.ts';
 export { OnboardingApi } from './onboarding.ts';
 export type { AnswerOf, FormOf, JsonBodyOf, OperationId } from './operations.ts';
 export { type InitiateOptions, TppClient } from './tpp-client.ts';

@@ -37,7 +37,12 @@ export const TAGS = [
       "The PSU's login and consent pages of the live redirect flow, and the PSU's permission dashboard (HTML)",
   },
   { name: 'Sandbox', description: 'Sandbox only: test data, reset, the default redirect target' },
-  { name: 'Service', description: 'Health, this document and its pages' },
+  {
+    name: 'Notifications',
+    description:
+      'Status notifications the gateway POSTs to the TPP (webhooks), signed (RFC 9421) with the keys of /.well-known/jwks.json',
+  },
+  { name: 'Service', description: 'Health, this document and its pages, the notification keys' },
 ];
 
 const DESCRIPTION = `A bank's PSD2 open-banking service: payment initiation (general API, country APIs, Swedish
@@ -83,12 +88,14 @@ type Operation = {
 
 /**
  * Registers the document's generator; the shared schemas become its components. Where the service asks
- * for the TPP's certificate (mutual TLS), every operation's security says so.
+ * for the TPP's certificate (mutual TLS), every operation's security says so. `webhooks`: what the
+ * gateway sends to TPPs (OpenAPI 3.1), as given.
  */
 export async function registerOpenApi(
   app: FastifyInstance,
   config: Config,
   mutualTls: boolean,
+  webhooks: Record<string, unknown> = {},
 ): Promise<void> {
   const { mode } = config;
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
@@ -104,6 +111,7 @@ export async function registerOpenApi(
     servers: [{ url: config.publicUrl ?? '/' }],
     tags: TAGS,
     components: { securitySchemes: SECURITY_SCHEMES },
+    webhooks,
   } as unknown as Options['openapi'];
   await app.register(swagger, {
     openapi,

@@ -18,6 +18,26 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/.well-known/jwks.json": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * The public keys that sign status notifications (JWKS)
+         * @description Verify a notification's HTTP Message Signature (RFC 9421) with the key its keyid names: verifyNotification of @psd2-gateway/client does. A key is published before it signs and for 24 hours after it stops.
+         */
+        readonly get: operations["getNotificationKeys"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/openapi.json": {
         readonly parameters: {
             readonly query?: never;
@@ -1619,7 +1639,30 @@ export interface paths {
         readonly trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    readonly statusNotification: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly get?: never;
+        readonly put?: never;
+        /**
+         * A status notification, POSTed to the TPP's TPP-Notification-URI
+         * @description Sent when a payment, signing basket or consent the TPP initiated with TPP-Notification-URI changes as its TPP-Notification-Content-Preferred asked (SCA, PROCESS, LAST). At least once: a delivery that times out, is refused or answers 5xx is sent again, with the same notificationId, with exponential back-off for 24 hours.
+         *
+         *     Signed with an HTTP Message Signature (RFC 9421), label sig1, covering "@method" "@target-uri" "content-digest" and the parameters created, keyid and alg="ecdsa-p256-sha256" (ES256); Content-Digest (RFC 9530) is the SHA-256 of the exact body bytes. Before trusting one: check the digest against the body, the signature with the key of /.well-known/jwks.json whose kid is the keyid, that the covered components are these, and that created is recent (verifyNotification of @psd2-gateway/client does all of it).
+         */
+        readonly post: operations["statusNotification"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** ApiError */
@@ -1671,6 +1714,42 @@ export interface operations {
                 };
                 content: {
                     readonly "text/plain": string;
+                };
+            };
+        };
+    };
+    readonly getNotificationKeys: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The key set (RFC 7517) */
+            readonly 200: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @description The current key first, then retired ones still published */
+                        readonly keys: readonly {
+                            /** @enum {string} */
+                            readonly kty: "EC";
+                            /** @enum {string} */
+                            readonly crv: "P-256";
+                            readonly x: string;
+                            readonly y: string;
+                            /** @description RFC 7638 thumbprint of the key; a signature's keyid names it */
+                            readonly kid: string;
+                            /** @enum {string} */
+                            readonly alg: "ES256";
+                            /** @enum {string} */
+                            readonly use: "sig";
+                        }[];
+                    };
                 };
             };
         };
@@ -12207,6 +12286,68 @@ export interface operations {
                 content: {
                     readonly "application/json": components["schemas"]["OAuthError"];
                 };
+            };
+        };
+    };
+    readonly statusNotification: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header: {
+                /** @description RFC 9530: SHA-256 of the exact body bytes */
+                readonly "Content-Digest": string;
+                /** @description RFC 9421: what the signature covers, when it was made and with which key */
+                readonly "Signature-Input": string;
+                /** @description RFC 9421: the ECDSA P-256 signature, r||s, base64 */
+                readonly Signature: string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description Unique per notification, the same on every delivery of it (deliveries are at least once): a TPP drops one it has seen */
+                    readonly notificationId: string;
+                    /** @description What changed */
+                    readonly resourceType: "payment" | "signingBasket" | "consent";
+                    /** @description Its paymentId, basketId or consentId */
+                    readonly resourceId: string;
+                    /** @description The new status: a transactionStatus (ACTC, ACCP, ACSC, RJCT, …), consentStatus or scaStatus */
+                    readonly status: string;
+                    /** @description The status before the change; null for the first one notified */
+                    readonly previousStatus: string | null;
+                    /** @description Why, where there is a reason (an ISO 20022 reason code of a RJCT) */
+                    readonly reasonCode?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the change happened, ISO 8601
+                     */
+                    readonly createdAt: string;
+                    /** @description Which preference of TPP-Notification-Content-Preferred this notification answers: SCA (an authorisation started, finalised or failed), PROCESS (a transactionStatus or consentStatus changed), LAST (the final status) */
+                    readonly content: "SCA" | "PROCESS" | "LAST";
+                    readonly _links: {
+                        readonly status: {
+                            /** @description The resource's status, to read with the TPP's token */
+                            readonly href: string;
+                        };
+                    };
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Received: the notification is not sent again */
+            readonly "2XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: sent again later, with the same notificationId */
+            readonly "5XX": {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

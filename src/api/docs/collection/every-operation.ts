@@ -363,6 +363,20 @@ export const EVERY_OPERATION: readonly Flow[] = [
         status: 200,
         after: [textIncludes('# TYPE')],
       },
+      {
+        name: 'Notification signing keys (JWKS)',
+        operationId: 'getNotificationKeys',
+        status: 200,
+        after: [
+          json,
+          equals('body.keys.map((key) => [key.kty, key.crv, key.alg, key.use])[0]', [
+            'EC',
+            'P-256',
+            'ES256',
+            'sig',
+          ]),
+        ],
+      },
     ],
   },
   {

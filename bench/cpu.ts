@@ -13,26 +13,41 @@ export type CpuClock = () => number;
 // Linux's USER_HZ: /proc/<pid>/stat counts CPU in ticks of 10 ms.
 const MS_PER_TICK = 10;
 
-/** A process's parent and its CPU ms (user + system) from /proc/<pid>/stat; undefined once it ended. */
-function processStat(pid: string): { parent: number; cpuMs: number } | undefined {
+/**
+ * A process's parent, its CPU ms (user + system) and that of its children that ended (and were waited
+ * for), from /proc/<pid>/stat; undefined once it ended.
+ */
+function processStat(pid: string): { parent: number; cpuMs: number; endedChildrenMs: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The fields after the command name, which may hold spaces: state, ppid, ..., utime (14th), stime.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { parent: Number(fields[1]), cpuMs: (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK };
+    // The fields after the command name, which may hold spaces: state, ppid, ..., utime (14th), stime,
+    // cutime, cstime.
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number);
+    return {
+      parent: fields[1]!,
+      cpuMs: (fields[11]! + fields[12]!) * MS_PER_TICK,
+      endedChildrenMs: (fields[13]! + fields[14]!) * MS_PER_TICK,
+    };
   } catch {
     return undefined;
   }
 }
 
-/** CPU ms of the postmaster `postmaster` and its children. */
+/**
+ * CPU ms of the postmaster `postmaster` and its children: those running, and those that ended (a
+ * backend whose connection closed), which the postmaster waited for and so counts as its children's.
+ */
 export function serverCpuMs(postmaster: number): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = processStat(entry);
-    if (stat !== undefined && (Number(entry) === postmaster || stat.parent === postmaster))
-      total += stat.cpuMs;
+    if (stat === undefined) continue;
+    if (Number(entry) === postmaster) total += stat.cpuMs + stat.endedChildrenMs;
+    else if (stat.parent === postmaster) total += stat.cpuMs;
   }
   return total;
 }

@@ -1,7 +1,7 @@
 // The sandbox's scenarios: dedicated test PSUs and accounts (real check digits) that make the live
 // service's failures happen, deterministically, so that a TPP can rehearse them. Everything else in
 // the sandbox still succeeds, as the contract says. README and GET /sandbox/test-data list the table.
-import type { PsuScenario, ScenarioOf } from '../domain/scenarios.ts';
+import type { PsuScenario, ScenarioOf, SettlementOf, SettlementScenario } from '../domain/scenarios.ts';
 
 /** The scenario PSUs: personal number and name. */
 export const SCENARIO_PSUS: readonly (readonly [psuId: string, name: string])[] = [
@@ -27,6 +27,27 @@ const SCENARIOS: Readonly<Record<string, PsuScenario>> = {
 };
 
 export const scenarioOf: ScenarioOf = (psuId) => SCENARIOS[psuId];
+
+/**
+ * Test creditors at other banks whose payments settle later, as live ones do: Bankgiro numbers (real
+ * check digits), stored as their digits. A payment to them executed for today is accepted (ACCP) and
+ * settles on the next bank day: advance the app's clock (POST /sandbox/clock) to see it land.
+ */
+export const SETTLEMENT_CREDITORS = {
+  settles: '90010026',
+  closed: '90010042',
+} as const;
+
+const SETTLEMENTS: Readonly<Record<string, SettlementScenario>> = {
+  [SETTLEMENT_CREDITORS.settles]: { outcome: 'settled' },
+  [SETTLEMENT_CREDITORS.closed]: {
+    outcome: 'rejected',
+    reasonCode: 'AC04',
+    reason: 'the creditor account is closed',
+  },
+};
+
+export const settlementOf: SettlementOf = (creditorAccount) => SETTLEMENTS[creditorAccount];
 
 /** The scenario PSUs' accounts (clearing number 6000), and the rules the ledger applies to them. */
 export const SCENARIO_ACCOUNTS: readonly {
@@ -73,21 +94,38 @@ export interface ScenarioTrigger {
    * execute: initiate a domestic payment from `account`, authorize it, execute it; authorize: authorize
    * one (redirect and decoupled); decoupled: authorize one decoupled, polling until it ends; consent: ask
    * for a consent with PSU-ID `psuId` and have it approved; read: read the accounts under a consent of
-   * `frequencyPerDay` without the PSU, `reads` times; funds-confirmation: confirm `amount` on `account`.
+   * `frequencyPerDay` without the PSU, `reads` times; funds-confirmation: confirm `amount` on `account`;
+   * settle: execute a payment to `creditorAccount` (of `creditorAccountType`), then advance the app's
+   * clock by `advance` (POST /sandbox/clock); consent with `advance`: the consent lives for `validDays`
+   * days, then the clock is advanced.
    */
-  readonly action: 'execute' | 'authorize' | 'decoupled' | 'consent' | 'read' | 'funds-confirmation';
+  readonly action:
+    | 'execute'
+    | 'authorize'
+    | 'decoupled'
+    | 'consent'
+    | 'read'
+    | 'funds-confirmation'
+    | 'settle';
   readonly psuId?: string;
   readonly account?: string;
   readonly amount?: string;
   readonly currency?: string;
   readonly frequencyPerDay?: number;
   readonly reads?: number;
+  readonly creditorAccount?: string;
+  readonly creditorAccountType?: 'BG';
+  /** The advance of the app's sandbox clock (ISO 8601 duration) after the action. */
+  readonly advance?: string;
+  readonly validDays?: number;
 }
 
 /** A scenario's outcome as data: the answers' fields a TPP checks. */
 export interface ScenarioOutcome {
-  /** The execution's status and reason code. */
+  /** The execution's status and reason code (settle: the status once the clock has been advanced). */
   readonly transactionStatus?: string;
+  /** settle: the execution's answer, before the settlement. */
+  readonly executedStatus?: string;
   readonly reasonCode?: string;
   /** The redirect authorization's `error`. */
   readonly redirectError?: string;
@@ -204,5 +242,38 @@ export const SCENARIO_TABLE: readonly ScenarioRow[] = [
     },
     outcome: '{"fundsAvailable": false}',
     expected: { fundsAvailable: false },
+  },
+  {
+    trigger: `execute a payment to Bankgiro ${SETTLEMENT_CREDITORS.settles.slice(0, 4)}-${SETTLEMENT_CREDITORS.settles.slice(4)}, then advance the clock past the next bank day`,
+    when: {
+      action: 'settle',
+      creditorAccount: SETTLEMENT_CREDITORS.settles,
+      creditorAccountType: 'BG',
+      advance: 'P3D',
+    },
+    outcome: 'ACCP (pending in the transactions), then ACSC on the next bank day (booked)',
+    expected: { executedStatus: 'ACCP', transactionStatus: 'ACSC' },
+  },
+  {
+    trigger: `execute a payment to Bankgiro ${SETTLEMENT_CREDITORS.closed.slice(0, 4)}-${SETTLEMENT_CREDITORS.closed.slice(4)}, then advance the clock past the next bank day`,
+    when: {
+      action: 'settle',
+      creditorAccount: SETTLEMENT_CREDITORS.closed,
+      creditorAccountType: 'BG',
+      advance: 'P3D',
+    },
+    outcome: 'ACCP, then RJCT on the next bank day, reasonCode AC04: the creditor account is closed',
+    expected: { executedStatus: 'ACCP', ...rejected('AC04') },
+  },
+  {
+    trigger: 'a consent valid for 1 day, then advance the clock by 2 days',
+    when: { action: 'consent', validDays: 1, advance: 'P2D' },
+    outcome: 'consentStatus expired; reads 401 CONSENT_EXPIRED; refresh invalid_grant',
+    expected: {
+      consentStatus: 'expired',
+      readStatus: 401,
+      readCode: 'CONSENT_EXPIRED',
+      refreshError: 'invalid_grant',
+    },
   },
 ];

@@ -29,13 +29,14 @@ const SCENARIOS: Readonly<Record<string, PsuScenario>> = {
 export const scenarioOf: ScenarioOf = (psuId) => SCENARIOS[psuId];
 
 /**
- * Test creditors at other banks whose payments settle later, as live ones do: Bankgiro numbers (real
- * check digits), stored as their digits. A payment to them executed for today is accepted (ACCP) and
- * settles on the next bank day: advance the app's clock (POST /sandbox/clock) to see it land.
+ * Test creditors at another bank (SEB, clearing number 5000; real check digits) whose payments settle
+ * later, as live ones through the clearing do. A payment to them (other-bank-domestic-credit-transfer)
+ * executed for today is accepted (ACCP) and settles on the next bank day: advance the app's clock
+ * (POST /sandbox/clock) to see it land.
  */
 export const SETTLEMENT_CREDITORS = {
-  settles: '90010026',
-  closed: '90010042',
+  settles: '50009001018',
+  closed: '50009001026',
 } as const;
 
 const SETTLEMENTS: Readonly<Record<string, SettlementScenario>> = {
@@ -95,7 +96,7 @@ export interface ScenarioTrigger {
    * one (redirect and decoupled); decoupled: authorize one decoupled, polling until it ends; consent: ask
    * for a consent with PSU-ID `psuId` and have it approved; read: read the accounts under a consent of
    * `frequencyPerDay` without the PSU, `reads` times; funds-confirmation: confirm `amount` on `account`;
-   * settle: execute a payment to `creditorAccount` (of `creditorAccountType`), then advance the app's
+   * settle: execute a payment of `product` to `creditorAccount` (a BBAN), then advance the app's
    * clock by `advance` (POST /sandbox/clock); consent with `advance`: the consent lives for `validDays`
    * days, then the clock is advanced.
    */
@@ -114,7 +115,7 @@ export interface ScenarioTrigger {
   readonly frequencyPerDay?: number;
   readonly reads?: number;
   readonly creditorAccount?: string;
-  readonly creditorAccountType?: 'BG';
+  readonly product?: string;
   /** The advance of the app's sandbox clock (ISO 8601 duration) after the action. */
   readonly advance?: string;
   readonly validDays?: number;
@@ -244,22 +245,22 @@ export const SCENARIO_TABLE: readonly ScenarioRow[] = [
     expected: { fundsAvailable: false },
   },
   {
-    trigger: `execute a payment to Bankgiro ${SETTLEMENT_CREDITORS.settles.slice(0, 4)}-${SETTLEMENT_CREDITORS.settles.slice(4)}, then advance the clock past the next bank day`,
+    trigger: `execute a payment to SEB account ${SETTLEMENT_CREDITORS.settles.slice(0, 4)} ${SETTLEMENT_CREDITORS.settles.slice(4)}, then advance the clock past the next bank day`,
     when: {
       action: 'settle',
+      product: 'other-bank-domestic-credit-transfer',
       creditorAccount: SETTLEMENT_CREDITORS.settles,
-      creditorAccountType: 'BG',
       advance: 'P3D',
     },
     outcome: 'ACCP (pending in the transactions), then ACSC on the next bank day (booked)',
     expected: { executedStatus: 'ACCP', transactionStatus: 'ACSC' },
   },
   {
-    trigger: `execute a payment to Bankgiro ${SETTLEMENT_CREDITORS.closed.slice(0, 4)}-${SETTLEMENT_CREDITORS.closed.slice(4)}, then advance the clock past the next bank day`,
+    trigger: `execute a payment to SEB account ${SETTLEMENT_CREDITORS.closed.slice(0, 4)} ${SETTLEMENT_CREDITORS.closed.slice(4)}, then advance the clock past the next bank day`,
     when: {
       action: 'settle',
+      product: 'other-bank-domestic-credit-transfer',
       creditorAccount: SETTLEMENT_CREDITORS.closed,
-      creditorAccountType: 'BG',
       advance: 'P3D',
     },
     outcome: 'ACCP, then RJCT on the next bank day, reasonCode AC04: the creditor account is closed',

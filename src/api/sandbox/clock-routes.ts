@@ -17,7 +17,7 @@ import { answer, apiErrors, BODY_ERRORS } from '../shared/schemas.ts';
 const tags = ['Sandbox'];
 
 const ClockAnswer = Type.Object({
-  now: Type.String({ format: 'date-time', description: "The app's sandbox time now" }),
+  now: Type.String({ description: "The app's sandbox time now (ISO 8601, UTC)" }),
   offset: Type.String({
     description: 'How far it is ahead of real time: an ISO 8601 duration (PT0S when not at all)',
   }),

@@ -66,8 +66,8 @@ export const TestDataSchema = Type.Object({
           currency: Type.Optional(Type.String()),
           frequencyPerDay: Type.Optional(Type.Integer()),
           reads: Type.Optional(Type.Integer()),
-          creditorAccount: Type.Optional(Type.String({ description: 'The creditor account (settle)' })),
-          creditorAccountType: Type.Optional(Type.Literal('BG')),
+          product: Type.Optional(Type.String({ description: 'The payment product (settle)' })),
+          creditorAccount: Type.Optional(Type.String({ description: 'The creditor BBAN (settle)' })),
           advance: Type.Optional(
             Type.String({ description: 'Then advance the app clock so (POST /sandbox/clock)' }),
           ),

@@ -194,6 +194,19 @@ for (const backend of backends()) {
       await reset();
     });
 
+    test("with a PSU's token: 401", async () => {
+      const initiated = await client.initiate(token, { path: PATH, body: domestic() });
+      const psuToken = (await client.authorizeScope(`PIS:${initiated.body.paymentId}`)).access_token;
+      assert.deepEqual(
+        await readClock(client, psuToken),
+        UNAUTHORIZED({
+          code: 'TOKEN_INVALID',
+          path: 'Authorization',
+          text: 'This call needs a client credentials token of the app',
+        }),
+      );
+    });
+
     test('without a client credentials token of the app: 401', async () => {
       const none = await client.request('GET', '/sandbox/clock');
       assert.deepEqual(

@@ -15,9 +15,7 @@ export async function advanceClock(client: TppClient, token: string, body: unkno
 }
 
 export async function readClock(client: TppClient, token: string): Promise<ClockAnswer> {
-  const answer = await client.request('GET', '/sandbox/clock', {
-    headers: { Authorization: `Bearer ${token}` },
-  });
+  const answer = await client.sandboxClock(token);
   return { status: answer.status, body: answer.body };
 }
 

@@ -83,7 +83,7 @@ for (const backend of backends()) {
         body: { paymentId, transactionStatus: 'ACCP' },
       });
 
-      const advanced = await advanceClock(client, token, { advance: 'P1D' });
+      const advanced = await client.advanceSandboxClock(token, 'P1D');
       assert.deepEqual(
         { status: advanced.status, offset: (advanced.body as { offset: string }).offset },
         { status: 200, offset: 'P1DT1M' },

@@ -1,6 +1,6 @@
 // Each sandbox app's clock offset (sandbox_clocks, migration 0039): read with the app, advanced by the
 // TPP, removed by a reset. Live never calls these.
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { App } from '../domain/apps.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
 import { sandboxClocks } from './schema.ts';
@@ -17,6 +17,15 @@ export async function findAppWithClock(db: StoreDb, clientId: string): Promise<A
     [clientId],
   );
   return rows[0];
+}
+
+/** An app's clock offset (0 when it never moved), in `db` (a transaction's too). */
+export async function clockOffsetOf(db: Db, appId: string): Promise<number> {
+  const rows = await db
+    .select({ offsetMs: sandboxClocks.offsetMs })
+    .from(sandboxClocks)
+    .where(eq(sandboxClocks.appId, appId));
+  return rows[0]?.offsetMs ?? 0;
 }
 
 /**

@@ -150,6 +150,21 @@ for (const backend of backends()) {
       assert.ok(aheadBy(after.body, 0, before), JSON.stringify(after.body));
     });
 
+    test("a short-term consent approved on an app's moved clock is valid on it", async () => {
+      await reset();
+      assert.equal((await advanceClock(client, token, { advance: 'P10D' })).status, 200);
+      const path = '/psd2/se/v2/payments/private/accounts';
+      const created = await call(gateway.app, 'POST', `${path}/shorttermconsents`, {
+        headers: client.tppHeaders(token),
+        json: { access: 'ALL_ACCOUNTS' },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const consentId = (created.body as { consentId: string }).consentId;
+      const psuToken = (await client.authorizeScope(`PIS:${consentId}`)).access_token;
+      const read = await call(gateway.app, 'GET', path, { headers: client.tppHeaders(psuToken) });
+      assert.equal(read.status, 200, JSON.stringify(read.body));
+    });
+
     test('bad advances answer 400 with the whole error body; the clock stays', async () => {
       await reset();
       for (const advance of [

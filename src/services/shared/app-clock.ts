@@ -6,6 +6,9 @@
 // that takes time").
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Clock } from '../../domain/clock.ts';
+import type { Db } from '../../store/database.ts';
+import { clockOffsetOf } from '../../store/sandbox-clock-repository.ts';
+import type { ServiceContext } from './context.ts';
 
 const offsets = new AsyncLocalStorage<number>();
 
@@ -20,4 +23,13 @@ export function appClock(base: Clock): Clock {
 /** Runs `work` on the clock of an app `offsetMs` ahead of real time (0: as it is, at no cost). */
 export function onAppClock<T>(offsetMs: number, work: () => T): T {
   return offsetMs === 0 ? work() : offsets.run(offsetMs, work);
+}
+
+/**
+ * The time now on an app's clock, for what the app's own requests do not run (the PSU approving on the
+ * authorization pages), read in `db` (the caller's transaction); live: real time, no offset read.
+ */
+export async function timeOfApp(context: ServiceContext, db: Db, clientId: string): Promise<Date> {
+  if (!context.policy.sandboxTools) return context.clock();
+  return onAppClock(await clockOffsetOf(db, clientId), context.clock);
 }

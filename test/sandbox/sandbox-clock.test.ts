@@ -165,6 +165,18 @@ for (const backend of backends()) {
       assert.equal(read.status, 200, JSON.stringify(read.body));
     });
 
+    test('concurrent advances of one app add up', async () => {
+      await reset();
+      const answers = await Promise.all(
+        ['P1D', 'PT2H', 'PT30M'].map((advance) => advanceClock(client, token, { advance })),
+      );
+      assert.deepEqual(
+        answers.map((answer) => answer.status),
+        [200, 200, 200],
+      );
+      assert.equal(((await readClock(client, token)).body as { offset: string }).offset, 'P1DT2H30M');
+    });
+
     test('bad advances answer 400 with the whole error body; the clock stays', async () => {
       await reset();
       for (const advance of [

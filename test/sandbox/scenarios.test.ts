@@ -1,8 +1,9 @@
 // The sandbox's scenarios, each driven through HTTP as a TPP would: rejected executions (AM04, AC06,
 // AM02, AG01) from Sam Scenario's accounts, a PSU who declines or lets the authorization run out,
 // decoupled sessions that stay in progress and then complete, are cancelled, expire or are polled
-// too often, consents that expire or are revoked, ACCESS_EXCEEDED, and funds that are not there.
-// Everyone else still succeeds, as the contract says.
+// too often, consents that expire or are revoked, ACCESS_EXCEEDED, and funds that are not there;
+// payments that settle later and consents outlived, on the app's sandbox clock (the listed rows here;
+// settlement.test.ts and sandbox-clock.test.ts in full). Everyone else still succeeds, as the contract says.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TppClient } from '@psd2-gateway/client';

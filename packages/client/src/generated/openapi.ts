@@ -11658,15 +11658,6 @@ export interface operations {
                     readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too many requests (ACCESS_EXCEEDED): the app's rate limit is reached, try again after Retry-After seconds; on account reads also: the consent's daily reads without the PSU are used up */
-            readonly 429: {
-                headers: {
-                    readonly [name: string]: unknown;
-                };
-                content: {
-                    readonly "application/json": components["schemas"]["ApiError"];
-                };
-            };
             /** @description An internal error; the text carries a correlation id, also in X-Correlation-ID (INTERNAL_ERROR) */
             readonly 500: {
                 headers: {
@@ -11752,15 +11743,6 @@ export interface operations {
             };
             /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
             readonly 415: {
-                headers: {
-                    readonly [name: string]: unknown;
-                };
-                content: {
-                    readonly "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too many requests (ACCESS_EXCEEDED): the app's rate limit is reached, try again after Retry-After seconds; on account reads also: the consent's daily reads without the PSU are used up */
-            readonly 429: {
                 headers: {
                     readonly [name: string]: unknown;
                 };

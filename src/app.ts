@@ -30,6 +30,7 @@ import { dashboardOidcRoutes } from './api/psu/dashboard-oidc-routes.ts';
 import { dashboardRoutes } from './api/psu/dashboard-routes.ts';
 import { oidcRoutes } from './api/psu/oidc-routes.ts';
 import { psuRoutes } from './api/psu/psu-routes.ts';
+import { clockRoutes } from './api/sandbox/clock-routes.ts';
 import { sandboxRoutes } from './api/sandbox/sandbox-routes.ts';
 import { registerOpenApi } from './api/shared/openapi.ts';
 import { pipelines } from './api/shared/pipeline.ts';
@@ -55,13 +56,15 @@ import { registerNotFound } from './http/not-found.ts';
 import { registerTextGuard } from './http/text-guard.ts';
 import { registerTolerantBodies, setIgnoredFieldsHeader } from './http/tolerant-body.ts';
 import { setAnswerHeaders } from './http/tpp-headers.ts';
-import { scenarioOf } from './sandbox/scenarios.ts';
+import { scenarioOf, settlementOf } from './sandbox/scenarios.ts';
 import { findSandboxApp, resetSandbox } from './sandbox/seed.ts';
 import { listTestData } from './sandbox/test-data-listing.ts';
 import { consentAuthorizables } from './services/account-information/authorizables.ts';
+import { expireConsentsOfApp } from './services/account-information/consents.ts';
 import { openNotificationSigner } from './services/notifications/signing.ts';
 import { paymentAuthorizables } from './services/payments/authorizables.ts';
-import { startScheduler } from './services/payments/due-payments.ts';
+import { bookDuePayments, startScheduler } from './services/payments/due-payments.ts';
+import { appClock } from './services/shared/app-clock.ts';
 import { AuthorizableRegistry } from './services/shared/authorizables.ts';
 import { newCaches } from './services/shared/caches.ts';
 import type { Clock, ServiceContext, Sleep } from './services/shared/context.ts';
@@ -300,11 +303,20 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
           testData: () => listTestData(context.db, context.config),
           reset: async (day) => {
             await resetSandbox(context.db, day);
+            // Every app's clock is back on real time.
+            context.caches.apps.clear();
             // The reset deleted the payments and restored the accounts that this process remembers.
             context.caches.finalPayments.clear();
             context.caches.debtorAccounts.clear();
           },
         });
+      if (context.policy.sandboxTools) {
+        // What an advance of an app's clock runs at once, on the app's new time.
+        clockRoutes(api, context, pipeline, [
+          (clientId) => bookDuePayments(context, clientId),
+          (clientId) => expireConsentsOfApp(context, clientId),
+        ]);
+      }
     },
     { prefix: config.basePath },
   );
@@ -332,8 +344,10 @@ export function serviceContext(
   monitor?: SystemMonitor,
 ): ServiceContext {
   const { config, store } = dependencies;
-  const policy = policyFor(config.mode, scenarioOf);
-  const clock = dependencies.clock ?? (() => new Date());
+  const policy = policyFor(config.mode, scenarioOf, settlementOf);
+  const realClock = dependencies.clock ?? (() => new Date());
+  // In the sandbox, a request of an app that advanced its clock sees the app's time (app-clock.ts).
+  const clock = policy.sandboxTools ? appClock(realClock) : realClock;
   const builtIn = builtInSystems(store.db, {
     readDb: store.readDb,
     clock,

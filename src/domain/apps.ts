@@ -8,4 +8,6 @@ export interface App {
   readonly seeded: boolean;
   /** The TPP that registered the app (onboarding); none for seeded sandbox apps. */
   readonly tppId?: string | null;
+  /** Sandbox: how far the app's clock is ahead of real time (POST /sandbox/clock); live never read. */
+  readonly clockOffsetMs?: number;
 }

@@ -79,3 +79,13 @@ export function addMonths(isoDate: string, months: number): string {
   date.setUTCMonth(date.getUTCMonth() + months);
   return date.toISOString().slice(0, 10);
 }
+
+/** The bank day after a date: weekends skipped (the sandbox's bank knows no holidays). */
+export function nextBankDay(isoDate: string): string {
+  let day = addDays(isoDate, 1);
+  // At most two weekend days to skip.
+  for (let step = 0; step < 2 && [0, 6].includes(new Date(`${day}T00:00:00Z`).getUTCDay()); step += 1) {
+    day = addDays(day, 1);
+  }
+  return day;
+}

@@ -77,11 +77,13 @@ export function canMove(from: TransactionStatus, to: TransactionStatus): boolean
 
 /**
  * What happens to a payment: the bank accepted its execution, or booked it on its date (`executed`:
- * `on` is the booking date, `settlement` the product's status once booked), the bank rejected it, or
- * the TPP cancelled it.
+ * `on` is the booking date, `settlement` the product's status once booked), accepted it to settle on a
+ * later bank day (`accepted`: the sandbox's settlement scenarios), the bank rejected it, or the TPP
+ * cancelled it.
  */
 export type PaymentEvent =
   | { readonly type: 'executed'; readonly settlement: SettlementStatus; readonly on: string }
+  | { readonly type: 'accepted' }
   | { readonly type: 'rejected' }
   | { readonly type: 'cancelled' };
 
@@ -116,6 +118,8 @@ function targetOf(payment: Pick<Payment, 'requestedExecutionDate'>, event: Payme
   switch (event.type) {
     case 'executed':
       return statusAfterExecution(payment, event.settlement, event.on);
+    case 'accepted':
+      return 'ACCP';
     case 'rejected':
       return 'RJCT';
     case 'cancelled':

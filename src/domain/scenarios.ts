@@ -18,3 +18,19 @@ export interface PsuScenario {
 export type ScenarioOf = (psuId: string) => PsuScenario | undefined;
 
 export const NO_SCENARIOS: ScenarioOf = () => undefined;
+
+/**
+ * What becomes of a payment executed to a scenario's creditor account: accepted (ACCP) and settled on
+ * the next bank day, as payments to other banks are (Bankgiro, clearing): to ACSC, or to RJCT with a
+ * reason code and text.
+ */
+export interface SettlementScenario {
+  readonly outcome: 'settled' | 'rejected';
+  readonly reasonCode?: string;
+  readonly reason?: string;
+}
+
+/** The settlement scenario of a creditor account (as the payment stores it), if it has one. */
+export type SettlementOf = (creditorAccount: string) => SettlementScenario | undefined;
+
+export const NO_SETTLEMENTS: SettlementOf = () => undefined;

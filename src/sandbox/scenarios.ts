@@ -1,7 +1,7 @@
 // The sandbox's scenarios: dedicated test PSUs and accounts (real check digits) that make the live
 // service's failures happen, deterministically, so that a TPP can rehearse them. Everything else in
 // the sandbox still succeeds, as the contract says. README and GET /sandbox/test-data list the table.
-import type { PsuScenario, ScenarioOf } from '../domain/scenarios.ts';
+import type { PsuScenario, ScenarioOf, SettlementOf, SettlementScenario } from '../domain/scenarios.ts';
 
 /** The scenario PSUs: personal number and name. */
 export const SCENARIO_PSUS: readonly (readonly [psuId: string, name: string])[] = [
@@ -27,6 +27,28 @@ const SCENARIOS: Readonly<Record<string, PsuScenario>> = {
 };
 
 export const scenarioOf: ScenarioOf = (psuId) => SCENARIOS[psuId];
+
+/**
+ * Test creditors at another bank (SEB, clearing number 5000; real check digits) whose payments settle
+ * later, as live ones through the clearing do. A payment to them (other-bank-domestic-credit-transfer)
+ * executed for today is accepted (ACCP) and settles on the next bank day: advance the app's clock
+ * (POST /sandbox/clock) to see it land.
+ */
+export const SETTLEMENT_CREDITORS = {
+  settles: '50009001018',
+  closed: '50009001026',
+} as const;
+
+const SETTLEMENTS: Readonly<Record<string, SettlementScenario>> = {
+  [SETTLEMENT_CREDITORS.settles]: { outcome: 'settled' },
+  [SETTLEMENT_CREDITORS.closed]: {
+    outcome: 'rejected',
+    reasonCode: 'AC04',
+    reason: 'the creditor account is closed',
+  },
+};
+
+export const settlementOf: SettlementOf = (creditorAccount) => SETTLEMENTS[creditorAccount];
 
 /** The scenario PSUs' accounts (clearing number 6000), and the rules the ledger applies to them. */
 export const SCENARIO_ACCOUNTS: readonly {
@@ -73,21 +95,38 @@ export interface ScenarioTrigger {
    * execute: initiate a domestic payment from `account`, authorize it, execute it; authorize: authorize
    * one (redirect and decoupled); decoupled: authorize one decoupled, polling until it ends; consent: ask
    * for a consent with PSU-ID `psuId` and have it approved; read: read the accounts under a consent of
-   * `frequencyPerDay` without the PSU, `reads` times; funds-confirmation: confirm `amount` on `account`.
+   * `frequencyPerDay` without the PSU, `reads` times; funds-confirmation: confirm `amount` on `account`;
+   * settle: execute a payment of `product` to `creditorAccount` (a BBAN), then advance the app's
+   * clock by `advance` (POST /sandbox/clock); consent with `advance`: the consent lives for `validDays`
+   * days, then the clock is advanced.
    */
-  readonly action: 'execute' | 'authorize' | 'decoupled' | 'consent' | 'read' | 'funds-confirmation';
+  readonly action:
+    | 'execute'
+    | 'authorize'
+    | 'decoupled'
+    | 'consent'
+    | 'read'
+    | 'funds-confirmation'
+    | 'settle';
   readonly psuId?: string;
   readonly account?: string;
   readonly amount?: string;
   readonly currency?: string;
   readonly frequencyPerDay?: number;
   readonly reads?: number;
+  readonly creditorAccount?: string;
+  readonly product?: string;
+  /** The advance of the app's sandbox clock (ISO 8601 duration) after the action. */
+  readonly advance?: string;
+  readonly validDays?: number;
 }
 
 /** A scenario's outcome as data: the answers' fields a TPP checks. */
 export interface ScenarioOutcome {
-  /** The execution's status and reason code. */
+  /** The execution's status and reason code (settle: the status once the clock has been advanced). */
   readonly transactionStatus?: string;
+  /** settle: the execution's answer, before the settlement. */
+  readonly executedStatus?: string;
   readonly reasonCode?: string;
   /** The redirect authorization's `error`. */
   readonly redirectError?: string;
@@ -204,5 +243,38 @@ export const SCENARIO_TABLE: readonly ScenarioRow[] = [
     },
     outcome: '{"fundsAvailable": false}',
     expected: { fundsAvailable: false },
+  },
+  {
+    trigger: `execute a payment to SEB account ${SETTLEMENT_CREDITORS.settles.slice(0, 4)} ${SETTLEMENT_CREDITORS.settles.slice(4)}, then advance the clock past the next bank day`,
+    when: {
+      action: 'settle',
+      product: 'other-bank-domestic-credit-transfer',
+      creditorAccount: SETTLEMENT_CREDITORS.settles,
+      advance: 'P3D',
+    },
+    outcome: 'ACCP (pending in the transactions), then ACSC on the next bank day (booked)',
+    expected: { executedStatus: 'ACCP', transactionStatus: 'ACSC' },
+  },
+  {
+    trigger: `execute a payment to SEB account ${SETTLEMENT_CREDITORS.closed.slice(0, 4)} ${SETTLEMENT_CREDITORS.closed.slice(4)}, then advance the clock past the next bank day`,
+    when: {
+      action: 'settle',
+      product: 'other-bank-domestic-credit-transfer',
+      creditorAccount: SETTLEMENT_CREDITORS.closed,
+      advance: 'P3D',
+    },
+    outcome: 'ACCP, then RJCT on the next bank day, reasonCode AC04: the creditor account is closed',
+    expected: { executedStatus: 'ACCP', ...rejected('AC04') },
+  },
+  {
+    trigger: 'a consent valid for 1 day, then advance the clock by 2 days',
+    when: { action: 'consent', validDays: 1, advance: 'P2D' },
+    outcome: 'consentStatus expired; reads 401 CONSENT_EXPIRED; refresh invalid_grant',
+    expected: {
+      consentStatus: 'expired',
+      readStatus: 401,
+      readCode: 'CONSENT_EXPIRED',
+      refreshError: 'invalid_grant',
+    },
   },
 ];

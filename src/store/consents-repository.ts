@@ -60,6 +60,27 @@ export async function recordConsentExpired(db: Db, consent: Consent, actor?: Aud
     ON CONFLICT (resource) WHERE event = 'consent.expired' DO NOTHING`);
 }
 
+/**
+ * The app's valid consents whose validity has passed by `now` become `expired` (a sandbox app's clock
+ * moved past it): a status write, audited as `consent.expired` once (a refusal may have recorded it
+ * before). Answers how many expired.
+ */
+export async function expireConsents(db: Db, clientId: string, now: Date): Promise<number> {
+  const result = await db.execute(sql`WITH changed AS (
+      UPDATE consents SET status = 'expired'
+       WHERE client_id = ${clientId} AND status = 'valid' AND valid_until <= ${now.toISOString()}::timestamptz
+      RETURNING consent_id, client_id, psu_id, valid_until
+    ), audited AS (
+      INSERT INTO audit_events (event, outcome, resource, app_id, psu_id, detail)
+      SELECT 'consent.expired', 'expired', consent_id, client_id, psu_id,
+             jsonb_build_object('validUntil', to_char(valid_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+        FROM changed
+      ON CONFLICT (resource) WHERE event = 'consent.expired' DO NOTHING
+    )
+    SELECT count(*)::int AS expired FROM changed`);
+  return (result as unknown as { rows: { expired: number }[] }).rows[0]?.expired ?? 0;
+}
+
 /** A consent's columns as the reads here name them, from the table under `alias`, each name after `prefix`. */
 export function consentColumns(alias: string, prefix = ''): string {
   return [

@@ -2,6 +2,7 @@
 import { ne, sql } from 'drizzle-orm';
 import type { SeedAccount } from './customers-repository.ts';
 import type { Db } from './database.ts';
+import { clearOffsets } from './sandbox-clock-repository.ts';
 import {
   accessTokens,
   accounts,
@@ -26,7 +27,8 @@ import {
 /**
  * Deletes every payment, basket, booking (and the ledger's answers to orders), consent and PSU authorization (codes, PSU tokens, refresh
  * tokens, login and e-ID sessions), every recorded answer to a TPP-Request-ID, and the cards and card
- * accounts; unlocks PSU logins. Apps and client-credentials tokens stay: a TPP's setup survives.
+ * accounts; unlocks PSU logins; sets every app's sandbox clock back to real time. Apps and
+ * client-credentials tokens stay: a TPP's setup survives.
  */
 export async function clearSandboxActivity(trx: Db): Promise<void> {
   // Children before parents: the foreign keys hold throughout.
@@ -47,6 +49,8 @@ export async function clearSandboxActivity(trx: Db): Promise<void> {
   await trx.delete(cards);
   await trx.delete(cardAccounts);
   await trx.delete(loginFailures);
+  // Every app's sandbox clock back on real time.
+  await clearOffsets(trx);
 }
 
 /** Puts the accounts back as seeded: balance, blocked flag, daily limit and whether rules are enforced. */

@@ -11,6 +11,7 @@ export * from './schema/ledger.ts';
 export * from './schema/notification-signing.ts';
 export * from './schema/onboarding.ts';
 export * from './schema/psu-sessions.ts';
+export * from './schema/sandbox-clocks.ts';
 
 export const apps = pgTable('apps', {
   clientId: text('client_id').primaryKey(),
@@ -92,6 +93,8 @@ export const payments = pgTable('payments', {
   bookingStartedAt: instant('booking_started_at'),
   /** Who moves the status, written with the move and cleared by its trigger: never stored (0035). */
   auditActor: jsonb('audit_actor').$type<Record<string, string>>(),
+  /** Accepted and waiting for its settlement (a sandbox scenario): the bank day it settles on (0039). */
+  settlesOn: date('settles_on', { mode: 'string' }),
 });
 
 export const signingBaskets = pgTable('signing_baskets', {

@@ -1,11 +1,13 @@
 // The sandbox's scenarios, each driven through HTTP as a TPP would: rejected executions (AM04, AC06,
 // AM02, AG01) from Sam Scenario's accounts, a PSU who declines or lets the authorization run out,
 // decoupled sessions that stay in progress and then complete, are cancelled, expire or are polled
-// too often, consents that expire or are revoked, ACCESS_EXCEEDED, and funds that are not there.
-// Everyone else still succeeds, as the contract says.
+// too often, consents that expire or are revoked, ACCESS_EXCEEDED, and funds that are not there;
+// payments that settle later and consents outlived, on the app's sandbox clock (the listed rows here;
+// settlement.test.ts and sandbox-clock.test.ts in full). Everyone else still succeeds, as the contract says.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TppClient } from '@psd2-gateway/client';
+import { addDays } from '../../src/domain/dates.ts';
 import {
   SCENARIO_TABLE,
   type ScenarioOutcome,
@@ -14,9 +16,10 @@ import {
 } from '../../src/sandbox/scenarios.ts';
 import { TEST_ACCOUNTS } from '../../src/sandbox/test-data.ts';
 import { initDecoupled, postLink } from '../helpers/decoupled.ts';
-import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { bankDate, type Gateway, startGateway } from '../helpers/gateway.ts';
 import { call, errorBody, UNAUTHORIZED } from '../helpers/http.ts';
-import { ACCOUNTS, domestic } from '../helpers/payments.ts';
+import { ACCOUNTS, domestic, otherBank } from '../helpers/payments.ts';
+import { advanceClock, readClock } from '../helpers/sandbox-clock.ts';
 
 const DOMESTIC = 'handelsbanken-domestic-credit-transfer';
 const PATH = `/psd2/se/v2/payments/private/single/${DOMESTIC}`;
@@ -231,6 +234,21 @@ describe('sandbox scenarios', () => {
     return { consentId, tokens: await client.authorizeScope(`AIS:${consentId}`) };
   }
 
+  /** A consent valid for `days` days from the app's today, authorized: its id and tokens. */
+  async function consentFor(days: number) {
+    const clock = await readClock(client, token);
+    const validUntil = addDays(bankDate(new Date((clock.body as { now: string }).now)), days);
+    const created = await client.createConsent(ais, { body: { access: 'ALL_ACCOUNTS', validUntil } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const consentId = created.body.consentId;
+    return { consentId, tokens: await client.authorizeScope(`AIS:${consentId}`) };
+  }
+
+  async function advance(by: string) {
+    const answer = await advanceClock(client, token, { advance: by });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  }
+
   async function refresh(refreshToken: string) {
     return whole(
       await client.request('POST', '/oauth2/token/1.0', {
@@ -374,7 +392,9 @@ describe('sandbox scenarios', () => {
       case 'decoupled':
         return { decoupledPolls: await polls(`PIS:${await initiate()}`) };
       case 'consent': {
-        const { consentId, tokens } = await consentOf(when.psuId!);
+        const { consentId, tokens } =
+          when.validDays === undefined ? await consentOf(when.psuId!) : await consentFor(when.validDays);
+        if (when.advance !== undefined) await advance(when.advance);
         const status = await client.read(`/psd2/v1/consents/${consentId}/status`, ais);
         const read = await client.read('/psd2/v1/accounts', tokens.access_token);
         const refreshed = await refresh(tokens.refresh_token!);
@@ -397,6 +417,23 @@ describe('sandbox scenarios', () => {
         return {
           readStatus: last.status,
           readCode: (last.body as { tppMessages: { code: string }[] }).tppMessages[0]!.code,
+        };
+      }
+      case 'settle': {
+        const initiated = await client.initiate(token, {
+          path: `/psd2/se/v2/payments/private/single/${when.product!}`,
+          body: otherBank({ creditorAccount: { value: when.creditorAccount!, accountType: 'BBAN' } }),
+        });
+        assert.equal(initiated.status, 200, JSON.stringify(initiated.body));
+        const paymentId = initiated.body.paymentId;
+        const executed = await client.authorizeAndExecute(when.product!, paymentId);
+        await advance(when.advance!);
+        const status = await client.status(when.product!, paymentId, token, 'SE');
+        const body = status.body as { transactionStatus: string; reasonCode?: string };
+        return {
+          executedStatus: (executed.body as { transactionStatus: string }).transactionStatus,
+          transactionStatus: body.transactionStatus,
+          ...(body.reasonCode === undefined ? {} : { reasonCode: body.reasonCode }),
         };
       }
       case 'funds-confirmation': {

@@ -104,3 +104,6 @@ export type CardTransactionsAnswer = AnswerOf<'getCardAccountTransactions'>;
 export type SandboxTestData = AnswerOf<'getSandboxTestData'>;
 
 export type SandboxAccount = SandboxTestData['psus'][number]['accounts'][number];
+
+/** GET and POST /sandbox/clock: the app's sandbox time and how far it is ahead of real time. */
+export type SandboxClock = AnswerOf<'getSandboxClock'>;

@@ -9,6 +9,7 @@ import type {
   ExecuteAnswer,
   InitiationAnswer,
   InitiationRequest,
+  SandboxClock,
   SandboxTestData,
   StatusAnswer,
   TokenAnswer,
@@ -43,6 +44,24 @@ export class TppClient extends HttpCaller {
   /** The sandbox's test PSUs, accounts and scenarios. */
   sandboxTestData(): Promise<HttpAnswer<SandboxTestData>> {
     return this.request<SandboxTestData>('GET', '/sandbox/test-data');
+  }
+
+  /** The app's sandbox clock, with a client-credentials token of the app (sandbox only). */
+  sandboxClock(token: string): Promise<HttpAnswer<SandboxClock>> {
+    return this.request<SandboxClock>('GET', '/sandbox/clock', {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+  }
+
+  /**
+   * Moves the app's sandbox clock forward by `advance` (an ISO 8601 duration: P2D, PT36H); what has come
+   * due (future-dated payments, settlements, consents' expiry) runs before it answers (sandbox only).
+   */
+  advanceSandboxClock(token: string, advance: string): Promise<HttpAnswer<SandboxClock>> {
+    return this.request<SandboxClock>('POST', '/sandbox/clock', {
+      headers: { Authorization: `Bearer ${token}` },
+      json: { advance },
+    });
   }
 
   /** Step 1: the client-credentials token request of the app (PIS for payments, AIS for consents). */

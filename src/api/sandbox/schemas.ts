@@ -56,7 +56,7 @@ export const TestDataSchema = Type.Object({
       when: Type.Object(
         {
           action: Type.String({
-            description: 'execute, authorize, decoupled, consent, read or funds-confirmation',
+            description: 'execute, authorize, decoupled, consent, read, funds-confirmation or settle',
           }),
           psuId: Type.Optional(Type.String()),
           account: Type.Optional(
@@ -66,6 +66,12 @@ export const TestDataSchema = Type.Object({
           currency: Type.Optional(Type.String()),
           frequencyPerDay: Type.Optional(Type.Integer()),
           reads: Type.Optional(Type.Integer()),
+          product: Type.Optional(Type.String({ description: 'The payment product (settle)' })),
+          creditorAccount: Type.Optional(Type.String({ description: 'The creditor BBAN (settle)' })),
+          advance: Type.Optional(
+            Type.String({ description: 'Then advance the app clock so (POST /sandbox/clock)' }),
+          ),
+          validDays: Type.Optional(Type.Integer({ description: "The consent's validity in days" })),
         },
         { description: 'The trigger as data' },
       ),
@@ -73,6 +79,7 @@ export const TestDataSchema = Type.Object({
       expected: Type.Object(
         {
           transactionStatus: Type.Optional(Type.String()),
+          executedStatus: Type.Optional(Type.String()),
           reasonCode: Type.Optional(Type.String()),
           redirectError: Type.Optional(Type.String()),
           decoupledPolls: Type.Optional(Type.Array(Type.String())),

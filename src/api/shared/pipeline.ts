@@ -17,6 +17,7 @@ import type {
   RouteShorthandOptionsWithHandler,
 } from 'fastify';
 import { type ConnectionLost, retriedOnce } from '../../http/connection-retry.ts';
+import { onAppClock } from '../../services/shared/app-clock.ts';
 import { documentTooMany, type LimitKind, type RateLimit, type RateLimits } from './rate-limits.ts';
 
 /** A step of a route's own: a check that reads the request (and the database), or answers early. */
@@ -59,6 +60,21 @@ function isLimit(step: PipelineStep): step is RateLimit {
   return typeof step !== 'function';
 }
 
+type Handler = (this: unknown, request: FastifyRequest, reply: FastifyReply) => unknown;
+
+/**
+ * The handler on the clock of the request's app (services/shared/app-clock.ts): a sandbox app that
+ * advanced its clock sees its own time; every other request runs the handler as it is.
+ */
+function onClockOfApp(handler: Handler): Handler {
+  return function onClockOfTheApp(this: unknown, request: FastifyRequest, reply: FastifyReply) {
+    const offsetMs = request.tpp?.app.clockOffsetMs;
+    // The common case (live, and sandbox apps that never moved their clock) allocates nothing more.
+    if (offsetMs === undefined || offsetMs === 0) return handler.call(this, request, reply);
+    return onAppClock(offsetMs, () => handler.call(this, request, reply));
+  };
+}
+
 /**
  * The helper of one app: its limits, and whether an error is a lost database connection. A limit
  * whose maximum is 0 is no step; a limited route documents its 429 (rate-limits.ts); the route's own
@@ -90,7 +106,9 @@ export function pipelines(limits: RateLimits, connectionLost: ConnectionLost): P
       ...(early.length === 0 ? {} : { onRequest: early }),
       ...(late.length === 0 ? {} : { preValidation: late }),
       schema: limited === undefined ? schema : documentTooMany(schema, limited, config?.errorShape),
-      handler: retryReads === true ? retriedOnce(handler, connectionLost) : handler,
+      handler: onClockOfApp(
+        (retryReads === true ? retriedOnce(handler, connectionLost) : handler) as Handler,
+      ),
       ...(errorHandler === undefined ? {} : { errorHandler }),
     } as RouteOptions<S>;
   };

@@ -5,6 +5,7 @@ import type { Consent, ConsentKind } from '../../domain/consents.ts';
 import { dayBefore } from '../../domain/dates.ts';
 import { findConsent, revokeConsentByPsu, validateConsent } from '../../store/consents-repository.ts';
 import type { Db } from '../../store/database.ts';
+import { timeOfApp } from '../shared/app-clock.ts';
 import type { Authorizable, AuthorizableKind } from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { consentRefusal } from './consents.ts';
@@ -82,7 +83,8 @@ async function approveConsent(
   consent: Consent,
   psuId: string,
 ): Promise<void> {
-  const now = context.clock();
+  // On the app's clock (a sandbox app may have moved it): the PSU's pages run on real time.
+  const now = await timeOfApp(context, trx, consent.clientId);
   // A sandbox scenario: the consent expires at once, or the PSU revokes it at the bank right away.
   const after = context.policy.consentAfterApproval(psuId);
   const until =

@@ -12,6 +12,7 @@ import { formatResourceScope, parseResourceScope } from '../../domain/scope.ts';
 import { newId } from '../../domain/secrets.ts';
 import {
   countConsentRead,
+  expireConsents,
   findConsent,
   insertConsent,
   recordConsentExpired,
@@ -203,8 +204,10 @@ export function consentRefusal(consent: Consent, now: Date): ApiError | undefine
   }
   if (consent.status === 'revokedByPsu')
     return apiError('CONSENT_INVALID', 'The consent was revoked by the PSU');
-  if (consent.status !== 'valid') return apiError('CONSENT_INVALID', 'The consent is not valid');
-  if (consent.validUntil === null || consent.validUntil <= now) {
+  if (consent.status !== 'valid' && consent.status !== 'expired') {
+    return apiError('CONSENT_INVALID', 'The consent is not valid');
+  }
+  if (consent.status === 'expired' || consent.validUntil === null || consent.validUntil <= now) {
     return apiError('CONSENT_EXPIRED', 'The consent has expired');
   }
   return undefined;
@@ -267,4 +270,9 @@ export async function consentedPsu(
     }
   }
   return consent.psuId!;
+}
+
+/** The app's valid consents whose validity has passed on its clock now are written expired (sandbox clock). */
+export function expireConsentsOfApp(context: ServiceContext, clientId: string): Promise<number> {
+  return expireConsents(context.db, clientId, context.clock());
 }

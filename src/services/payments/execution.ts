@@ -25,6 +25,7 @@ import {
   startBooking,
 } from './booking.ts';
 import { checkPaymentOfApp, keyedOn, noSuchPayment, productOfPath } from './payment-access.ts';
+import { acceptToSettleLater } from './settlement.ts';
 import {
   type BasketStatusResponse,
   basketMembersOf,
@@ -101,7 +102,8 @@ async function executeClaimed<T>(
         }
       : undefined;
   if (one !== undefined && awaitsExecution(one.payment)) {
-    const answered = await bookOneRecorded(context, execution.key, one);
+    const answered =
+      (await acceptToSettleLater(context, one)) ?? (await bookOneRecorded(context, execution.key, one));
     if (answered !== undefined) return answered;
   }
   // Waiting for execution, or for the answer to a booking asked before (a retry, a concurrent call).

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Mode } from '../../config.ts';
 import { MAX_EARLY_POLLS, MAX_POLLS } from '../../domain/eid.ts';
-import { NO_SCENARIOS, type ScenarioOf } from '../../domain/scenarios.ts';
+import { NO_SCENARIOS, NO_SETTLEMENTS, type ScenarioOf, type SettlementOf } from '../../domain/scenarios.ts';
 import { newSandboxClientId } from '../../domain/secrets.ts';
 import type { Authorizable } from './authorizables.ts';
 
@@ -38,6 +38,8 @@ export interface ModePolicy {
   readonly instantEid: boolean;
   /** The PSUs with a scenario (none live). */
   readonly scenarioOf: ScenarioOf;
+  /** The creditor accounts whose payments settle later, a scenario (none live). */
+  readonly settlementOf: SettlementOf;
   /** A TPP may rehearse onboarding without a certificate (sandbox). */
   readonly onboardingWithoutCertificate: boolean;
   /** A new app's client id: a UUID with dashes live, without in the sandbox (spec "Sandbox and live"). */
@@ -68,7 +70,7 @@ const REFUSALS = {
   expires: 'the authorization page expired',
 } as const;
 
-function sandboxPolicy(scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy {
+function sandboxPolicy(scenarioOf: ScenarioOf, settlementOf: SettlementOf): ModePolicy {
   return Object.freeze({
     mode: 'sandbox',
     redirectApproval: 'at-once',
@@ -88,6 +90,7 @@ function sandboxPolicy(scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy {
     enforceFunds: false,
     instantEid: true,
     scenarioOf,
+    settlementOf,
     onboardingWithoutCertificate: true,
     newClientId: newSandboxClientId,
     redirectUriProtocols: Object.freeze(['https:', 'http:']),
@@ -115,6 +118,7 @@ const livePolicy: ModePolicy = Object.freeze({
   enforceFunds: true,
   instantEid: false,
   scenarioOf: NO_SCENARIOS,
+  settlementOf: NO_SETTLEMENTS,
   onboardingWithoutCertificate: false,
   newClientId: () => randomUUID(),
   redirectUriProtocols: Object.freeze(['https:']),
@@ -126,6 +130,10 @@ const livePolicy: ModePolicy = Object.freeze({
   strictTransportSecurity: 'max-age=31536000',
 });
 
-export function policyFor(mode: Mode, scenarioOf: ScenarioOf = NO_SCENARIOS): ModePolicy {
-  return mode === 'live' ? livePolicy : sandboxPolicy(scenarioOf);
+export function policyFor(
+  mode: Mode,
+  scenarioOf: ScenarioOf = NO_SCENARIOS,
+  settlementOf: SettlementOf = NO_SETTLEMENTS,
+): ModePolicy {
+  return mode === 'live' ? livePolicy : sandboxPolicy(scenarioOf, settlementOf);
 }

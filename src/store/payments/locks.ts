@@ -1,6 +1,6 @@
 // Payments read and locked until the transaction ends (SELECT ... FOR UPDATE): the service locks the
 // row before it changes the status.
-import { and, asc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, type SQL } from 'drizzle-orm';
 import type { Payment } from '../../domain/payment.ts';
 import type { Db } from '../database.ts';
 import { payments } from '../schema.ts';
@@ -30,20 +30,27 @@ export async function lockPayments(trx: Db, paymentIds: readonly string[]): Prom
 }
 
 /**
- * Due future-dated payments with no booking under way, locked for this transaction; rows another
- * process has locked are skipped, so several schedulers share the work and ask each booking once.
+ * Due payments with no booking under way, locked for this transaction: future-dated ones whose date has
+ * come, and accepted ones whose settlement day has (the sandbox's settlement scenarios); only the app
+ * `clientId`'s when given (an app's sandbox clock moved). Rows another process has locked are skipped,
+ * so several schedulers share the work and ask each booking once.
  */
-export async function lockDuePayments(trx: Db, today: string, limit: number): Promise<Payment[]> {
+export async function lockDuePayments(
+  trx: Db,
+  today: string,
+  limit: number,
+  clientId?: string,
+): Promise<Payment[]> {
+  const conditions: (SQL | undefined)[] = [
+    eq(payments.status, 'ACCP'),
+    or(lte(payments.requestedExecutionDate, today), lte(payments.settlesOn, today)),
+    isNull(payments.bookingKey),
+    clientId === undefined ? undefined : eq(payments.clientId, clientId),
+  ];
   const rows = await trx
     .select(paymentColumns)
     .from(payments)
-    .where(
-      and(
-        eq(payments.status, 'ACCP'),
-        lte(payments.requestedExecutionDate, today),
-        isNull(payments.bookingKey),
-      ),
-    )
+    .where(and(...conditions))
     .orderBy(asc(payments.requestedExecutionDate), asc(payments.paymentId))
     .limit(limit)
     .for('update', { skipLocked: true });

@@ -1518,6 +1518,24 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/sandbox/clock": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /** The calling app's sandbox clock */
+        readonly get: operations["getSandboxClock"];
+        readonly put?: never;
+        /** Advance the calling app's sandbox clock; what has come due runs at once (future-dated payments, settlements, consents' expiry) */
+        readonly post: operations["advanceSandboxClock"];
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/decoupled/eid/initAuthorization/2.0": {
         readonly parameters: {
             readonly query?: never;
@@ -11470,7 +11488,7 @@ export interface operations {
                             readonly trigger: string;
                             /** @description The trigger as data */
                             readonly when: {
-                                /** @description execute, authorize, decoupled, consent, read or funds-confirmation */
+                                /** @description execute, authorize, decoupled, consent, read, funds-confirmation or settle */
                                 readonly action: string;
                                 readonly psuId?: string;
                                 /** @description The debtor BBAN, or the IBAN of a funds confirmation */
@@ -11479,12 +11497,21 @@ export interface operations {
                                 readonly currency?: string;
                                 readonly frequencyPerDay?: number;
                                 readonly reads?: number;
+                                /** @description The payment product (settle) */
+                                readonly product?: string;
+                                /** @description The creditor BBAN (settle) */
+                                readonly creditorAccount?: string;
+                                /** @description Then advance the app clock so (POST /sandbox/clock) */
+                                readonly advance?: string;
+                                /** @description The consent's validity in days */
+                                readonly validDays?: number;
                             };
                             /** @description What happens, in a sentence */
                             readonly outcome: string;
                             /** @description The outcome as data: the fields of the answers */
                             readonly expected: {
                                 readonly transactionStatus?: string;
+                                readonly executedStatus?: string;
                                 readonly reasonCode?: string;
                                 readonly redirectError?: string;
                                 readonly decoupledPolls?: readonly string[];
@@ -11668,6 +11695,156 @@ export interface operations {
                         readonly error?: string;
                         readonly error_description?: string;
                     };
+                };
+            };
+        };
+    };
+    readonly getSandboxClock: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The clock now */
+            readonly 200: {
+                headers: {
+                    /** @description Our id of this request: quote it to the bank */
+                    readonly "X-Correlation-ID"?: string;
+                    /** @description Echoed from the request */
+                    readonly "TPP-Request-ID"?: string;
+                    /** @description Echoed from the request */
+                    readonly "TPP-Transaction-ID"?: string;
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @description The app's sandbox time now (ISO 8601, UTC) */
+                        readonly now: string;
+                        /** @description How far it is ahead of real time: an ISO 8601 duration (PT0S when not at all) */
+                        readonly offset: string;
+                    };
+                };
+            };
+            /** @description Who is calling is not established: unknown app, missing, unknown or expired token, missing or invalid certificate live, invalid or expired consent (CLIENT_UNKNOWN, TOKEN_INVALID, TOKEN_UNKNOWN, TOKEN_EXPIRED, CERTIFICATE_*, CONSENT_INVALID, CONSENT_EXPIRED, CORPORATE_ID_INVALID) */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An internal error; the text carries a correlation id, also in X-Correlation-ID (INTERNAL_ERROR) */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A system the call needs cannot answer now: the bank's core banking system, its e-ID service or login, or the gateway's database (SERVICE_UNAVAILABLE): try again after Retry-After seconds */
+            readonly 503: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    readonly advanceSandboxClock: {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody: {
+            readonly content: {
+                readonly "application/json": {
+                    /** @description An ISO 8601 duration of days, hours and minutes, from PT1M to P400D: P2D, PT36H, P1DT2H30M */
+                    readonly advance: string;
+                };
+            };
+        };
+        readonly responses: {
+            /** @description Advanced; what was due has run */
+            readonly 200: {
+                headers: {
+                    /** @description Our id of this request: quote it to the bank */
+                    readonly "X-Correlation-ID"?: string;
+                    /** @description Echoed from the request */
+                    readonly "TPP-Request-ID"?: string;
+                    /** @description Echoed from the request */
+                    readonly "TPP-Transaction-ID"?: string;
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        /** @description The app's sandbox time now (ISO 8601, UTC) */
+                        readonly now: string;
+                        /** @description How far it is ahead of real time: an ISO 8601 duration (PT0S when not at all) */
+                        readonly offset: string;
+                    };
+                };
+            };
+            /** @description The request breaks the contract: a header, parameter or body field is missing or malformed (FORMAT_ERROR, PARAMETER_NOT_SUPPORTED, PAYMENT_FAILED, EXECUTION_DATE_INVALID) */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Who is calling is not established: unknown app, missing, unknown or expired token, missing or invalid certificate live, invalid or expired consent (CLIENT_UNKNOWN, TOKEN_INVALID, TOKEN_UNKNOWN, TOKEN_EXPIRED, CERTIFICATE_*, CONSENT_INVALID, CONSENT_EXPIRED, CORPORATE_ID_INVALID) */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the service accepts (REQUEST_TOO_LARGE) */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An internal error; the text carries a correlation id, also in X-Correlation-ID (INTERNAL_ERROR) */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A system the call needs cannot answer now: the bank's core banking system, its e-ID service or login, or the gateway's database (SERVICE_UNAVAILABLE): try again after Retry-After seconds */
+            readonly 503: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
                 };
             };
         };

@@ -774,8 +774,24 @@ export const EVERY_OPERATION: readonly Flow[] = [
   },
   {
     name: 'Sandbox reset',
-    description: 'Last: the sandbox back to its test data (what the requests above did is gone).',
+    description:
+      "Last: the app's sandbox clock moved a minute on (what has come due runs), then the sandbox back to its test data and every clock to real time (what the requests above did is gone).",
     steps: [
+      {
+        name: "Advance the app's sandbox clock by a minute",
+        operationId: 'advanceSandboxClock',
+        auth: 'token',
+        body: { json: { advance: 'PT1M' } },
+        status: 200,
+        after: [json, equals('body.offset', 'PT1M'), hasFields(['now', 'offset'])],
+      },
+      {
+        name: "The app's sandbox clock",
+        operationId: 'getSandboxClock',
+        auth: 'token',
+        status: 200,
+        after: [json, equals('body.offset', 'PT1M'), hasFields(['now', 'offset'])],
+      },
       {
         name: 'Reset the sandbox',
         operationId: 'resetSandbox',

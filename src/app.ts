@@ -17,6 +17,7 @@ import { docsRoutes } from './api/docs/docs-routes.ts';
 import { fundsConfirmationRoutes } from './api/funds/funds-routes.ts';
 import { healthRoutes, READY_TIMEOUT_MS } from './api/health/health-routes.ts';
 import { metricsRoutes } from './api/health/metrics-routes.ts';
+import { notificationRoutes } from './api/notifications/notification-routes.ts';
 import { authorizationRoutes } from './api/oauth/authorize-routes.ts';
 import { tokenRoutes } from './api/oauth/token-routes.ts';
 import { subscriptionRoutes } from './api/onboarding/subscription-routes.ts';
@@ -57,6 +58,8 @@ import { scenarioOf } from './sandbox/scenarios.ts';
 import { findSandboxApp, resetSandbox } from './sandbox/seed.ts';
 import { listTestData } from './sandbox/test-data-listing.ts';
 import { consentAuthorizables } from './services/account-information/authorizables.ts';
+import { startDelivery } from './services/notifications/delivery.ts';
+import { unsignedDelivery } from './services/notifications/sending.ts';
 import { paymentAuthorizables } from './services/payments/authorizables.ts';
 import { startScheduler } from './services/payments/due-payments.ts';
 import { AuthorizableRegistry } from './services/shared/authorizables.ts';
@@ -248,9 +251,27 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       key: config.auditKey,
       intervalMs: config.auditSealIntervalMs,
       retentionDays: config.auditRetentionDays,
-      onError: (error) => app.log.error({ err: error }, 'sealing the audit trail failed'),
+      onError: (error) =>
+        console.error(error) ?? app.log.error({ err: error }, 'sealing the audit trail failed'),
     });
     app.addHook('onClose', stopSealer);
+  }
+
+  // The status notifications' delivery (issue 41): every process runs one; each notification is sent
+  // by one at a time. The signature's seam: unsignedDelivery sends the body's type only, until the
+  // RFC 9421 signer (services/notifications/signing.ts) is given here in its place.
+  if (config.notificationPollMs > 0) {
+    const stopDelivery = startDelivery(context.db, {
+      clock: context.clock,
+      pollMs: config.notificationPollMs,
+      timeoutMs: config.notificationTimeoutMs,
+      inFlightPerApp: config.notificationInFlightPerApp,
+      loopback: context.policy.notificationTargets.loopback,
+      sign: unsignedDelivery,
+      count: metrics.services.notificationAttempt,
+      onError: (error) => app.log.error({ err: error }, 'delivering notifications failed'),
+    });
+    app.addHook('onClose', stopDelivery);
   }
 
   // Before any route and the OpenAPI document: the limits that routes name in their pipelines.
@@ -287,6 +308,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       thirdPartyRoutes(api, context, pipeline);
       subscriptionRoutes(api, context, pipeline);
       fundsConfirmationRoutes(api, context, pipeline);
+      notificationRoutes(api, context, pipeline);
       seV1Routes(api, pipeline);
       if (context.policy.sandboxTools)
         sandboxRoutes(api, context, pipeline, {
@@ -425,6 +447,7 @@ function observedSystems(
 /** A context's metrics where nobody reads them (a context built for a test or a tool). */
 const SILENT_METRICS: ServiceMetrics = {
   paymentStatus: () => {},
+  notificationAttempt: () => {},
   paymentExecuted: () => {},
   paymentRejected: () => {},
   decoupledSessionStarted: () => {},

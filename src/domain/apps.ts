@@ -8,4 +8,6 @@ export interface App {
   readonly seeded: boolean;
   /** The TPP that registered the app (onboarding); none for seeded sandbox apps. */
   readonly tppId?: string | null;
+  /** The hosts its status notifications may go to in live mode (onboarding's app.notificationHosts). */
+  readonly notificationHosts?: readonly string[];
 }

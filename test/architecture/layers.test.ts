@@ -22,7 +22,7 @@ function roomOf(path: string): string {
 
 const KERNEL = ['services/shared', 'services/access'];
 const BELOW_SERVICES = ['domain', 'store', 'ports', 'certificates', 'config.ts'];
-const CONTEXTS = ['payments', 'authorization', 'account-information', 'onboarding'].map(
+const CONTEXTS = ['payments', 'authorization', 'account-information', 'onboarding', 'notifications'].map(
   (c) => `services/${c}`,
 );
 

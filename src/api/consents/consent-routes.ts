@@ -19,6 +19,7 @@ import {
 } from '../../services/account-information/consents.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
+import { announceSubscription, subscriptionFrom, subscriptionHeaders } from '../notifications/subscribing.ts';
 import { type Api, answerWith, asBody } from '../shared/api.ts';
 import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
@@ -120,6 +121,7 @@ export function consentRoutes(app: Api, context: ServiceContext, { route, limits
             keyed: true,
             extra: {
               'PSU-ID': Type.Optional(Type.String({ description: 'The PSU, when known in advance' })),
+              ...subscriptionHeaders,
             },
           }),
           body: ConsentBody,
@@ -130,6 +132,7 @@ export function consentRoutes(app: Api, context: ServiceContext, { route, limits
         },
         handler: async (request, reply) => {
           const tpp = tppOf(request);
+          const notification = subscriptionFrom(context, request);
           const answer = await createAccountConsent(context, {
             app: tpp.app,
             grant: grantOf(request),
@@ -139,7 +142,9 @@ export function consentRoutes(app: Api, context: ServiceContext, { route, limits
             psuId: header(request, 'psu-id'),
             baseUrl: baseUrlOf(context.config, request),
             actor: auditActorOf(request),
+            notification,
           });
+          announceSubscription(reply, notification);
           return answerWith(reply, answer);
         },
       }),

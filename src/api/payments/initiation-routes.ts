@@ -13,6 +13,7 @@ import { initiateBasket } from '../../services/payments/basket-initiation.ts';
 import { type Channel, initiatePayment } from '../../services/payments/initiation.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
+import { announceSubscription, subscriptionFrom, subscriptionHeaders } from '../notifications/subscribing.ts';
 import { type Api, answerWith } from '../shared/api.ts';
 import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
@@ -81,6 +82,7 @@ export function paymentInitiationRoutes(
             psuPresent: true,
             keyed: true,
             ...(corporate ? { corporate: true } : {}),
+            extra: subscriptionHeaders,
           }),
           body: BasketBodySchema,
           response: {
@@ -90,6 +92,7 @@ export function paymentInitiationRoutes(
         },
         handler: async (request, reply) => {
           const tpp = tppOf(request);
+          const notification = subscriptionFrom(context, request);
           const answer = await initiateBasket(context, {
             app: tpp.app,
             grant: grantOf(request),
@@ -98,7 +101,9 @@ export function paymentInitiationRoutes(
             payments: request.body.payments,
             corporate: corporateHeaders(request),
             actor: auditActorOf(request),
+            notification,
           });
+          announceSubscription(reply, notification);
           return answerWith(reply, answer);
         },
       }),
@@ -107,6 +112,7 @@ export function paymentInitiationRoutes(
 
   const initiate = async (request: FastifyRequest, reply: object, channel: Channel, productName: string) => {
     const tpp = tppOf(request);
+    const notification = subscriptionFrom(context, request);
     const answer = await initiatePayment(context, {
       app: tpp.app,
       grant: grantOf(request),
@@ -117,7 +123,9 @@ export function paymentInitiationRoutes(
       corporate: corporateHeaders(request),
       baseUrl: baseUrlOf(context.config, request),
       actor: auditActorOf(request),
+      notification,
     });
+    announceSubscription(reply, notification);
     return answerWith(reply, answer);
   };
 
@@ -138,7 +146,13 @@ export function paymentInitiationRoutes(
         tags: ['Payments'],
         security: BEARER,
         params: ProductParams,
-        headers: tppHeaderSchema({ country: true, psuPresent: true, corporate: true, keyed: true }),
+        headers: tppHeaderSchema({
+          country: true,
+          psuPresent: true,
+          corporate: true,
+          keyed: true,
+          extra: subscriptionHeaders,
+        }),
         body: PaymentBodySchema,
         response: INITIATION_ANSWERS,
       },
@@ -173,7 +187,12 @@ export function paymentInitiationRoutes(
           tags: ['Payments'],
           security: BEARER,
           params: ProductParams,
-          headers: tppHeaderSchema({ psuPresent: true, corporate: true, keyed: true }),
+          headers: tppHeaderSchema({
+            psuPresent: true,
+            corporate: true,
+            keyed: true,
+            extra: subscriptionHeaders,
+          }),
           body: PaymentBodySchema,
           response: INITIATION_ANSWERS,
         },
@@ -200,7 +219,12 @@ export function paymentInitiationRoutes(
         tags: ['Payments'],
         security: BEARER,
         params: SeV2InitiationParams,
-        headers: tppHeaderSchema({ psuPresent: true, corporate: true, keyed: true }),
+        headers: tppHeaderSchema({
+          psuPresent: true,
+          corporate: true,
+          keyed: true,
+          extra: subscriptionHeaders,
+        }),
         body: PaymentBodySchema,
         response: INITIATION_ANSWERS,
       },

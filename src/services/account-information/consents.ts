@@ -8,6 +8,12 @@ import type { AuditActor } from '../../domain/audit.ts';
 import type { Consent, ConsentKind } from '../../domain/consents.ts';
 import { addDays, dayBefore, isIsoDate, startOfDay } from '../../domain/dates.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
+import {
+  acceptedContent,
+  type NotificationContent,
+  type NotificationSubscription,
+  subscriptionColumns,
+} from '../../domain/notifications.ts';
 import { formatResourceScope, parseResourceScope } from '../../domain/scope.ts';
 import { newId } from '../../domain/secrets.ts';
 import {
@@ -49,6 +55,7 @@ export interface ConsentCreated {
   readonly consentId: string;
   readonly consentStatus: 'received';
   readonly scaMethods: readonly ScaMethod[];
+  readonly tppNotificationContentPreferred?: readonly NotificationContent[];
 }
 
 export interface ConsentView {
@@ -72,6 +79,8 @@ export async function createAccountConsent(
     baseUrl: string;
     /** Who asks, for the audit trail. */
     actor?: AuditActor;
+    /** The TPP's subscription to the consent's status notifications (TPP-Notification-URI), if any. */
+    notification?: NotificationSubscription | undefined;
   },
 ): Promise<Answer<ConsentCreated>> {
   requireClientToken(request.grant, request.app.clientId, 'AIS');
@@ -97,7 +106,12 @@ export async function createAccountConsent(
       clientId: request.app.clientId,
       operation: 'consent',
       key: request.idempotencyKey,
-      request: { api: request.api, body: request.body, psuId: request.psuId ?? null },
+      request: {
+        api: request.api,
+        body: request.body,
+        psuId: request.psuId ?? null,
+        notification: request.notification,
+      },
     },
     async (trx) => {
       await insertConsent(
@@ -113,6 +127,7 @@ export async function createAccountConsent(
           frequencyPerDay,
           requestedPsuId: request.psuId ?? null,
           createdAt: context.clock(),
+          ...subscriptionColumns(request.notification),
         },
         request.actor,
       );
@@ -122,6 +137,7 @@ export async function createAccountConsent(
           consentId,
           consentStatus: 'received',
           scaMethods: scaMethods(request.baseUrl, COUNTRY_OF[request.api]),
+          ...acceptedContent(request.notification),
         },
       };
     },

@@ -240,6 +240,46 @@ for (const backend of backends()) {
       );
     });
 
+    test('SCA: started when the code is issued, finalised when its token is; failed when denied', async () => {
+      const sca = {
+        'TPP-Notification-URI': receiver.url,
+        'TPP-Notification-Content-Preferred': 'status=SCA',
+      };
+      const { id } = await initiate(sca);
+      await authorizeAndExecute(id);
+      await eventually('two SCA notifications', () => of(id).length === 2);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const href = `/psd2/v1/payments/${DOMESTIC}/${id}/status`;
+      assert.deepEqual(
+        of(id).map(({ body }) => ({
+          ...body,
+          notificationId: typeof body.notificationId,
+          createdAt: typeof body.createdAt,
+        })),
+        ['started', 'finalised'].map((status) => ({
+          notificationId: 'string',
+          resourceType: 'payment',
+          resourceId: id,
+          status,
+          createdAt: 'string',
+          content: 'SCA',
+          _links: { status: { href } },
+        })),
+      );
+      // Dennis Declines (a sandbox scenario) says no: the authorization failed.
+      const declined = await initiate(
+        sca,
+        domestic({ debtorAccount: { value: '6000240000056', accountType: 'BBAN' } }),
+      );
+      const refusal = await gateway.client.authorize(`PIS:${declined.id}`, 'st');
+      assert.equal(refusal.get('error'), 'access_denied');
+      await eventually('the failure', () => of(declined.id).length === 1);
+      assert.deepEqual(
+        of(declined.id).map(({ body }) => [body.status, body.content]),
+        [['failed', 'SCA']],
+      );
+    });
+
     test('a consent: valid, then terminatedByTpp', async () => {
       const ais = await gateway.client.clientCredentialsToken('AIS');
       const created = await gateway.client.createConsent(ais, {

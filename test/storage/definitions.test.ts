@@ -149,6 +149,7 @@ for (const backend of backends()) {
         const changedSince = new Set([
           TRANSITION_RULE,
           'ledger_execute',
+          'authorization_notified',
           'consent_status_notified',
           'notification_body',
           'notification_content_of',

@@ -280,6 +280,56 @@ for (const backend of backends()) {
       );
     });
 
+    test('a signing basket: SCA on the basket, the status changes on each payment', async () => {
+      const giro = (reference: string, value: string) => ({
+        paymentProduct: 'sek-credit-transfer',
+        tppPaymentReference: reference,
+        debtorAccount: domestic().debtorAccount,
+        creditorAccount: { value, accountType: 'BG' },
+        creditor: { name: 'Elbolaget AB' },
+        instructedAmount: { currency: 'SEK', amount: '250.00' },
+      });
+      const answer = await call(gateway.app, 'POST', '/psd2/se/v2/payments/private/signing-basket', {
+        headers: gateway.client.tppHeaders(token, {
+          'TPP-Notification-URI': receiver.url,
+          'TPP-Notification-Content-Preferred': 'status=SCA,PROCESS',
+        }),
+        json: { payments: [giro('power', '505-0109'), giro('heat', '5050-1055')] },
+      });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const body = answer.body as { signingBaskedId: string; payments: { paymentId: string }[] };
+      assert.deepEqual((answer.body as Record<string, unknown>).tppNotificationContentPreferred, [
+        'SCA',
+        'PROCESS',
+      ]);
+      const basketId = body.signingBaskedId;
+      const psu = (await gateway.client.authorizeScope(`PIS:${basketId}`)).access_token;
+      const executed = await gateway.client.execute('sek-credit-transfer', basketId, psu);
+      assert.equal(executed.status, 200, JSON.stringify(executed.body));
+      await eventually('the basket SCA', () => of(basketId).length === 2);
+      assert.deepEqual(
+        of(basketId).map(({ body: sent }) => [
+          sent.resourceType,
+          sent.status,
+          sent.content,
+          (sent._links as { status: { href: string } }).status.href,
+        ]),
+        ['started', 'finalised'].map((status) => [
+          'basket',
+          status,
+          'SCA',
+          `/psd2/v1/payments/sek-credit-transfer/${basketId}/status`,
+        ]),
+      );
+      for (const { paymentId } of body.payments) {
+        await eventually('the payment moved', () => of(paymentId).length === 1);
+        assert.deepEqual(
+          of(paymentId).map(({ body: sent }) => [sent.resourceType, sent.previousStatus, sent.content]),
+          [['payment', 'ACTC', 'PROCESS']],
+        );
+      }
+    });
+
     test('a consent: valid, then terminatedByTpp', async () => {
       const ais = await gateway.client.clientCredentialsToken('AIS');
       const created = await gateway.client.createConsent(ais, {

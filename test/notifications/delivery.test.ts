@@ -280,6 +280,22 @@ for (const backend of backends()) {
       );
     });
 
+    test('SCA, decoupled: one finalised when the token is issued', async () => {
+      const sca = {
+        'TPP-Notification-URI': receiver.url,
+        'TPP-Notification-Content-Preferred': 'status=SCA',
+      };
+      const { id } = await initiate(sca);
+      const tokens = await gateway.client.decoupled.authorize(`PIS:${id}`, { sleep: async () => {} });
+      assert.equal(tokens.result, 'COMPLETE');
+      await eventually('the SCA notification', () => of(id).length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      assert.deepEqual(
+        of(id).map(({ body }) => [body.status, body.content]),
+        [['finalised', 'SCA']],
+      );
+    });
+
     test('a signing basket: SCA on the basket, the status changes on each payment', async () => {
       const giro = (reference: string, value: string) => ({
         paymentProduct: 'sek-credit-transfer',

@@ -240,6 +240,21 @@ for (const backend of backends()) {
       );
     });
 
+    test('a rejection carries its reason code', async () => {
+      // Sam Scenario's investment savings account (a sandbox scenario): RJCT AG01 at execution.
+      const { id } = await initiate(
+        { 'TPP-Notification-URI': receiver.url },
+        domestic({ debtorAccount: { value: '6000240000048', accountType: 'BBAN' } }),
+      );
+      assert.equal((await authorizeAndExecute(id)).status, 'RJCT');
+      await eventually('the rejection', () => of(id).length === 1);
+      const sent = of(id)[0]!.body;
+      assert.deepEqual(
+        [sent.status, sent.previousStatus, sent.reasonCode, sent.content],
+        ['RJCT', 'ACTC', 'AG01', 'PROCESS'],
+      );
+    });
+
     test('SCA: started when the code is issued, finalised when its token is; failed when denied', async () => {
       const sca = {
         'TPP-Notification-URI': receiver.url,

@@ -19,7 +19,12 @@ import {
 } from '../../services/account-information/consents.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
-import { announceSubscription, subscriptionFrom, subscriptionHeaders } from '../notifications/subscribing.ts';
+import {
+  announceSubscription,
+  subscribingAnswer,
+  subscriptionFrom,
+  subscriptionHeaders,
+} from '../notifications/subscribing.ts';
 import { type Api, answerWith, asBody } from '../shared/api.ts';
 import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
@@ -126,7 +131,10 @@ export function consentRoutes(app: Api, context: ServiceContext, { route, limits
           }),
           body: ConsentBody,
           response: {
-            201: answer(ConsentResponse, 'Created (received): the consentId and where the PSU approves'),
+            201: subscribingAnswer(
+              ConsentResponse,
+              'Created (received): the consentId and where the PSU approves',
+            ),
             ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
           },
         },

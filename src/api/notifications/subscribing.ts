@@ -1,12 +1,13 @@
 // The subscription headers of the initiation and consent routes (Berlin Group NextGenPSD2): read from
 // the request, checked by the notifications context, and answered with what was accepted.
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { contentHeader, type NotificationSubscription } from '../../domain/notifications.ts';
 import { tppOf } from '../../http/request-context.ts';
 import { header } from '../../http/tpp-headers.ts';
 import { subscriptionOf } from '../../services/notifications/subscription.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
+import { answer } from '../shared/schemas.ts';
 
 /** The request headers, for a route's header schema (and so the OpenAPI document). */
 export const subscriptionHeaders = {
@@ -54,4 +55,23 @@ export function announceSubscription(
   if (subscription === undefined) return;
   (reply as FastifyReply).header('ASPSP-Notification-Support', 'true');
   (reply as FastifyReply).header('ASPSP-Notification-Content', contentHeader(subscription.content));
+}
+
+/** The answer of a subscribing call: `answer()`'s, with the two headers a subscription adds. */
+export function subscribingAnswer<T extends TSchema>(schema: T, description: string): T {
+  const plain = answer(schema, description) as T & { headers: Record<string, unknown> };
+  return {
+    ...plain,
+    headers: {
+      ...plain.headers,
+      'ASPSP-Notification-Support': {
+        type: 'string',
+        description: 'true when TPP-Notification-URI was accepted (docs/notifications.md)',
+      },
+      'ASPSP-Notification-Content': {
+        type: 'string',
+        description: 'With a subscription: what will be notified, e.g. status=PROCESS',
+      },
+    },
+  };
 }

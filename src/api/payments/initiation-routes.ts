@@ -13,12 +13,16 @@ import { initiateBasket } from '../../services/payments/basket-initiation.ts';
 import { type Channel, initiatePayment } from '../../services/payments/initiation.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
-import { announceSubscription, subscriptionFrom, subscriptionHeaders } from '../notifications/subscribing.ts';
+import {
+  announceSubscription,
+  subscribingAnswer,
+  subscriptionFrom,
+  subscriptionHeaders,
+} from '../notifications/subscribing.ts';
 import { type Api, answerWith } from '../shared/api.ts';
 import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import {
-  answer,
   apiErrors,
   BEARER,
   BODY_ERRORS,
@@ -46,7 +50,10 @@ const seV2Product = (request: FastifyRequest) =>
 
 /** What an initiation answers: the payment and its SCA methods, or an error. */
 const INITIATION_ANSWERS = {
-  200: answer(InitiationResponseSchema, 'Initiated (ACTC): the paymentId and where the PSU authorizes'),
+  200: subscribingAnswer(
+    InitiationResponseSchema,
+    'Initiated (ACTC): the paymentId and where the PSU authorizes',
+  ),
   ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
 };
 
@@ -86,7 +93,10 @@ export function paymentInitiationRoutes(
           }),
           body: BasketBodySchema,
           response: {
-            200: answer(BasketResponseSchema, 'Initiated: one paymentId per payment, and the basket id'),
+            200: subscribingAnswer(
+              BasketResponseSchema,
+              'Initiated: one paymentId per payment, and the basket id',
+            ),
             ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
           },
         },

@@ -3535,6 +3535,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3744,6 +3748,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3955,6 +3963,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4174,6 +4186,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4393,6 +4409,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4614,6 +4634,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -6793,6 +6817,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -7280,6 +7308,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -7767,6 +7799,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {

@@ -18,6 +18,7 @@ import { fundsConfirmationRoutes } from './api/funds/funds-routes.ts';
 import { healthRoutes, READY_TIMEOUT_MS } from './api/health/health-routes.ts';
 import { metricsRoutes } from './api/health/metrics-routes.ts';
 import { jwksRoutes } from './api/notifications/jwks-routes.ts';
+import { notificationRoutes } from './api/notifications/notification-routes.ts';
 import { NOTIFICATION_WEBHOOKS } from './api/notifications/webhooks.ts';
 import { authorizationRoutes } from './api/oauth/authorize-routes.ts';
 import { tokenRoutes } from './api/oauth/token-routes.ts';
@@ -61,6 +62,7 @@ import { findSandboxApp, resetSandbox } from './sandbox/seed.ts';
 import { listTestData } from './sandbox/test-data-listing.ts';
 import { consentAuthorizables } from './services/account-information/authorizables.ts';
 import { expireConsentsOfApp } from './services/account-information/consents.ts';
+import { startDelivery } from './services/notifications/delivery.ts';
 import { openNotificationSigner } from './services/notifications/signing.ts';
 import { paymentAuthorizables } from './services/payments/authorizables.ts';
 import { bookDuePayments, startScheduler } from './services/payments/due-payments.ts';
@@ -269,6 +271,22 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   if (context.policy.metricsOnPublicListener) metricsRoutes(app, pipeline, metrics);
   // The key that signs status notifications: its files are read now (a bad one stops the start).
   const notificationSigner = await openNotificationSigner(config, context.db);
+  // The status notifications' delivery (issue 41): every process runs one; each notification is sent
+  // by one at a time, signed (RFC 9421) with the key the JWKS publishes.
+  if (config.notificationPollMs > 0) {
+    const stopDelivery = startDelivery(context.db, {
+      clock: context.clock,
+      pollMs: config.notificationPollMs,
+      timeoutMs: config.notificationTimeoutMs,
+      inFlightPerApp: config.notificationInFlightPerApp,
+      loopback: context.policy.notificationTargets.loopback,
+      sign: (request) => notificationSigner.sign(request),
+      count: metrics.services.notificationAttempt,
+      onError: (error) => app.log.error({ err: error }, 'delivering notifications failed'),
+    });
+    app.addHook('onClose', stopDelivery);
+  }
+
   // At the origin, as RFC 8615 places well-known URIs.
   jwksRoutes(app.withTypeProvider<TypeBoxTypeProvider>(), pipeline, notificationSigner);
   await app.register(
@@ -297,6 +315,7 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
       thirdPartyRoutes(api, context, pipeline);
       subscriptionRoutes(api, context, pipeline);
       fundsConfirmationRoutes(api, context, pipeline);
+      notificationRoutes(api, context, pipeline);
       seV1Routes(api, pipeline);
       if (context.policy.sandboxTools)
         sandboxRoutes(api, context, pipeline, {
@@ -446,6 +465,7 @@ function observedSystems(
 /** A context's metrics where nobody reads them (a context built for a test or a tool). */
 const SILENT_METRICS: ServiceMetrics = {
   paymentStatus: () => {},
+  notificationAttempt: () => {},
   paymentExecuted: () => {},
   paymentRejected: () => {},
   decoupledSessionStarted: () => {},

@@ -63,6 +63,12 @@ export interface Config {
   readonly auditKey: string | undefined;
   /** How often a gateway seals the audit records written meanwhile, ms (AUDIT_SEAL_INTERVAL_MS); 0: never. */
   readonly auditSealIntervalMs: number;
+  /** How often a gateway looks for status notifications to send, ms (NOTIFICATION_POLL_MS); 0: never. */
+  readonly notificationPollMs: number;
+  /** How long a notification's receiver has to answer, ms (NOTIFICATION_TIMEOUT_MS). */
+  readonly notificationTimeoutMs: number;
+  /** The most notifications of one app in flight at once, across all processes (NOTIFICATION_IN_FLIGHT_PER_APP). */
+  readonly notificationInFlightPerApp: number;
   /** Audit records older than this many days are deleted (AUDIT_RETENTION_DAYS); undefined: kept. */
   readonly auditRetentionDays: number | undefined;
   /**
@@ -547,6 +553,9 @@ export function loadConfig(env: Env = process.env, terminal = process.stdout.isT
     schedulerIntervalMs: integer(env, 'SCHEDULER_INTERVAL_MS', 60_000, 0, 86_400_000),
     availabilityFlushMs: integer(env, 'AVAILABILITY_FLUSH_MS', 5_000, 0, 600_000),
     auditSealIntervalMs: integer(env, 'AUDIT_SEAL_INTERVAL_MS', 1_000, 0, 3_600_000),
+    notificationPollMs: integer(env, 'NOTIFICATION_POLL_MS', 1_000, 0, 3_600_000),
+    notificationTimeoutMs: integer(env, 'NOTIFICATION_TIMEOUT_MS', 10_000, 1, 60_000),
+    notificationInFlightPerApp: integer(env, 'NOTIFICATION_IN_FLIGHT_PER_APP', 4, 1, 100),
     auditRetentionDays:
       text(env, 'AUDIT_RETENTION_DAYS') === undefined
         ? undefined

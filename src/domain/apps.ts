@@ -10,4 +10,6 @@ export interface App {
   readonly tppId?: string | null;
   /** Sandbox: how far the app's clock is ahead of real time (POST /sandbox/clock); live never read. */
   readonly clockOffsetMs?: number;
+  /** The hosts its status notifications may go to in live mode (onboarding's app.notificationHosts). */
+  readonly notificationHosts?: readonly string[];
 }

@@ -88,6 +88,12 @@ export function createMetrics(sources: MetricsSources = {}): GatewayMetrics {
     labelNames: ['grant'] as const,
     registers,
   });
+  const notifications = new Counter({
+    name: 'psd2_notifications_total',
+    help: 'Status notification attempts to TPPs, by result: delivered, retried (to be sent again) or abandoned',
+    labelNames: ['result'] as const,
+    registers,
+  });
   const batches = new Histogram({
     name: 'psd2_db_batch_size',
     help: 'Items joined in one statement by the coalescer, by statement',
@@ -174,6 +180,7 @@ export function createMetrics(sources: MetricsSources = {}): GatewayMetrics {
       decoupledSessionStarted: () => sessionsStarted.inc(),
       decoupledSessionEnded: (result) => sessionsEnded.inc({ result }),
       tokenIssued: (grant) => tokens.inc({ grant }),
+      notificationAttempt: (result) => notifications.inc({ result }),
     },
     observeBatch: (statement, size) => batches.observe({ statement }, size),
     exposition: async () => ({ contentType: registry.contentType, text: await registry.metrics() }),

@@ -11,6 +11,7 @@ function toApp(row: typeof apps.$inferSelect): App {
     redirectUri: row.redirectUri,
     seeded: row.seeded,
     tppId: row.tppId,
+    notificationHosts: row.notificationHosts,
   };
 }
 
@@ -18,7 +19,8 @@ export async function findApp(db: StoreDb, clientId: string): Promise<App | unde
   const rows = await runStatement<App>(
     db,
     'find_app',
-    `SELECT client_id AS "clientId", name, description, redirect_uri AS "redirectUri", seeded, tpp_id AS "tppId"
+    `SELECT client_id AS "clientId", name, description, redirect_uri AS "redirectUri", seeded, tpp_id AS "tppId",
+            notification_hosts AS "notificationHosts"
        FROM apps WHERE client_id = $1`,
     [clientId],
   );
@@ -31,7 +33,7 @@ export async function findSeededApp(db: Db): Promise<App | undefined> {
 }
 
 export async function insertApp(db: Db, app: App): Promise<void> {
-  await db.insert(apps).values(app);
+  await db.insert(apps).values({ ...app, notificationHosts: [...(app.notificationHosts ?? [])] });
 }
 
 export async function updateRedirectUri(db: Db, clientId: string, redirectUri: string): Promise<void> {

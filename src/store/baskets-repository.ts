@@ -3,6 +3,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { AuditActor } from '../domain/audit.ts';
 import type { Basket } from '../domain/baskets.ts';
+import { type NotificationSubscription, subscriptionColumns } from '../domain/notifications.ts';
 import type { Payment } from '../domain/payment.ts';
 import type { CustomerType } from '../domain/products.ts';
 import { ACTOR_INPUT_COLUMNS, actorColumns, auditInsertSql } from './audit/record.ts';
@@ -44,6 +45,8 @@ export interface NewBasket {
   readonly answer: RecordedAnswer | undefined;
   /** Who initiated it: a `payment.initiated` record per payment, written by the same statement. */
   readonly actor?: AuditActor | undefined;
+  /** The TPP's subscription to status notifications: the basket's and each of its payments'. */
+  readonly notification?: NotificationSubscription | undefined;
 }
 
 /**
@@ -76,10 +79,11 @@ const basketInitiations = joinedStatement('insert_baskets_answering', insertBask
  */
 async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]): Promise<boolean[]> {
   // Object.assign, not `{ ...basket, ... }`: docs/decisions.md, "Spreads followed by members".
-  const rows = items.map(({ basket, customerType, corporateId, members, answer, actor }) =>
+  const rows = items.map(({ basket, customerType, corporateId, members, answer, actor, notification }) =>
     Object.assign(
       actorColumns(actor),
       basket,
+      subscriptionColumns(notification),
       {
         customerType,
         corporateId,
@@ -95,12 +99,13 @@ async function insertBasketsAnswering(db: StoreDb, items: readonly NewBasket[]):
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS t("basketId" text, "clientId" text, "psuId" text, "customerType" text, "corporateId" text,
               payments jsonb, "claimClient" text, operation text, key text, claim text,
-              "statusCode" integer, body jsonb, ${ACTOR_INPUT_COLUMNS})
+              "statusCode" integer, body jsonb, "notificationUri" text, "notificationContent" text,
+              ${ACTOR_INPUT_COLUMNS})
      ),
      recorded AS (${recordAnswersSql('input')}),
      basket AS (
-       INSERT INTO signing_baskets (basket_id, client_id, psu_id)
-       SELECT i."basketId", i."clientId", i."psuId"
+       INSERT INTO signing_baskets (basket_id, client_id, psu_id, notification_uri, notification_content)
+       SELECT i."basketId", i."clientId", i."psuId", i."notificationUri", i."notificationContent"
          FROM input i WHERE i.claim IS NULL OR i.claim IN (SELECT claim FROM recorded)
        RETURNING basket_id
      ),

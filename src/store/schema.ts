@@ -9,6 +9,7 @@ import { instant } from './schema/columns.ts';
 export * from './schema/availability.ts';
 export * from './schema/ledger.ts';
 export * from './schema/notification-signing.ts';
+export * from './schema/notifications.ts';
 export * from './schema/onboarding.ts';
 export * from './schema/psu-sessions.ts';
 export * from './schema/sandbox-clocks.ts';
@@ -21,6 +22,8 @@ export const apps = pgTable('apps', {
   seeded: boolean('seeded').notNull().default(false),
   createdAt: instant('created_at').notNull().default(sql`now()`),
   tppId: text('tpp_id'),
+  /** The hosts the app's notifications may go to in live mode (0037). */
+  notificationHosts: text('notification_hosts').array().notNull().default(sql`'{}'`),
 });
 
 /** A PSU: one of the built-in directory's, or (reference) only its id, for a PSU the bank's systems vouched for. */
@@ -95,6 +98,9 @@ export const payments = pgTable('payments', {
   auditActor: jsonb('audit_actor').$type<Record<string, string>>(),
   /** Accepted and waiting for its settlement (a sandbox scenario): the bank day it settles on (0039). */
   settlesOn: date('settles_on', { mode: 'string' }),
+  /** The TPP's subscription to status notifications (0037): where, and which content (e.g. "PROCESS,LAST"). */
+  notificationUri: text('notification_uri'),
+  notificationContent: text('notification_content'),
 });
 
 export const signingBaskets = pgTable('signing_baskets', {
@@ -102,6 +108,8 @@ export const signingBaskets = pgTable('signing_baskets', {
   clientId: text('client_id').notNull(),
   psuId: text('psu_id').notNull(),
   createdAt: instant('created_at').notNull().default(sql`now()`),
+  notificationUri: text('notification_uri'),
+  notificationContent: text('notification_content'),
 });
 
 export const authCodes = pgTable('auth_codes', {
@@ -255,6 +263,8 @@ export const consents = pgTable('consents', {
   frequencyPerDay: integer('frequency_per_day'),
   requestedPsuId: text('requested_psu_id'),
   terminatedAt: instant('terminated_at'),
+  notificationUri: text('notification_uri'),
+  notificationContent: text('notification_content'),
 });
 
 export const consentUsage = pgTable(

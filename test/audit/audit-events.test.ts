@@ -101,7 +101,7 @@ for (const backend of backends()) {
           psuId: null,
           address: '127.0.0.1',
           correlationId: 'subscribe-1',
-          detail: { name: 'Budget', redirectUri: 'https://budget.example/cb' },
+          detail: { name: 'Budget', redirectUri: 'https://budget.example/cb', notificationHosts: [] },
         },
         {
           event: 'app.subscribed',

@@ -347,6 +347,7 @@ for (const backend of backends()) {
         status: 200,
         body: {
           ...app,
+          notificationHosts: [],
           clientId: appId,
           subscription: {
             subscriptionId: answer.body.subscription.subscriptionId,

@@ -255,6 +255,7 @@ describe('third parties over mutual TLS', () => {
     );
     assert.deepEqual(body, {
       ...app,
+      notificationHosts: [],
       clientId: body.clientId,
       subscription: {
         subscriptionId: body.subscription.subscriptionId,
@@ -270,6 +271,7 @@ describe('third parties over mutual TLS', () => {
       status: 200,
       body: {
         ...app,
+        notificationHosts: [],
         clientId: body.clientId,
         subscription: {
           subscriptionId: addedBody.subscription.subscriptionId,
@@ -311,6 +313,7 @@ describe('third parties over mutual TLS', () => {
       status: 200,
       body: {
         ...app,
+        notificationHosts: [],
         clientId: body.clientId,
         subscription: {
           subscriptionId: renewedBody.subscription.subscriptionId,
@@ -424,6 +427,95 @@ describe('third parties over mutual TLS', () => {
         text: 'A qualified certificate (QWAC or OBWAC) must be presented in TLS',
       }),
     });
+  });
+
+  test('live notifications: https on a host the app registered, never a private address', async () => {
+    await call('POST', '/psd2/v1/third-parties', certs.good);
+    const admin = await adminToken(certs.good);
+    const app = {
+      name: 'Notified',
+      description: '',
+      oauthRedirectURI: 'https://notified.example/cb',
+      notificationHosts: ['notify.notified.example'],
+    };
+    const registered = await subscribe(certs.good, admin, { app, product: { name: 'payments-se-private' } });
+    assert.equal(registered.status, 200, JSON.stringify(registered.body));
+    const { clientId } = registered.body as { clientId: string };
+    assert.deepEqual((registered.body as { notificationHosts: string[] }).notificationHosts, [
+      'notify.notified.example',
+    ]);
+    const badHost = await subscribe(certs.good, admin, {
+      app: { ...app, notificationHosts: ['Not A Host'] },
+      product: { name: 'payments-se-private' },
+    });
+    assert.equal(badHost.status, 400, JSON.stringify(badHost.body));
+    const token = await tlsRequest(`${origin}/oauth2/token/1.0`, {
+      method: 'POST',
+      ca: ca.certificatePem,
+      client: certs.good,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        scope: 'PIS',
+        client_id: clientId,
+      }).toString(),
+    });
+    const pis = (token.body as { access_token: string }).access_token;
+    const initiate = (uri: string) =>
+      call(
+        'POST',
+        '/psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer',
+        certs.good,
+        {
+          debtorAccount: { value: '6000123456789', accountType: 'BBAN' },
+          creditorAccount: { value: '6789555555550', accountType: 'BBAN' },
+          instructedAmount: { currency: 'SEK', amount: '10.00' },
+        },
+        {
+          'X-Gateway-Client-Id': clientId,
+          Authorization: `Bearer ${pis}`,
+          'PSU-IP-Address': '198.51.100.2',
+          'TPP-Notification-URI': uri,
+        },
+      );
+    const refused = (text: string) => ({
+      status: 400,
+      body: errorBody(400, 'Bad Request', {
+        code: 'FORMAT_ERROR',
+        path: 'TPP-Notification-URI',
+        text: `TPP-Notification-URI ${text}`,
+      }),
+    });
+    assert.deepEqual(
+      await initiate('http://notify.notified.example/psd2'),
+      refused('must be one absolute https: URI'),
+    );
+    assert.deepEqual(
+      await initiate('https://elsewhere.example/psd2'),
+      refused(
+        "must be on one of the app's registered notification hosts (onboarding: app.notificationHosts)",
+      ),
+    );
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.8',
+      '169.254.169.254',
+      '[::1]',
+      '[fd00::1]',
+      '[::ffff:192.168.1.1]',
+    ]) {
+      assert.deepEqual(
+        await initiate(`https://${address}/psd2`),
+        refused('must not name a private, loopback, link-local or multicast address'),
+        address,
+      );
+    }
+    const accepted = await initiate('https://notify.notified.example/psd2');
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+    assert.deepEqual(
+      (accepted.body as { tppNotificationContentPreferred: string[] }).tppNotificationContentPreferred,
+      ['PROCESS'],
+    );
   });
 
   test('live AIS calls: the AIS role; consents need the consents subscription (spec rule 3)', async () => {

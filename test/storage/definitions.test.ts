@@ -145,7 +145,16 @@ for (const backend of backends()) {
           upgraded.functions.map((row) => row.name).sort(),
           current.map((definition) => definition.name).sort(),
         );
-        const changedSince = new Set([TRANSITION_RULE, 'ledger_execute']);
+        // The notifications' functions (issue 41) were born as definitions: no migration had them.
+        const changedSince = new Set([
+          TRANSITION_RULE,
+          'ledger_execute',
+          'authorization_notified',
+          'consent_status_notified',
+          'notification_body',
+          'notification_content_of',
+          'notify_tpp',
+        ]);
         assert.deepEqual(
           upgraded.functions.filter((row) => !changedSince.has(row.name)),
           older.history.filter((row) => !changedSince.has(row.name)),

@@ -19,6 +19,12 @@ import {
 } from '../../services/account-information/consents.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
+import {
+  announceSubscription,
+  subscribingAnswer,
+  subscriptionFrom,
+  subscriptionHeaders,
+} from '../notifications/subscribing.ts';
 import { type Api, answerWith, asBody } from '../shared/api.ts';
 import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
@@ -120,16 +126,21 @@ export function consentRoutes(app: Api, context: ServiceContext, { route, limits
             keyed: true,
             extra: {
               'PSU-ID': Type.Optional(Type.String({ description: 'The PSU, when known in advance' })),
+              ...subscriptionHeaders,
             },
           }),
           body: ConsentBody,
           response: {
-            201: answer(ConsentResponse, 'Created (received): the consentId and where the PSU approves'),
+            201: subscribingAnswer(
+              ConsentResponse,
+              'Created (received): the consentId and where the PSU approves',
+            ),
             ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
           },
         },
         handler: async (request, reply) => {
           const tpp = tppOf(request);
+          const notification = subscriptionFrom(context, request);
           const answer = await createAccountConsent(context, {
             app: tpp.app,
             grant: grantOf(request),
@@ -139,7 +150,9 @@ export function consentRoutes(app: Api, context: ServiceContext, { route, limits
             psuId: header(request, 'psu-id'),
             baseUrl: baseUrlOf(context.config, request),
             actor: auditActorOf(request),
+            notification,
           });
+          announceSubscription(reply, notification);
           return answerWith(reply, answer);
         },
       }),

@@ -1,5 +1,6 @@
 // The consent answer shared by account consents and Swedish short-term consents.
 import { Type } from '@sinclair/typebox';
+import { acceptedContentField } from '../notifications/subscribing.ts';
 
 const ScaLink = Type.Object({ href: Type.String(), name: Type.String(), type: Type.String() });
 
@@ -12,6 +13,7 @@ export const ConsentResponse = Type.Object({
       _links: Type.Object({ authorization: Type.Array(ScaLink) }),
     }),
   ),
+  ...acceptedContentField,
 });
 
 export const Amount = Type.Object({ content: Type.String(), currency: Type.String() });

@@ -31,6 +31,21 @@ const SubscriptionBody = Type.Object(
           name: Type.String({ minLength: 1, maxLength: 100 }),
           description: Type.String({ maxLength: 500 }),
           oauthRedirectURI: Type.String({ minLength: 1, maxLength: 2000 }),
+          notificationHosts: Type.Optional(
+            Type.Array(
+              Type.String({
+                maxLength: 253,
+                pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$',
+              }),
+              {
+                maxItems: 20,
+                uniqueItems: true,
+                description:
+                  "The hosts (lower-case DNS names) the app's status notifications may go to in live mode: a TPP-Notification-URI must be https on one of them (docs/notifications.md). Another list needs another app",
+                examples: [['notify.tpp.example']],
+              },
+            ),
+          ),
         },
         closed,
       ),
@@ -76,6 +91,7 @@ const SubscriptionResponse = Type.Object({
   name: Type.String(),
   description: Type.String(),
   oauthRedirectURI: Type.String(),
+  notificationHosts: Type.Array(Type.String()),
   clientId: Type.String(),
   subscription: Type.Object({
     subscriptionId: Type.String(),

@@ -13,11 +13,16 @@ import { initiateBasket } from '../../services/payments/basket-initiation.ts';
 import { type Channel, initiatePayment } from '../../services/payments/initiation.ts';
 import type { ServiceContext } from '../../services/shared/context.ts';
 import { baseUrlOf } from '../base-url.ts';
+import {
+  announceSubscription,
+  subscribingAnswer,
+  subscriptionFrom,
+  subscriptionHeaders,
+} from '../notifications/subscribing.ts';
 import { type Api, answerWith } from '../shared/api.ts';
 import { bearer } from '../shared/bearer.ts';
 import type { Pipelines } from '../shared/pipeline.ts';
 import {
-  answer,
   apiErrors,
   BEARER,
   BODY_ERRORS,
@@ -45,7 +50,10 @@ const seV2Product = (request: FastifyRequest) =>
 
 /** What an initiation answers: the payment and its SCA methods, or an error. */
 const INITIATION_ANSWERS = {
-  200: answer(InitiationResponseSchema, 'Initiated (ACTC): the paymentId and where the PSU authorizes'),
+  200: subscribingAnswer(
+    InitiationResponseSchema,
+    'Initiated (ACTC): the paymentId and where the PSU authorizes',
+  ),
   ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
 };
 
@@ -81,15 +89,20 @@ export function paymentInitiationRoutes(
             psuPresent: true,
             keyed: true,
             ...(corporate ? { corporate: true } : {}),
+            extra: subscriptionHeaders,
           }),
           body: BasketBodySchema,
           response: {
-            200: answer(BasketResponseSchema, 'Initiated: one paymentId per payment, and the basket id'),
+            200: subscribingAnswer(
+              BasketResponseSchema,
+              'Initiated: one paymentId per payment, and the basket id',
+            ),
             ...apiErrors(...TPP_CALL_ERRORS, ...KEYED_ERRORS, ...BODY_ERRORS),
           },
         },
         handler: async (request, reply) => {
           const tpp = tppOf(request);
+          const notification = subscriptionFrom(context, request);
           const answer = await initiateBasket(context, {
             app: tpp.app,
             grant: grantOf(request),
@@ -98,7 +111,9 @@ export function paymentInitiationRoutes(
             payments: request.body.payments,
             corporate: corporateHeaders(request),
             actor: auditActorOf(request),
+            notification,
           });
+          announceSubscription(reply, notification);
           return answerWith(reply, answer);
         },
       }),
@@ -107,6 +122,7 @@ export function paymentInitiationRoutes(
 
   const initiate = async (request: FastifyRequest, reply: object, channel: Channel, productName: string) => {
     const tpp = tppOf(request);
+    const notification = subscriptionFrom(context, request);
     const answer = await initiatePayment(context, {
       app: tpp.app,
       grant: grantOf(request),
@@ -117,7 +133,9 @@ export function paymentInitiationRoutes(
       corporate: corporateHeaders(request),
       baseUrl: baseUrlOf(context.config, request),
       actor: auditActorOf(request),
+      notification,
     });
+    announceSubscription(reply, notification);
     return answerWith(reply, answer);
   };
 
@@ -138,7 +156,13 @@ export function paymentInitiationRoutes(
         tags: ['Payments'],
         security: BEARER,
         params: ProductParams,
-        headers: tppHeaderSchema({ country: true, psuPresent: true, corporate: true, keyed: true }),
+        headers: tppHeaderSchema({
+          country: true,
+          psuPresent: true,
+          corporate: true,
+          keyed: true,
+          extra: subscriptionHeaders,
+        }),
         body: PaymentBodySchema,
         response: INITIATION_ANSWERS,
       },
@@ -173,7 +197,12 @@ export function paymentInitiationRoutes(
           tags: ['Payments'],
           security: BEARER,
           params: ProductParams,
-          headers: tppHeaderSchema({ psuPresent: true, corporate: true, keyed: true }),
+          headers: tppHeaderSchema({
+            psuPresent: true,
+            corporate: true,
+            keyed: true,
+            extra: subscriptionHeaders,
+          }),
           body: PaymentBodySchema,
           response: INITIATION_ANSWERS,
         },
@@ -200,7 +229,12 @@ export function paymentInitiationRoutes(
         tags: ['Payments'],
         security: BEARER,
         params: SeV2InitiationParams,
-        headers: tppHeaderSchema({ psuPresent: true, corporate: true, keyed: true }),
+        headers: tppHeaderSchema({
+          psuPresent: true,
+          corporate: true,
+          keyed: true,
+          extra: subscriptionHeaders,
+        }),
         body: PaymentBodySchema,
         response: INITIATION_ANSWERS,
       },

@@ -2,6 +2,7 @@
 // declare is set aside before validation and named in X-Ignored-Fields (http/tolerant-body.ts), so a
 // misspelt field is visible without breaking clients that send more than the contract knows.
 import { type Static, Type } from '@sinclair/typebox';
+import { acceptedContentField } from '../notifications/subscribing.ts';
 
 /** Examples from the sandbox's test data (the collection's requests run them: test/docs). */
 const DOMESTIC_EXAMPLE = {
@@ -119,6 +120,7 @@ export const InitiationResponseSchema = Type.Object(
     }),
     scaMethods: ScaMethods,
     transactionStatus: Type.String({ description: 'ACTC at initiation' }),
+    ...acceptedContentField,
   },
   {
     examples: [
@@ -227,6 +229,7 @@ export const BasketResponseSchema = Type.Object({
     description:
       'The basket id (spelt so, as the real service does): the scope suffix and the execute path id',
   }),
+  ...acceptedContentField,
 });
 
 export const ExecuteResponseSchema = Type.Object({

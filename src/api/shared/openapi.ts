@@ -28,6 +28,10 @@ export const TAGS = [
   { name: 'Card accounts', description: 'Card accounts, balances and transactions under a consent' },
   { name: 'Funds confirmation', description: 'Is an amount available on an account now: true or false' },
   {
+    name: 'Notifications',
+    description: 'Status notifications the gateway sent to the TPP (TPP-Notification-URI), and how each went',
+  },
+  {
     name: 'Onboarding',
     description: "Live: the TPP's enrollment with its certificate, apps and subscriptions",
   },

@@ -10,8 +10,8 @@ import { findCertificate, listSubscriptions } from '../../store/tpps-repository.
 import type { ServiceContext } from '../shared/context.ts';
 
 export interface LiveAccessRule {
-  /** The role the certificate must carry. */
-  readonly role: TppScope;
+  /** The role the certificate must carry (one of them, when several are named). */
+  readonly role: TppScope | readonly TppScope[];
   /** The products of the path; a subscription to any one of them is enough. */
   readonly products: readonly string[];
 }
@@ -107,9 +107,10 @@ export async function checkLiveAccess(
   if (app.tppId !== tppId)
     throw apiError('CERTIFICATE_INVALID', 'The certificate does not belong to the TPP of this app');
   const qwac = requireQwac(peer);
-  const allowed = qwac.scopes.includes(rule.role);
+  const roles: readonly TppScope[] = typeof rule.role === 'string' ? [rule.role] : rule.role;
+  const allowed = roles.some((role) => qwac.scopes.includes(role));
   if (!allowed)
-    throw apiError('ROLE_INVALID', `This interface needs the ${rule.role} role in the certificate`);
+    throw apiError('ROLE_INVALID', `This interface needs the ${roles.join(' or ')} role in the certificate`);
   await requireSubscription(context, app, rule.products);
 }
 

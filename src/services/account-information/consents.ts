@@ -8,6 +8,12 @@ import type { AuditActor } from '../../domain/audit.ts';
 import type { Consent, ConsentKind } from '../../domain/consents.ts';
 import { addDays, dayBefore, isIsoDate, startOfDay } from '../../domain/dates.ts';
 import { ApiError, apiError } from '../../domain/errors.ts';
+import {
+  acceptedContent,
+  type NotificationContent,
+  type NotificationSubscription,
+  subscriptionColumns,
+} from '../../domain/notifications.ts';
 import { formatResourceScope, parseResourceScope } from '../../domain/scope.ts';
 import { newId } from '../../domain/secrets.ts';
 import {
@@ -50,6 +56,7 @@ export interface ConsentCreated {
   readonly consentId: string;
   readonly consentStatus: 'received';
   readonly scaMethods: readonly ScaMethod[];
+  readonly tppNotificationContentPreferred?: readonly NotificationContent[];
 }
 
 export interface ConsentView {
@@ -73,6 +80,8 @@ export async function createAccountConsent(
     baseUrl: string;
     /** Who asks, for the audit trail. */
     actor?: AuditActor;
+    /** The TPP's subscription to the consent's status notifications (TPP-Notification-URI), if any. */
+    notification?: NotificationSubscription | undefined;
   },
 ): Promise<Answer<ConsentCreated>> {
   requireClientToken(request.grant, request.app.clientId, 'AIS');
@@ -98,7 +107,12 @@ export async function createAccountConsent(
       clientId: request.app.clientId,
       operation: 'consent',
       key: request.idempotencyKey,
-      request: { api: request.api, body: request.body, psuId: request.psuId ?? null },
+      request: {
+        api: request.api,
+        body: request.body,
+        psuId: request.psuId ?? null,
+        notification: request.notification,
+      },
     },
     async (trx) => {
       await insertConsent(
@@ -114,6 +128,7 @@ export async function createAccountConsent(
           frequencyPerDay,
           requestedPsuId: request.psuId ?? null,
           createdAt: context.clock(),
+          ...subscriptionColumns(request.notification),
         },
         request.actor,
       );
@@ -123,6 +138,7 @@ export async function createAccountConsent(
           consentId,
           consentStatus: 'received',
           scaMethods: scaMethods(request.baseUrl, COUNTRY_OF[request.api]),
+          ...acceptedContent(request.notification),
         },
       };
     },

@@ -16,7 +16,13 @@ import type { ServiceContext } from '../shared/context.ts';
 import { type Answer, answerOnce } from '../shared/idempotency.ts';
 
 export interface SubscriptionRequestBody {
-  readonly app?: { readonly name: string; readonly description: string; readonly oauthRedirectURI: string };
+  readonly app?: {
+    readonly name: string;
+    readonly description: string;
+    readonly oauthRedirectURI: string;
+    /** Where the app's status notifications may go in live mode (lower-case host names). */
+    readonly notificationHosts?: readonly string[];
+  };
   readonly clientId?: string;
   readonly product: { readonly name: string };
 }
@@ -25,6 +31,7 @@ export interface SubscriptionResponse {
   readonly name: string;
   readonly description: string;
   readonly oauthRedirectURI: string;
+  readonly notificationHosts: readonly string[];
   readonly clientId: string;
   readonly subscription: {
     readonly subscriptionId: string;
@@ -89,6 +96,7 @@ export async function subscribe(
           description: body.app.description,
           redirectUri: body.app.oauthRedirectURI,
           seeded: false,
+          notificationHosts: body.app.notificationHosts ?? [],
         };
         await insertApp(trx, { ...app, tppId: tpp.tppId });
         await recordEvents(trx, [
@@ -99,7 +107,11 @@ export async function subscribe(
             event: 'app.registered',
             outcome: 'ok',
             resource: clientId,
-            detail: { name: app.name, redirectUri: app.redirectUri },
+            detail: {
+              name: app.name,
+              redirectUri: app.redirectUri,
+              notificationHosts: app.notificationHosts,
+            },
           },
         ]);
       } else if (app === undefined || app.tppId !== tpp.tppId) {
@@ -134,6 +146,7 @@ export async function subscribe(
           name: app.name,
           description: app.description,
           oauthRedirectURI: app.redirectUri,
+          notificationHosts: app.notificationHosts ?? [],
           clientId: app.clientId,
           subscription: {
             subscriptionId,

@@ -8,6 +8,11 @@ import type { AuditActor } from '../../domain/audit.ts';
 import { type CorporateHeaders, checkCorporateHeaders } from '../../domain/corporate.ts';
 import { ApiError, type TppMessage } from '../../domain/errors.ts';
 import {
+  acceptedContent,
+  type NotificationContent,
+  type NotificationSubscription,
+} from '../../domain/notifications.ts';
+import {
   checkDebtorAccount,
   type PaymentBody,
   type PaymentInstruction,
@@ -38,12 +43,15 @@ export interface BasketRequest {
   readonly corporate: CorporateHeaders;
   /** Who asks, for the audit trail. */
   readonly actor?: AuditActor;
+  /** The TPP's subscription to the basket's notifications (its payments' status moves), if any. */
+  readonly notification?: NotificationSubscription | undefined;
 }
 
 export interface BasketResponse {
   readonly payments: readonly { readonly paymentId: string; readonly tppPaymentReference: string }[];
   /** Spelled so in the initiation answer (spec "Payment initiation response"). */
   readonly signingBaskedId: string;
+  readonly tppNotificationContentPreferred?: readonly NotificationContent[];
 }
 
 export async function initiateBasket(
@@ -152,6 +160,7 @@ export async function initiateBasket(
         tppPaymentReference: member.tppPaymentReference,
       })),
       signingBaskedId: basketId,
+      ...acceptedContent(request.notification),
     },
   };
   // One statement stores the basket, its payments and, under an Idempotency-Key, the answer, or nothing
@@ -160,7 +169,12 @@ export async function initiateBasket(
     clientId: request.app.clientId,
     operation: 'basket',
     key: request.idempotencyKey,
-    request: { customerType, payments: request.payments, corporate: request.corporate },
+    request: {
+      customerType,
+      payments: request.payments,
+      corporate: request.corporate,
+      notification: request.notification,
+    },
   } as const;
   return underKey(context, keyed, (claim) =>
     storeOnce(
@@ -175,6 +189,7 @@ export async function initiateBasket(
           members,
           answer: recorded,
           actor: request.actor,
+          notification: request.notification,
         }),
       () => {
         for (const member of members) context.metrics.paymentStatus(member.instruction.product, 'ACTC');

@@ -6,6 +6,11 @@ import type { App } from '../../domain/apps.ts';
 import type { AuditActor } from '../../domain/audit.ts';
 import { type CorporateHeaders, checkCorporateHeaders } from '../../domain/corporate.ts';
 import { ApiError, apiError, type TppMessage } from '../../domain/errors.ts';
+import {
+  acceptedContent,
+  type NotificationContent,
+  type NotificationSubscription,
+} from '../../domain/notifications.ts';
 import { checkDebtorAccount, type PaymentBody, validatePaymentBody } from '../../domain/payment-rules.ts';
 import {
   type Country,
@@ -41,12 +46,16 @@ export interface InitiationRequest {
   readonly baseUrl: string;
   /** Who asks, for the audit trail. */
   readonly actor?: AuditActor;
+  /** The TPP's subscription to the payment's status notifications (TPP-Notification-URI), if any. */
+  readonly notification?: NotificationSubscription | undefined;
 }
 
 export interface InitiationResponse {
   readonly paymentId: string;
   readonly scaMethods: readonly ScaMethod[];
   readonly transactionStatus: 'ACTC';
+  /** What the subscription was accepted for, when there is one. */
+  readonly tppNotificationContentPreferred?: readonly NotificationContent[];
 }
 
 export async function initiatePayment(
@@ -73,6 +82,7 @@ export async function initiatePayment(
       product: product.id,
       body: request.body,
       corporate: request.corporate,
+      notification: request.notification,
     },
   } as const;
   // No transaction: the lookups only read, and the payment (with its answer, under an Idempotency-Key)
@@ -99,7 +109,12 @@ export async function initiatePayment(
     const paymentId = newId();
     const answer: Answer<InitiationResponse> = {
       statusCode: 200,
-      body: { paymentId, scaMethods: scaMethods(request.baseUrl, country), transactionStatus: 'ACTC' },
+      body: {
+        paymentId,
+        scaMethods: scaMethods(request.baseUrl, country),
+        transactionStatus: 'ACTC',
+        ...acceptedContent(request.notification),
+      },
     };
     const payment = {
       id: paymentId,
@@ -110,6 +125,7 @@ export async function initiatePayment(
       debtorAccountId: account.accountId,
       debtorCurrency: account.currency,
       instruction,
+      notification: request.notification,
     };
     return storeOnce(
       context.db,

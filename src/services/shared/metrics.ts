@@ -36,4 +36,9 @@ export interface ServiceMetrics {
   decoupledSessionStarted(): void;
   decoupledSessionEnded(result: DecoupledResult): void;
   tokenIssued(grant: TokenGrantKind): void;
+  /** A status notification's attempt: delivered, to be retried, or abandoned (issue 41). */
+  notificationAttempt(result: NotificationResult): void;
 }
+
+/** What a notification's delivery attempt led to. */
+export type NotificationResult = 'delivered' | 'retried' | 'abandoned';

@@ -46,6 +46,11 @@ export interface ModePolicy {
   newClientId(): string;
   /** The schemes an app's redirect URI may use. */
   readonly redirectUriProtocols: readonly string[];
+  /**
+   * Where status notifications may go (issue 41): live, https on a host the app registered, never a
+   * private, loopback or link-local address; the sandbox also http, any host and loopback.
+   */
+  readonly notificationTargets: NotificationTargets;
   /** PSU-IP-Address is required on calls the PSU makes (execute), live. */
   readonly requirePsuIpAddress: boolean;
   /** The sandbox's own routes (/sandbox/...) and its seeded app. */
@@ -94,6 +99,11 @@ function sandboxPolicy(scenarioOf: ScenarioOf, settlementOf: SettlementOf): Mode
     onboardingWithoutCertificate: true,
     newClientId: newSandboxClientId,
     redirectUriProtocols: Object.freeze(['https:', 'http:']),
+    notificationTargets: Object.freeze({
+      protocols: Object.freeze(['https:', 'http:']),
+      registeredHostsOnly: false,
+      loopback: true,
+    }),
     requirePsuIpAddress: false,
     sandboxTools: true,
     clientTokenNeedsRole: false,
@@ -122,6 +132,11 @@ const livePolicy: ModePolicy = Object.freeze({
   onboardingWithoutCertificate: false,
   newClientId: () => randomUUID(),
   redirectUriProtocols: Object.freeze(['https:']),
+  notificationTargets: Object.freeze({
+    protocols: Object.freeze(['https:']),
+    registeredHostsOnly: true,
+    loopback: false,
+  }),
   requirePsuIpAddress: true,
   sandboxTools: false,
   clientTokenNeedsRole: true,
@@ -129,6 +144,15 @@ const livePolicy: ModePolicy = Object.freeze({
   metricsOnPublicListener: false,
   strictTransportSecurity: 'max-age=31536000',
 });
+
+/** Where a mode lets status notifications go. */
+export interface NotificationTargets {
+  readonly protocols: readonly string[];
+  /** The URI's host must be one of the app's notificationHosts. */
+  readonly registeredHostsOnly: boolean;
+  /** Loopback addresses allowed (every other private range is refused in both modes). */
+  readonly loopback: boolean;
+}
 
 export function policyFor(
   mode: Mode,

@@ -2,6 +2,7 @@
 // travels as a JSON tuple whose instruction the statement reads its columns from (baskets use it too).
 
 import type { AuditActor } from '../../domain/audit.ts';
+import { type NotificationSubscription, subscriptionColumns } from '../../domain/notifications.ts';
 import type { PaymentInstruction } from '../../domain/payment-rules.ts';
 import type { CustomerType } from '../../domain/products.ts';
 import { ACTOR_INPUT_COLUMNS, actorColumns, auditInsertSql } from '../audit/record.ts';
@@ -18,6 +19,8 @@ export interface NewPayment {
   readonly debtorAccountId: string;
   readonly debtorCurrency: string;
   readonly instruction: PaymentInstruction;
+  /** The TPP's subscription to its status notifications, if it sent one. */
+  readonly notification?: NotificationSubscription | undefined;
 }
 
 /** What a new payment has of its own; its app, PSU and customer may be named once for several. */
@@ -37,7 +40,7 @@ export function newPaymentTuple(payment: PaymentOfRow): readonly unknown[] {
 /** The columns `newPaymentValues` gives, in its order. */
 export const NEW_PAYMENT_COLUMNS = `payment_id, client_id, product, country, customer_type, psu_id, corporate_id,
   debtor_account_id, amount_minor, currency, creditor_name, creditor_account, requested_execution_date,
-  status, instruction, debtor_currency`;
+  status, instruction, debtor_currency, notification_uri, notification_content`;
 
 /**
  * The select list of a new payment in ACTC from `tuple`, an SQL expression of `newPaymentTuple`'s form,
@@ -50,7 +53,8 @@ export function newPaymentValues(tuple: string, input: string): string {
     ${input}."customerType", ${input}."psuId", ${input}."corporateId", ${tuple} ->> 1,
     (${tuple} #>> '{3,amount,minor}')::bigint, ${tuple} #>> '{3,amount,currency}',
     ${tuple} #>> '{3,creditor,name}', ${tuple} #>> '{3,creditor,account}',
-    (${tuple} #>> '{3,requestedExecutionDate}')::date, 'ACTC', ${tuple} -> 3, ${tuple} ->> 2`;
+    (${tuple} #>> '{3,requestedExecutionDate}')::date, 'ACTC', ${tuple} -> 3, ${tuple} ->> 2,
+    ${input}."notificationUri", ${input}."notificationContent"`;
 }
 
 /**
@@ -92,6 +96,7 @@ async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]
         corporateId: payment.corporateId,
         payment: newPaymentTuple(payment),
       },
+      subscriptionColumns(payment.notification),
       answerColumns(answer),
     ),
   );
@@ -105,7 +110,7 @@ async function insertPaymentsAnswering(db: StoreDb, items: readonly Initiation[]
        SELECT * FROM jsonb_to_recordset($1::jsonb)
          AS t("clientId" text, "customerType" text, "psuId" text, "corporateId" text, payment jsonb,
               "claimClient" text, operation text, key text, claim text, "statusCode" integer, body jsonb,
-              ${ACTOR_INPUT_COLUMNS})
+              "notificationUri" text, "notificationContent" text, ${ACTOR_INPUT_COLUMNS})
      ),
      recorded AS (${recordAnswersSql('input')}),
      stored AS (

@@ -1409,6 +1409,26 @@ export interface paths {
         readonly patch?: never;
         readonly trace?: never;
     };
+    readonly "/psd2/v1/notifications": {
+        readonly parameters: {
+            readonly query?: never;
+            readonly header?: never;
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        /**
+         * List the app's status notifications
+         * @description The newest first, each with its delivery attempts and the receiver's answers; with a client-credentials token of scope PIS or AIS. At most 100.
+         */
+        readonly get: operations["listNotifications"];
+        readonly put?: never;
+        readonly post?: never;
+        readonly delete?: never;
+        readonly options?: never;
+        readonly head?: never;
+        readonly patch?: never;
+        readonly trace?: never;
+    };
     readonly "/psd2/se/v1/{*}": {
         readonly parameters: {
             readonly query?: never;
@@ -3537,6 +3557,10 @@ export interface operations {
                 readonly "PSU-IP-Address"?: string;
                 /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
                 readonly "Idempotency-Key"?: string;
+                /** @description Where the status notifications of this resource go (docs/notifications.md). Live: https on a host of the app's notificationHosts, never a private address; sandbox: http and loopback too */
+                readonly "TPP-Notification-URI"?: string;
+                /** @description Which notifications: `status=` and any of SCA (authorization started, finalised, failed), PROCESS (every status change), LAST (the final status). Default status=PROCESS */
+                readonly "TPP-Notification-Content-Preferred"?: string;
             };
             readonly path?: never;
             readonly cookie?: never;
@@ -3608,6 +3632,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3618,6 +3646,8 @@ export interface operations {
                         }[];
                         /** @description The basket id (spelt so, as the real service does): the scope suffix and the execute path id */
                         readonly signingBaskedId: string;
+                        /** @description Only with TPP-Notification-URI: what will be notified (SCA, PROCESS, LAST) */
+                        readonly tppNotificationContentPreferred?: readonly string[];
                     };
                 };
             };
@@ -3740,6 +3770,10 @@ export interface operations {
                 readonly "PSU-Corporate-ID-Type"?: string;
                 /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
                 readonly "Idempotency-Key"?: string;
+                /** @description Where the status notifications of this resource go (docs/notifications.md). Live: https on a host of the app's notificationHosts, never a private address; sandbox: http and loopback too */
+                readonly "TPP-Notification-URI"?: string;
+                /** @description Which notifications: `status=` and any of SCA (authorization started, finalised, failed), PROCESS (every status change), LAST (the final status). Default status=PROCESS */
+                readonly "TPP-Notification-Content-Preferred"?: string;
             };
             readonly path?: never;
             readonly cookie?: never;
@@ -3811,6 +3845,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -3821,6 +3859,8 @@ export interface operations {
                         }[];
                         /** @description The basket id (spelt so, as the real service does): the scope suffix and the execute path id */
                         readonly signingBaskedId: string;
+                        /** @description Only with TPP-Notification-URI: what will be notified (SCA, PROCESS, LAST) */
+                        readonly tppNotificationContentPreferred?: readonly string[];
                     };
                 };
             };
@@ -3945,6 +3985,10 @@ export interface operations {
                 readonly "PSU-Corporate-ID-Type"?: string;
                 /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
                 readonly "Idempotency-Key"?: string;
+                /** @description Where the status notifications of this resource go (docs/notifications.md). Live: https on a host of the app's notificationHosts, never a private address; sandbox: http and loopback too */
+                readonly "TPP-Notification-URI"?: string;
+                /** @description Which notifications: `status=` and any of SCA (authorization started, finalised, failed), PROCESS (every status change), LAST (the final status). Default status=PROCESS */
+                readonly "TPP-Notification-Content-Preferred"?: string;
             };
             readonly path: {
                 /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
@@ -4016,6 +4060,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4036,6 +4084,8 @@ export interface operations {
                         }[];
                         /** @description ACTC at initiation */
                         readonly transactionStatus: string;
+                        /** @description Only with TPP-Notification-URI: what will be notified (SCA, PROCESS, LAST) */
+                        readonly tppNotificationContentPreferred?: readonly string[];
                     };
                 };
             };
@@ -4158,6 +4208,10 @@ export interface operations {
                 readonly "PSU-Corporate-ID-Type"?: string;
                 /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
                 readonly "Idempotency-Key"?: string;
+                /** @description Where the status notifications of this resource go (docs/notifications.md). Live: https on a host of the app's notificationHosts, never a private address; sandbox: http and loopback too */
+                readonly "TPP-Notification-URI"?: string;
+                /** @description Which notifications: `status=` and any of SCA (authorization started, finalised, failed), PROCESS (every status change), LAST (the final status). Default status=PROCESS */
+                readonly "TPP-Notification-Content-Preferred"?: string;
             };
             readonly path: {
                 /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
@@ -4229,6 +4283,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4249,6 +4307,8 @@ export interface operations {
                         }[];
                         /** @description ACTC at initiation */
                         readonly transactionStatus: string;
+                        /** @description Only with TPP-Notification-URI: what will be notified (SCA, PROCESS, LAST) */
+                        readonly tppNotificationContentPreferred?: readonly string[];
                     };
                 };
             };
@@ -4371,6 +4431,10 @@ export interface operations {
                 readonly "PSU-Corporate-ID-Type"?: string;
                 /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
                 readonly "Idempotency-Key"?: string;
+                /** @description Where the status notifications of this resource go (docs/notifications.md). Live: https on a host of the app's notificationHosts, never a private address; sandbox: http and loopback too */
+                readonly "TPP-Notification-URI"?: string;
+                /** @description Which notifications: `status=` and any of SCA (authorization started, finalised, failed), PROCESS (every status change), LAST (the final status). Default status=PROCESS */
+                readonly "TPP-Notification-Content-Preferred"?: string;
             };
             readonly path: {
                 /** @description handelsbanken-domestic-credit-transfer, other-bank-domestic-credit-transfer (execute and status: also other-banks-…), sek-credit-transfer (baskets), british-domestic-credit-transfer, sepa-credit-transfer, cross-currency-credit-transfer */
@@ -4442,6 +4506,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4462,6 +4530,8 @@ export interface operations {
                         }[];
                         /** @description ACTC at initiation */
                         readonly transactionStatus: string;
+                        /** @description Only with TPP-Notification-URI: what will be notified (SCA, PROCESS, LAST) */
+                        readonly tppNotificationContentPreferred?: readonly string[];
                     };
                 };
             };
@@ -4584,6 +4654,10 @@ export interface operations {
                 readonly "PSU-Corporate-ID-Type"?: string;
                 /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a Structured Field string such as "8e03978e-40d5-43e8-bc93-6894a57f9324" (a bare value of visible ASCII is taken as the same key), 1-255 characters. The same key from the same app on the same operation with the same request answers the first answer again (status and body) and does nothing twice, for at least 24 hours; with another request 422; while the first is in flight 409. A request that failed leaves no record. Without it the request is simply done: TPP-Request-ID is a correlation id only, never a reason to replay. */
                 readonly "Idempotency-Key"?: string;
+                /** @description Where the status notifications of this resource go (docs/notifications.md). Live: https on a host of the app's notificationHosts, never a private address; sandbox: http and loopback too */
+                readonly "TPP-Notification-URI"?: string;
+                /** @description Which notifications: `status=` and any of SCA (authorization started, finalised, failed), PROCESS (every status change), LAST (the final status). Default status=PROCESS */
+                readonly "TPP-Notification-Content-Preferred"?: string;
             };
             readonly path: {
                 /** @description private or corporate */
@@ -4657,6 +4731,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -4677,6 +4755,8 @@ export interface operations {
                         }[];
                         /** @description ACTC at initiation */
                         readonly transactionStatus: string;
+                        /** @description Only with TPP-Notification-URI: what will be notified (SCA, PROCESS, LAST) */
+                        readonly tppNotificationContentPreferred?: readonly string[];
                     };
                 };
             };
@@ -6561,6 +6641,8 @@ export interface operations {
                                 }[];
                             };
                         }[];
+                        /** @description Only with TPP-Notification-URI: what will be notified (SCA, PROCESS, LAST) */
+                        readonly tppNotificationContentPreferred?: readonly string[];
                     };
                 };
             };
@@ -6802,6 +6884,10 @@ export interface operations {
                 readonly "Idempotency-Key"?: string;
                 /** @description The PSU, when known in advance */
                 readonly "PSU-ID"?: string;
+                /** @description Where the status notifications of this resource go (docs/notifications.md). Live: https on a host of the app's notificationHosts, never a private address; sandbox: http and loopback too */
+                readonly "TPP-Notification-URI"?: string;
+                /** @description Which notifications: `status=` and any of SCA (authorization started, finalised, failed), PROCESS (every status change), LAST (the final status). Default status=PROCESS */
+                readonly "TPP-Notification-Content-Preferred"?: string;
             };
             readonly path?: never;
             readonly cookie?: never;
@@ -6828,6 +6914,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -6844,6 +6934,8 @@ export interface operations {
                                 }[];
                             };
                         }[];
+                        /** @description Only with TPP-Notification-URI: what will be notified (SCA, PROCESS, LAST) */
+                        readonly tppNotificationContentPreferred?: readonly string[];
                     };
                 };
             };
@@ -7283,6 +7375,10 @@ export interface operations {
                 readonly "Idempotency-Key"?: string;
                 /** @description The PSU, when known in advance */
                 readonly "PSU-ID"?: string;
+                /** @description Where the status notifications of this resource go (docs/notifications.md). Live: https on a host of the app's notificationHosts, never a private address; sandbox: http and loopback too */
+                readonly "TPP-Notification-URI"?: string;
+                /** @description Which notifications: `status=` and any of SCA (authorization started, finalised, failed), PROCESS (every status change), LAST (the final status). Default status=PROCESS */
+                readonly "TPP-Notification-Content-Preferred"?: string;
             };
             readonly path?: never;
             readonly cookie?: never;
@@ -7309,6 +7405,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -7325,6 +7425,8 @@ export interface operations {
                                 }[];
                             };
                         }[];
+                        /** @description Only with TPP-Notification-URI: what will be notified (SCA, PROCESS, LAST) */
+                        readonly tppNotificationContentPreferred?: readonly string[];
                     };
                 };
             };
@@ -7764,6 +7866,10 @@ export interface operations {
                 readonly "Idempotency-Key"?: string;
                 /** @description The PSU, when known in advance */
                 readonly "PSU-ID"?: string;
+                /** @description Where the status notifications of this resource go (docs/notifications.md). Live: https on a host of the app's notificationHosts, never a private address; sandbox: http and loopback too */
+                readonly "TPP-Notification-URI"?: string;
+                /** @description Which notifications: `status=` and any of SCA (authorization started, finalised, failed), PROCESS (every status change), LAST (the final status). Default status=PROCESS */
+                readonly "TPP-Notification-Content-Preferred"?: string;
             };
             readonly path?: never;
             readonly cookie?: never;
@@ -7790,6 +7896,10 @@ export interface operations {
                     readonly "TPP-Request-ID"?: string;
                     /** @description Echoed from the request */
                     readonly "TPP-Transaction-ID"?: string;
+                    /** @description true when TPP-Notification-URI was accepted (docs/notifications.md) */
+                    readonly "ASPSP-Notification-Support"?: string;
+                    /** @description With a subscription: what will be notified, e.g. status=PROCESS */
+                    readonly "ASPSP-Notification-Content"?: string;
                     readonly [name: string]: unknown;
                 };
                 content: {
@@ -7806,6 +7916,8 @@ export interface operations {
                                 }[];
                             };
                         }[];
+                        /** @description Only with TPP-Notification-URI: what will be notified (SCA, PROCESS, LAST) */
+                        readonly tppNotificationContentPreferred?: readonly string[];
                     };
                 };
             };
@@ -10889,6 +11001,8 @@ export interface operations {
                         readonly name: string;
                         readonly description: string;
                         readonly oauthRedirectURI: string;
+                        /** @description The hosts (lower-case DNS names) the app's status notifications may go to in live mode: a TPP-Notification-URI must be https on one of them (docs/notifications.md). Another list needs another app */
+                        readonly notificationHosts?: readonly string[];
                     };
                     readonly clientId?: string;
                     readonly product: {
@@ -10915,6 +11029,7 @@ export interface operations {
                         readonly name: string;
                         readonly description: string;
                         readonly oauthRedirectURI: string;
+                        readonly notificationHosts: readonly string[];
                         readonly clientId: string;
                         readonly subscription: {
                             readonly subscriptionId: string;
@@ -11075,6 +11190,157 @@ export interface operations {
                 content: {
                     readonly "application/json": {
                         readonly fundsAvailable: boolean;
+                    };
+                };
+            };
+            /** @description The request breaks the contract: a header, parameter or body field is missing or malformed (FORMAT_ERROR, PARAMETER_NOT_SUPPORTED, PAYMENT_FAILED, EXECUTION_DATE_INVALID) */
+            readonly 400: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Who is calling is not established: unknown app, missing, unknown or expired token, missing or invalid certificate live, invalid or expired consent (CLIENT_UNKNOWN, TOKEN_INVALID, TOKEN_UNKNOWN, TOKEN_EXPIRED, CERTIFICATE_*, CONSENT_INVALID, CONSENT_EXPIRED, CORPORATE_ID_INVALID) */
+            readonly 401: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The caller may not do this: the token's scope, the certificate's role or the app's subscriptions do not cover it, or the consent is not one of this app's (ROLE_INVALID, PRODUCT_INVALID, CONSENT_UNKNOWN) */
+            readonly 403: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description No such resource, or one that is not the caller's (answered alike), or no such payment product (RESOURCE_UNKNOWN, PRODUCT_UNKNOWN) */
+            readonly 404: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is larger than the service accepts (REQUEST_TOO_LARGE) */
+            readonly 413: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description The body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            readonly 415: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too many requests (ACCESS_EXCEEDED): the app's rate limit is reached, try again after Retry-After seconds; on account reads also: the consent's daily reads without the PSU are used up */
+            readonly 429: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description An internal error; the text carries a correlation id, also in X-Correlation-ID (INTERNAL_ERROR) */
+            readonly 500: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description A system the call needs cannot answer now: the bank's core banking system, its e-ID service or login, or the gateway's database (SERVICE_UNAVAILABLE): try again after Retry-After seconds */
+            readonly 503: {
+                headers: {
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    readonly listNotifications: {
+        readonly parameters: {
+            readonly query?: {
+                /** @description 1 to 100; default 20 */
+                readonly limit?: string;
+            };
+            readonly header: {
+                /** @description The app id (client_id) the call is made for; onboarding: the TPP id */
+                readonly "X-Gateway-Client-Id": string;
+                /** @description A correlation id (1-128 visible ASCII characters): logged and echoed, never a reason to replay or refuse (a retry is made safe by Idempotency-Key) */
+                readonly "TPP-Request-ID": string;
+                /** @description Unique per transaction (1-128 visible ASCII characters) */
+                readonly "TPP-Transaction-ID": string;
+                /** @description The PSU device's IP address, when the PSU is present (account reads: it does not count against the consent's daily reads) */
+                readonly "PSU-IP-Address"?: string;
+            };
+            readonly path?: never;
+            readonly cookie?: never;
+        };
+        readonly requestBody?: never;
+        readonly responses: {
+            /** @description The newest notifications */
+            readonly 200: {
+                headers: {
+                    /** @description Our id of this request: quote it to the bank */
+                    readonly "X-Correlation-ID"?: string;
+                    /** @description Echoed from the request */
+                    readonly "TPP-Request-ID"?: string;
+                    /** @description Echoed from the request */
+                    readonly "TPP-Transaction-ID"?: string;
+                    readonly [name: string]: unknown;
+                };
+                content: {
+                    readonly "application/json": {
+                        readonly notifications: readonly {
+                            /** @description The id every attempt of this notification carries */
+                            readonly notificationId: string;
+                            /** @description payment, basket or consent */
+                            readonly resourceType: string;
+                            readonly resourceId: string;
+                            /** @description Where it is sent (the TPP-Notification-URI) */
+                            readonly uri: string;
+                            /** @description SCA, PROCESS or LAST: which preference it answers */
+                            readonly content: string;
+                            /** @description The new status */
+                            readonly status: string;
+                            readonly previousStatus?: string;
+                            /** @description pending (to be sent or sent again), delivered or abandoned */
+                            readonly state: string;
+                            readonly createdAt: string;
+                            readonly deliveredAt?: string;
+                            /** @description Pending: when it is sent (again) */
+                            readonly nextAttemptAt?: string;
+                            readonly attempts: readonly {
+                                /** @description From 1 */
+                                readonly attempt: number;
+                                /** @description When it was sent (ISO 8601) */
+                                readonly at: string;
+                                /** @description The receiver's HTTP status, when it answered */
+                                readonly statusCode?: number;
+                                /** @description Why there was no answer: timeout, connection refused, connection reset, connection failed, tls failed, name not resolved, refused address */
+                                readonly error?: string;
+                                readonly durationMs: number;
+                            }[];
+                        }[];
                     };
                 };
             };

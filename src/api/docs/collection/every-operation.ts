@@ -691,6 +691,20 @@ export const EVERY_OPERATION: readonly Flow[] = [
     ],
   },
   {
+    name: 'Notifications',
+    description:
+      "The app's status notifications (sent where TPP-Notification-URI said) and each delivery attempt.",
+    steps: [
+      {
+        name: 'List the notifications',
+        operationId: 'listNotifications',
+        auth: 'token',
+        status: 200,
+        after: [json, hasFields(['notifications'])],
+      },
+    ],
+  },
+  {
     name: 'Onboarding',
     description:
       'Enroll a TPP (the sandbox needs no certificate), its PSD2-ADMIN token, register an app; adding a certificate needs one (shown as its error).',

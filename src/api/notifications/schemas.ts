@@ -2,10 +2,8 @@
 // describes it (webhooks.ts). The delivery (services/) builds a NotificationPayload; the checks at the end
 // hold this schema and that type to each other, both ways.
 import { type Static, Type } from '@sinclair/typebox';
-import type {
-  NotificationContent as Content,
-  NotificationPayload,
-} from '../../services/notifications/notification-body.ts';
+import type { NotificationContent as Content } from '../../domain/notifications.ts';
+import type { NotificationPayload } from '../../services/notifications/notification-body.ts';
 
 const NOTIFICATION_CONTENTS: readonly Content[] = ['SCA', 'PROCESS', 'LAST'];
 

@@ -2,8 +2,7 @@
 // schema of the OpenAPI webhook (api/notifications/schemas.ts, NotificationBody) is held equal to it by
 // the type checker, so that the two cannot drift while services/ imports nothing from api/.
 
-/** Which preference of TPP-Notification-Content-Preferred a notification answers. */
-export type NotificationContent = 'SCA' | 'PROCESS' | 'LAST';
+import type { NotificationContent } from '../../domain/notifications.ts';
 
 export type NotifiedResource = 'payment' | 'basket' | 'consent';
 

@@ -61,7 +61,7 @@ import { scenarioOf, settlementOf } from './sandbox/scenarios.ts';
 import { findSandboxApp, resetSandbox } from './sandbox/seed.ts';
 import { listTestData } from './sandbox/test-data-listing.ts';
 import { consentAuthorizables } from './services/account-information/authorizables.ts';
-import { expireConsentsOfApp } from './services/account-information/consents.ts';
+import { expireConsentsOfApp, expireDueConsents } from './services/account-information/consents.ts';
 import { startDelivery } from './services/notifications/delivery.ts';
 import { openNotificationSigner } from './services/notifications/signing.ts';
 import { paymentAuthorizables } from './services/payments/authorizables.ts';
@@ -247,7 +247,9 @@ export async function buildApp(dependencies: AppDependencies): Promise<FastifyIn
   registerFormBody(app);
 
   if (config.schedulerIntervalMs > 0) {
-    const stopScheduler = startScheduler(context, config.schedulerIntervalMs, app.log);
+    const stopScheduler = startScheduler(context, config.schedulerIntervalMs, app.log, [
+      { name: 'consents expired', run: () => expireDueConsents(context) },
+    ]);
     app.addHook('onClose', stopScheduler);
   }
   // The audit trail's sealer (and its retention): every process runs one; one seals at a time.

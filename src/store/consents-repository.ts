@@ -61,14 +61,16 @@ export async function recordConsentExpired(db: Db, consent: Consent, actor?: Aud
 }
 
 /**
- * The app's valid consents whose validity has passed by `now` become `expired` (a sandbox app's clock
- * moved past it): a status write, audited as `consent.expired` once (a refusal may have recorded it
- * before). Answers how many expired.
+ * The valid consents whose validity has passed by `now` become `expired`: the app's (`clientId`: a
+ * sandbox app's clock moved past it) or every app's (undefined: the scheduler, on real time). A status
+ * write, so the TPP's notification goes with it; audited as `consent.expired` once (a refusal may have
+ * recorded it before). Answers how many expired.
  */
-export async function expireConsents(db: Db, clientId: string, now: Date): Promise<number> {
+export async function expireConsents(db: Db, clientId: string | undefined, now: Date): Promise<number> {
   const result = await db.execute(sql`WITH changed AS (
       UPDATE consents SET status = 'expired'
-       WHERE client_id = ${clientId} AND status = 'valid' AND valid_until <= ${now.toISOString()}::timestamptz
+       WHERE (${clientId ?? null}::text IS NULL OR client_id = ${clientId ?? null}::text) AND status = 'valid'
+         AND valid_until <= ${now.toISOString()}::timestamptz
       RETURNING consent_id, client_id, psu_id, valid_until
     ), audited AS (
       INSERT INTO audit_events (event, outcome, resource, app_id, psu_id, detail)

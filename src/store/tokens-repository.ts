@@ -8,6 +8,7 @@ import { batchedRead } from './batched-read.ts';
 import { joinedStatement } from './coalescer.ts';
 import { consentColumns } from './consents-repository.ts';
 import { type Db, runStatement, type StoreDb } from './database.ts';
+import { scaNotified } from './notifications/sca.ts';
 import type { NewRefreshToken } from './refresh-tokens-repository.ts';
 import { accessTokens, authCodes } from './schema.ts';
 
@@ -140,14 +141,16 @@ async function insertCodes(db: StoreDb, codes: readonly NewCode[]): Promise<unde
        INSERT INTO auth_codes (code_hash, client_id, redirect_uri, scope, psu_id, code_challenge, expires_at, created_at)
        SELECT "codeHash", "clientId", "redirectUri", scope, "psuId", "codeChallenge", "expiresAt", "createdAt"
          FROM input
-     )
-     ${auditInsertSql('input i', 'i', {
+     ),
+     audited AS (${auditInsertSql('input i', 'i', {
        event: `'authorization.granted'`,
        outcome: `'ok'`,
        resource: 'i.scope',
        app: 'i."clientId"',
        psu: 'i."psuId"',
-     })}`,
+     })}),
+     ${scaNotified('input i', 'i.scope', 'started')}
+     SELECT count(*) FROM notified`,
     [JSON.stringify(codes.map(({ actor, ...code }) => ({ ...code, ...actorColumns(actor) })))],
   );
   return codes.map(() => undefined);
@@ -271,8 +274,9 @@ async function exchangeCodes(db: StoreDb, items: readonly Exchange[]): Promise<b
          FROM used u JOIN input i ON i."codeHash" = u.code_hash
         WHERE i."refreshHash" IS NOT NULL
        RETURNING 1
-     )
-     SELECT code_hash AS "codeHash" FROM access`,
+     ),
+     ${scaNotified('access a JOIN input i ON i."codeHash" = a.code_hash', 'i.scope', 'finalised')}
+     SELECT a.code_hash AS "codeHash" FROM access a, (SELECT count(*) FROM notified) n`,
     [JSON.stringify(rows)],
   );
   const codes = new Set(issued.map((row) => row.codeHash));

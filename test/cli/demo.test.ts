@@ -48,7 +48,8 @@ function transcript(stdout: string): string[] {
         .replace(/\d+ PSUs/, '<n> PSUs')
         .replace(/\d+ transactions/, '<n> transactions')
         .replace(/validUntil \d{4}-\d{2}-\d{2}/, 'validUntil <date>')
-        .replace(/in \d+\.\d s$/, 'in <s> s'),
+        .replace(/in \d+\.\d s$/, 'in <s> s')
+        .replace(/keyid [\w-]{43}/, 'keyid <kid>'),
     );
 }
 
@@ -77,54 +78,77 @@ function redirectSteps(first: number, total: number): string[] {
   ];
 }
 
+/** The notified flow's steps, numbered from `first` of `total`. */
+function notifiedSteps(first: number, total: number): string[] {
+  const n = (step: number) => `[${String(first + step).padStart(String(total).length)}/${total}]`;
+  const pad = ' '.repeat(n(0).length + 1);
+  return [
+    'notified: a payment whose status changes the gateway POSTs, signed, to a receiver started here',
+    `${n(0)} ${PIS_TOKEN}`,
+    `${n(1)} GET /.well-known/jwks.json -> 200  1 signing key, ES256`,
+    `${n(2)} POST /psd2/se/v2/payments/private/single/handelsbanken-domestic-credit-transfer -> 200  paymentId <id>, notified of SCA PROCESS (ASPSP-Notification-Content status=SCA,PROCESS)`,
+    `${n(3)} ${AUTHORIZED}`,
+    `${n(4)} ${PSU_TOKEN}`,
+    `${n(5)} ${EXECUTED}`,
+    `${n(6)} the notifications at http://127.0.0.1:<port>/notifications`,
+    `${pad}SCA started: signature verified (keyid <kid>)`,
+    `${pad}SCA finalised: signature verified (keyid <kid>)`,
+    `${pad}ACTC -> ACCC: signature verified (keyid <kid>)`,
+    `${pad}-> 3 notifications, each signed by the published key`,
+    `${n(7)} GET /psd2/v1/notifications -> 200  3 listed: ACCC delivered at attempt 1, finalised delivered at attempt 1, started delivered at attempt 1`,
+  ];
+}
+
 const TEST_DATA_HEADING = 'test data: the sandbox app, and the accounts to pay from and to';
 
 test('every flow against a sandbox started in the process: each step, exit 0', async () => {
   const ran = await demo(['--flow', 'all']);
   assert.deepEqual([ran.code, ran.stderr], [0, '']);
   assert.deepEqual(transcript(ran.stdout), [
-    'psd2-gateway demo: redirect, decoupled, basket, ais against http://localhost:<port> (a sandbox started here, in memory)',
+    'psd2-gateway demo: redirect, decoupled, basket, ais, notified against http://localhost:<port> (a sandbox started here, in memory)',
     '',
     TEST_DATA_HEADING,
-    '[ 1/31] GET /sandbox/test-data -> 200  <n> PSUs, app <app>',
+    '[ 1/39] GET /sandbox/test-data -> 200  <n> PSUs, app <app>',
     '',
-    ...redirectSteps(2, 31),
+    ...redirectSteps(2, 39),
     '',
     'decoupled: a domestic payment, authorized in the e-ID app, polled sleep_time apart',
-    `[ 8/31] ${PIS_TOKEN}`,
-    `[ 9/31] ${INITIATED}`,
-    '[10/31] POST /decoupled/eid/initAuthorization/2.0 -> 200  sleep_time 2000, auto_start_token',
-    '[11/31] polling the token link until the PSU is done',
+    `[ 8/39] ${PIS_TOKEN}`,
+    `[ 9/39] ${INITIATED}`,
+    '[10/39] POST /decoupled/eid/initAuthorization/2.0 -> 200  sleep_time 2000, auto_start_token',
+    '[11/39] polling the token link until the PSU is done',
     '        waiting sleep_time 2000 ms',
     '        poll 1: POST /decoupled/eid/token/2.0 -> 200 COMPLETE',
     '        -> COMPLETE, token_type Bearer, expires_in 900',
-    `[12/31] ${EXECUTED}`,
-    `[13/31] ${STATUS}`,
+    `[12/39] ${EXECUTED}`,
+    `[13/39] ${STATUS}`,
     '',
     'basket: two payments initiated together, authorized once, executed together',
-    `[14/31] ${PIS_TOKEN}`,
-    '[15/31] POST /psd2/se/v2/payments/private/signing-basket -> 200  signingBaskedId <id>, payments rent, power',
-    `[16/31] ${AUTHORIZED}`,
-    `[17/31] ${PSU_TOKEN}`,
-    '[18/31] PUT /psd2/v1/payments/sek-credit-transfer/<id> -> 200  signingBasketId <id>, transactionStatus ACSC',
-    '[19/31] GET /psd2/v1/payments/handelsbanken-domestic-credit-transfer/<id>/status -> 200  rent: transactionStatus ACCC',
-    '[20/31] GET /psd2/v1/payments/sek-credit-transfer/<id>/status -> 200  power: transactionStatus ACSC',
+    `[14/39] ${PIS_TOKEN}`,
+    '[15/39] POST /psd2/se/v2/payments/private/signing-basket -> 200  signingBaskedId <id>, payments rent, power',
+    `[16/39] ${AUTHORIZED}`,
+    `[17/39] ${PSU_TOKEN}`,
+    '[18/39] PUT /psd2/v1/payments/sek-credit-transfer/<id> -> 200  signingBasketId <id>, transactionStatus ACSC',
+    '[19/39] GET /psd2/v1/payments/handelsbanken-domestic-credit-transfer/<id>/status -> 200  rent: transactionStatus ACCC',
+    '[20/39] GET /psd2/v1/payments/sek-credit-transfer/<id>/status -> 200  power: transactionStatus ACSC',
     '',
     'ais: a consent, its authorization, the accounts, balances and transactions',
-    '[21/31] POST /oauth2/token/1.0 -> 200  scope AIS, token_type Bearer, expires_in 86400',
-    '[22/31] POST /psd2/v1/consents -> 201  consentId <id>, consentStatus received',
-    `[23/31] ${AUTHORIZED}`,
-    `[24/31] ${PSU_TOKEN}, with a refresh_token`,
-    '[25/31] GET /psd2/v1/consents/<id> -> 200  consentStatus valid, validUntil <date>, frequencyPerDay 4',
-    '[26/31] GET /psd2/v1/accounts -> 200  2 accounts, 4 balances',
-    '[27/31] GET /psd2/v1/accounts/<id> -> 200  accountId <id>, SEK, Allkonto',
+    '[21/39] POST /oauth2/token/1.0 -> 200  scope AIS, token_type Bearer, expires_in 86400',
+    '[22/39] POST /psd2/v1/consents -> 201  consentId <id>, consentStatus received',
+    `[23/39] ${AUTHORIZED}`,
+    `[24/39] ${PSU_TOKEN}, with a refresh_token`,
+    '[25/39] GET /psd2/v1/consents/<id> -> 200  consentStatus valid, validUntil <date>, frequencyPerDay 4',
+    '[26/39] GET /psd2/v1/accounts -> 200  2 accounts, 4 balances',
+    '[27/39] GET /psd2/v1/accounts/<id> -> 200  accountId <id>, SEK, Allkonto',
     // What the three flows paid from the account: 125.50 twice, 800.00 and 250.00.
-    '[28/31] GET /psd2/v1/accounts/<id>/balances -> 200  2 balances: booked 12498699.00 SEK, available 12498699.00 SEK',
-    '[29/31] GET /psd2/v1/accounts/<id>/transactions -> 200  <n> transactions in the last 90 days',
-    '[30/31] DELETE /psd2/v1/consents/<id> -> 204  consent deleted',
-    '[31/31] GET /psd2/v1/consents/<id>/status -> 200  consentStatus terminatedByTpp',
+    '[28/39] GET /psd2/v1/accounts/<id>/balances -> 200  2 balances: booked 12498699.00 SEK, available 12498699.00 SEK',
+    '[29/39] GET /psd2/v1/accounts/<id>/transactions -> 200  <n> transactions in the last 90 days',
+    '[30/39] DELETE /psd2/v1/consents/<id> -> 204  consent deleted',
+    '[31/39] GET /psd2/v1/consents/<id>/status -> 200  consentStatus terminatedByTpp',
     '',
-    'all passed: 4 flows, 31 steps in <s> s',
+    ...notifiedSteps(32, 39),
+    '',
+    'all passed: 5 flows, 39 steps in <s> s',
   ]);
 });
 
@@ -238,7 +262,7 @@ describe('usage', () => {
   test('a bad option is one line and exit 2', async () => {
     const cases: [string[], string][] = [
       [['--bogus'], 'unknown option --bogus'],
-      [['--flow', 'sideways'], '--flow must be one of redirect, decoupled, basket, ais, all'],
+      [['--flow', 'sideways'], '--flow must be one of redirect, decoupled, basket, ais, notified, all'],
       [['--base-url', 'localhost:3000'], '--base-url must be an http:// or https:// URL'],
       [['--client-id', 'x'], '--client-id and --redirect-uri go together'],
     ];

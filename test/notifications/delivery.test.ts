@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { type NotificationKeySet, verifyNotification } from '@psd2-gateway/client';
+import { Value } from '@sinclair/typebox/value';
+import { NotificationBody } from '../../src/api/notifications/schemas.ts';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { backends, type Gateway, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, statusAndBody } from '../helpers/http.ts';
@@ -529,7 +531,7 @@ for (const backend of backends()) {
       }
     });
 
-    test('every delivery is signed: verified with the key set the gateway publishes', async () => {
+    test('every delivery is signed (verified with the key set the gateway publishes) and shaped as the webhook says', async () => {
       const keys = await call(gateway.app, 'GET', '/.well-known/jwks.json');
       assert.equal(keys.status, 200);
       const jwks = keys.body as NotificationKeySet;
@@ -546,6 +548,8 @@ for (const backend of backends()) {
           jwks,
         );
         assert.equal(verified.keyId, jwks.keys[0]!.kid);
+        // And it is what the OpenAPI document's webhook says a delivery is.
+        assert.ok(Value.Check(NotificationBody, delivery.body), JSON.stringify(delivery.body));
       }
       // The same bytes under another body are refused: the signature covers the digest of the body.
       const first = receiver.received[0]!;

@@ -154,6 +154,7 @@ for (const backend of backends()) {
           'notification_body',
           'notification_content_of',
           'notify_tpp',
+          'sca_targets',
         ]);
         assert.deepEqual(
           upgraded.functions.filter((row) => !changedSince.has(row.name)),

@@ -107,3 +107,6 @@ export type SandboxAccount = SandboxTestData['psus'][number]['accounts'][number]
 
 /** GET and POST /sandbox/clock: the app's sandbox time and how far it is ahead of real time. */
 export type SandboxClock = AnswerOf<'getSandboxClock'>;
+
+/** GET /psd2/v1/notifications: the app's recent status notifications with their attempts. */
+export type NotificationsAnswer = AnswerOf<'listNotifications'>;

@@ -9,6 +9,7 @@ import type {
   ExecuteAnswer,
   InitiationAnswer,
   InitiationRequest,
+  NotificationsAnswer,
   SandboxClock,
   SandboxTestData,
   StatusAnswer,
@@ -18,6 +19,7 @@ import { BasketsApi } from './baskets.ts';
 import { type ConsentOptions, ConsentsApi } from './consents.ts';
 import { DecoupledApi } from './decoupled.ts';
 import { expectOk, type HttpAnswer, HttpCaller, newRequestId, TppError } from './http.ts';
+import type { NotificationKeySet } from './notifications.ts';
 import { OnboardingApi } from './onboarding.ts';
 
 export interface InitiateOptions {
@@ -62,6 +64,19 @@ export class TppClient extends HttpCaller {
       headers: { Authorization: `Bearer ${token}` },
       json: { advance },
     });
+  }
+
+  /** The app's recent status notifications, newest first, with every delivery attempt (a PIS or AIS token). */
+  notifications(token: string, limit?: number): Promise<HttpAnswer<NotificationsAnswer>> {
+    return this.read<NotificationsAnswer>(
+      `/psd2/v1/notifications${limit === undefined ? '' : `?limit=${limit}`}`,
+      token,
+    );
+  }
+
+  /** The bank's notification signing keys (GET /.well-known/jwks.json), for verifyNotification. */
+  notificationKeys(): Promise<HttpAnswer<NotificationKeySet>> {
+    return this.request<NotificationKeySet>('GET', '/.well-known/jwks.json');
   }
 
   /** Step 1: the client-credentials token request of the app (PIS for payments, AIS for consents). */

@@ -9,6 +9,7 @@ import {
   TppError,
   timerSleep,
 } from '@psd2-gateway/client';
+import { NOTIFIED_STEPS, notifiedFlow } from './notified.ts';
 import {
   clientToken,
   type DemoAccounts,
@@ -23,7 +24,7 @@ import {
 } from './steps.ts';
 import { requestLine } from './walk.ts';
 
-export const FLOW_NAMES = ['redirect', 'decoupled', 'basket', 'ais'] as const;
+export const FLOW_NAMES = ['redirect', 'decoupled', 'basket', 'ais', 'notified'] as const;
 export type FlowName = (typeof FLOW_NAMES)[number];
 
 export interface Flow {
@@ -186,4 +187,10 @@ const ais: Flow = {
   },
 };
 
-export const FLOWS: Readonly<Record<FlowName, Flow>> = { redirect, decoupled, basket, ais };
+const notified: Flow = {
+  title: 'notified: a payment whose status changes the gateway POSTs, signed, to a receiver started here',
+  steps: NOTIFIED_STEPS,
+  run: notifiedFlow,
+};
+
+export const FLOWS: Readonly<Record<FlowName, Flow>> = { redirect, decoupled, basket, ais, notified };

@@ -2,10 +2,8 @@
 // describes it (webhooks.ts). The delivery (services/) builds a NotificationPayload; the checks at the end
 // hold this schema and that type to each other, both ways.
 import { type Static, Type } from '@sinclair/typebox';
-import type {
-  NotificationContent as Content,
-  NotificationPayload,
-} from '../../services/notifications/notification-body.ts';
+import type { NotificationContent as Content } from '../../domain/notifications.ts';
+import type { NotificationPayload } from '../../services/notifications/notification-body.ts';
 
 const NOTIFICATION_CONTENTS: readonly Content[] = ['SCA', 'PROCESS', 'LAST'];
 
@@ -23,20 +21,20 @@ export const NotificationBody = Type.Object(
       description:
         'Unique per notification, the same on every delivery of it (deliveries are at least once): a TPP drops one it has seen',
     }),
-    resourceType: Type.Union(
-      [Type.Literal('payment'), Type.Literal('signingBasket'), Type.Literal('consent')],
-      {
-        description: 'What changed',
-      },
-    ),
+    resourceType: Type.Union([Type.Literal('payment'), Type.Literal('basket'), Type.Literal('consent')], {
+      description: 'What changed',
+    }),
     resourceId: Type.String({ description: 'Its paymentId, basketId or consentId' }),
     status: Type.String({
       description:
         'The new status: a transactionStatus (ACTC, ACCP, ACSC, RJCT, …), consentStatus or scaStatus',
     }),
-    previousStatus: Type.Union([Type.String(), Type.Null()], {
-      description: 'The status before the change; null for the first one notified',
-    }),
+    previousStatus: Type.Optional(
+      Type.String({
+        description:
+          "The status before the change; absent in an SCA notification (the authorization's progress)",
+      }),
+    ),
     reasonCode: Type.Optional(
       Type.String({ description: 'Why, where there is a reason (an ISO 20022 reason code of a RJCT)' }),
     ),

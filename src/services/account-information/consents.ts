@@ -292,3 +292,12 @@ export async function consentedPsu(
 export function expireConsentsOfApp(context: ServiceContext, clientId: string): Promise<number> {
   return expireConsents(context.db, clientId, context.clock());
 }
+
+/**
+ * Every app's valid consents whose validity has passed in real time are written expired (the scheduler's
+ * turn), so that a TPP subscribed to the consent is told and its status answers `expired`. A sandbox
+ * app's clock is never behind real time, so none expires here that its clock would not expire.
+ */
+export function expireDueConsents(context: ServiceContext): Promise<number> {
+  return expireConsents(context.db, undefined, context.clock());
+}

@@ -2,10 +2,9 @@
 // schema of the OpenAPI webhook (api/notifications/schemas.ts, NotificationBody) is held equal to it by
 // the type checker, so that the two cannot drift while services/ imports nothing from api/.
 
-/** Which preference of TPP-Notification-Content-Preferred a notification answers. */
-export type NotificationContent = 'SCA' | 'PROCESS' | 'LAST';
+import type { NotificationContent } from '../../domain/notifications.ts';
 
-export type NotifiedResource = 'payment' | 'signingBasket' | 'consent';
+export type NotifiedResource = 'payment' | 'basket' | 'consent';
 
 export interface NotificationPayload {
   /** Unique per notification, the same on every delivery of it. */
@@ -15,8 +14,8 @@ export interface NotificationPayload {
   resourceId: string;
   /** The new transactionStatus, consentStatus or scaStatus. */
   status: string;
-  /** The status before; null for the first one notified. */
-  previousStatus: string | null;
+  /** The status before; absent in an SCA notification (the authorization's progress). */
+  previousStatus?: string;
   /** An ISO 20022 reason code, where there is one (a RJCT's). */
   reasonCode?: string;
   /** When the change happened, ISO 8601. */

@@ -57,6 +57,8 @@ export function startScheduler(
   context: ServiceContext,
   intervalMs: number,
   log: FastifyBaseLogger,
+  /** Other contexts' turns (e.g. consents that expire), after the bookings; each answers what it changed. */
+  others: readonly { readonly name: string; readonly run: () => Promise<number> }[] = [],
 ): () => Promise<void> {
   const run = async () => {
     const recovered = await recoverBookings(context, undefined, (error, key) =>
@@ -65,6 +67,10 @@ export function startScheduler(
     if (recovered > 0) log.warn({ recovered }, 'completed bookings whose answer had been lost');
     const booked = await bookDuePayments(context);
     if (booked > 0) log.info({ booked }, 'booked future-dated payments');
+    for (const other of others) {
+      const changed = await other.run();
+      if (changed > 0) log.info({ changed }, other.name);
+    }
   };
   let running: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {

@@ -68,6 +68,7 @@ export function initiate(
   path: string,
   body: Record<string, unknown>,
   country = false,
+  headers: readonly string[] = [],
 ) {
   return [
     `PRODUCT=${product}`,
@@ -75,7 +76,7 @@ export function initiate(
       'PAYMENT_ID',
       '.paymentId',
       `${CURL} "$BASE${path}/$PRODUCT"`,
-      ...tppHeaders('TOKEN', step, PSU_IP, ...(country ? [`-H 'Country: SE'`] : [])),
+      ...tppHeaders('TOKEN', step, PSU_IP, ...(country ? [`-H 'Country: SE'`] : []), ...headers),
       `${JSON_BODY} ${jsonBody(body)}`,
     ),
   ].join('\n');

@@ -5,6 +5,7 @@ import type { SandboxTestData } from '../schemas.ts';
 import { accountsSection, fundsSection } from './accounts.ts';
 import { CURL, shellQuote } from './commands.ts';
 import { examplesOf, type WalkthroughSection } from './examples.ts';
+import { notificationsSection } from './notifications.ts';
 import { decoupledSection, paymentSection } from './payments.ts';
 
 export type { WalkthroughSection } from './examples.ts';
@@ -21,6 +22,7 @@ export function walkthrough(baseUrl: string, data: SandboxTestData): Walkthrough
     decoupledSection(examples),
     accountsSection(examples),
     fundsSection(examples),
+    notificationsSection(examples),
     startOver,
   ];
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { type NotificationKeySet, verifyNotification } from '@psd2-gateway/client';
+import { FormatRegistry } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { NotificationBody } from '../../src/api/notifications/schemas.ts';
 import { addDays, dateIn } from '../../src/domain/dates.ts';
@@ -17,6 +18,11 @@ import { closedPort, eventually, type Receiver, startReceiver } from './receiver
 const DOMESTIC = 'handelsbanken-domestic-credit-transfer';
 const PATH = `/psd2/se/v2/payments/private/single/${DOMESTIC}`;
 const TIMEOUT_MS = 400;
+// TypeBox checks a format only once it knows it: date-time as RFC 3339 (the OpenAPI document's meaning).
+if (!FormatRegistry.Has('date-time'))
+  FormatRegistry.Set('date-time', (value) =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value),
+  );
 
 /** Real time moved forward by the test: back-off waits and the 24-hour window pass without waiting. */
 function shiftedClock() {

@@ -12752,13 +12752,13 @@ export interface operations {
                     /** @description Unique per notification, the same on every delivery of it (deliveries are at least once): a TPP drops one it has seen */
                     readonly notificationId: string;
                     /** @description What changed */
-                    readonly resourceType: "payment" | "signingBasket" | "consent";
+                    readonly resourceType: "payment" | "basket" | "consent";
                     /** @description Its paymentId, basketId or consentId */
                     readonly resourceId: string;
                     /** @description The new status: a transactionStatus (ACTC, ACCP, ACSC, RJCT, …), consentStatus or scaStatus */
                     readonly status: string;
-                    /** @description The status before the change; null for the first one notified */
-                    readonly previousStatus: string | null;
+                    /** @description The status before the change; absent in an SCA notification (the authorization's progress) */
+                    readonly previousStatus?: string;
                     /** @description Why, where there is a reason (an ISO 20022 reason code of a RJCT) */
                     readonly reasonCode?: string;
                     /**

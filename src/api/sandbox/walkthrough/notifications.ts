@@ -59,8 +59,12 @@ export function notificationsSection(examples: Examples): WalkthroughSection {
       {
         id: 'notify-keys',
         title: '5. The keys that sign them',
-        text: 'GET /.well-known/jwks.json: verify a delivery with verifyNotification of @psd2-gateway/client.',
-        command: `${CURL} "$BASE/.well-known/jwks.json" | jq .`,
+        text: 'GET /.well-known/jwks.json, at the origin (outside any base path): verify a delivery with verifyNotification of @psd2-gateway/client.',
+        // At the origin (RFC 8615), outside a BASE_PATH.
+        command: [
+          `ORIGIN=$(echo "$BASE" | sed -E 's#^(https?://[^/]+).*#\\1#')`,
+          `${CURL} "$ORIGIN/.well-known/jwks.json" | jq .`,
+        ].join('\n'),
       },
     ],
   };

@@ -17,6 +17,7 @@ const schemaName = databaseUrl === undefined ? undefined : `x_${randomUUID().rep
 const store = await openStore({ databaseUrl, schemaName, poolSize: 20 });
 const config = configWith({ port: 0, sandboxRedirectUri: 'http://127.0.0.1/cb', schedulerIntervalMs: 0, rateLimits: NO_RATE_LIMITS, auditSealIntervalMs: seal });
 await seedTestCustomers(store.db);
+if (process.env.X_SQL) await store.db.execute((await import('drizzle-orm')).sql.raw(process.env.X_SQL));
 const app0 = await ensureSandboxApp(store.db, config);
 const server = await buildApp({ config, store, logger: pino(loggerOptions(config), pino.destination({ dest: '/dev/null', sync: false })) });
 const url = await server.listen({ port: 0, host: '127.0.0.1' });

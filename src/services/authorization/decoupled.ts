@@ -18,6 +18,7 @@ import {
   type SessionRow,
   updateSession,
 } from '../../store/decoupled-repository.ts';
+import { notifyScaStep } from '../../store/notifications/sca.ts';
 import { appOf } from '../access/apps.ts';
 import { presentsBoundCertificate, registeredCertificate } from '../access/live-access.ts';
 import { issuePsuTokens } from '../access/tokens.ts';
@@ -245,15 +246,15 @@ export interface SessionCaller {
  * The audit record of how a session ends, written by the transaction that ends it: `granted` (the PSU
  * approved), `denied` when the e-ID says no for this PSU (another person signed, the bank does not know
  * them), `cancelled` when it ends undecided (cancelled in the app or by the TPP, expired, polled too
- * often, failed), with the reason.
+ * often, failed), with the reason; and the TPP's SCA notification of it.
  */
-function recordOutcome(
+async function recordOutcome(
   trx: Db,
   session: SessionRow,
   actor: AuditActor | undefined,
   ...[outcome, reason]: ['granted'] | ['denied' | 'cancelled', string]
 ): Promise<void> {
-  return recordEvents(trx, [
+  await recordEvents(trx, [
     {
       ...actor,
       event: `authorization.${outcome}`,
@@ -264,6 +265,8 @@ function recordOutcome(
       ...(reason === undefined ? {} : { detail: { reason } }),
     },
   ]);
+  // The TPP's SCA notification, when it subscribed: the decoupled flow has no code to carry it.
+  await notifyScaStep(trx, session.scope, outcome === 'granted' ? 'finalised' : 'failed');
 }
 
 function sessionHashOf(sessionId: string | undefined): string {

@@ -35,12 +35,13 @@ export async function checkRevocations(server: EventEmitter, caBundle: string, c
 function identify(socket: TLSSocket): PeerIdentity {
   const peer = socket.getPeerCertificate();
   if (peer === null || Object.keys(peer).length === 0 || peer.raw === undefined) return { kind: 'none' };
-  const thumbprint = createHash('sha256').update(peer.raw).digest('hex');
+  // A refused certificate's thumbprint, for the audit trail (certificate.refused); an accepted one's is
+  // the QWAC reader's, so the hash is taken only on the refused paths.
   const refused = (code: 'CERTIFICATE_INVALID' | 'CERTIFICATE_EXPIRED', text: string): PeerIdentity => ({
     kind: 'refused',
     code,
     text,
-    thumbprint,
+    thumbprint: createHash('sha256').update(peer.raw).digest('hex'),
   });
   if (!socket.authorized) {
     const reason = String(socket.authorizationError ?? 'unknown');

@@ -5,6 +5,7 @@ import type { App } from '../../domain/apps.ts';
 import type { AuditActor } from '../../domain/audit.ts';
 import { hashSecret, newSecret } from '../../domain/secrets.ts';
 import { recordEvents } from '../../store/audit/record.ts';
+import { notifyScaStep } from '../../store/notifications/sca.ts';
 import { insertCode } from '../../store/tokens-repository.ts';
 import type { Authorizable } from '../shared/authorizables.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -44,8 +45,8 @@ export async function issueCode(
 }
 
 /**
- * A refused, denied or cancelled authorization in the audit trail (nothing else is written for it:
- * the record stands alone). `outcome`: `denied` (the PSU said no, or may not), `cancelled`.
+ * A refused, denied or cancelled authorization in the audit trail, with the TPP's SCA notification of
+ * it when it subscribed (nothing else is written for it). `outcome`: `denied` (the PSU said no, or may not), `cancelled`.
  */
 export async function recordAuthorizationRefused(
   context: ServiceContext,
@@ -58,18 +59,22 @@ export async function recordAuthorizationRefused(
   psuId: string | null,
   reason: string,
 ): Promise<void> {
-  await recordEvents(context.db, [
-    {
-      ...request.actor,
-      appId: request.app.clientId,
-      tppId: request.app.tppId ?? request.actor?.tppId ?? null,
-      psuId: psuId ?? request.actor?.psuId ?? null,
-      event: `authorization.${outcome}`,
-      outcome,
-      resource: request.scope,
-      detail: { reason },
-    },
-  ]);
+  await context.db.transaction(async (trx) => {
+    await recordEvents(trx, [
+      {
+        ...request.actor,
+        appId: request.app.clientId,
+        tppId: request.app.tppId ?? request.actor?.tppId ?? null,
+        psuId: psuId ?? request.actor?.psuId ?? null,
+        event: `authorization.${outcome}`,
+        outcome,
+        resource: request.scope,
+        detail: { reason },
+      },
+    ]);
+    // The TPP's SCA notification of the failure, when it subscribed.
+    await notifyScaStep(trx, request.scope, 'failed');
+  });
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type SessionRow,
   updateSession,
 } from '../../store/decoupled-repository.ts';
+import { notifyScaStep } from '../../store/notifications/sca.ts';
 import { appOf } from '../access/apps.ts';
 import { presentsBoundCertificate, registeredCertificate } from '../access/live-access.ts';
 import { issuePsuTokens } from '../access/tokens.ts';
@@ -242,29 +243,30 @@ export interface SessionCaller {
 }
 
 /**
- * The audit record of a session that ends without the PSU's approval, written by the transaction that
- * ends it: `denied` when the e-ID says no for this PSU (another person signed, the bank does not know
+ * The audit record of how a session ends, written by the transaction that ends it: `granted` (the PSU
+ * approved), `denied` when the e-ID says no for this PSU (another person signed, the bank does not know
  * them), `cancelled` when it ends undecided (cancelled in the app or by the TPP, expired, polled too
- * often, failed).
+ * often, failed), with the reason; and the TPP's SCA notification of it.
  */
-function recordEnd(
+async function recordOutcome(
   trx: Db,
   session: SessionRow,
   actor: AuditActor | undefined,
-  outcome: 'denied' | 'cancelled',
-  reason: string,
+  ...[outcome, reason]: ['granted'] | ['denied' | 'cancelled', string]
 ): Promise<void> {
-  return recordEvents(trx, [
+  await recordEvents(trx, [
     {
       ...actor,
       event: `authorization.${outcome}`,
-      outcome,
+      outcome: outcome === 'granted' ? 'ok' : outcome,
       resource: session.scope,
       appId: session.clientId,
       psuId: session.psuId,
-      detail: { reason },
+      ...(reason === undefined ? {} : { detail: { reason } }),
     },
   ]);
+  // The TPP's SCA notification, when it subscribed: the decoupled flow has no code to carry it.
+  await notifyScaStep(trx, session.scope, outcome === 'granted' ? 'finalised' : 'failed');
 }
 
 function sessionHashOf(sessionId: string | undefined): string {
@@ -354,7 +356,13 @@ async function recordPoll(
   if (outcome.kind === 'complete') {
     if (collected.state.status !== 'complete' || collected.state.personalNumber !== session.psuId) {
       await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
-      await recordEnd(trx, session, signed.actor, 'denied', 'the identification was made by another person');
+      await recordOutcome(
+        trx,
+        session,
+        signed.actor,
+        'denied',
+        'the identification was made by another person',
+      );
       return {
         error: new OAuthError('mbid_error', 'the identification was made by another person'),
         ended: 'other_person',
@@ -363,22 +371,13 @@ async function recordPoll(
     if (!signed.known) {
       await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
       const error = cannotSign();
-      await recordEnd(trx, session, signed.actor, 'denied', error.description);
+      await recordOutcome(trx, session, signed.actor, 'denied', error.description);
       return { error, ended: 'failed' };
     }
     await updateSession(trx, sessionHash, { state: 'complete', endedAt: now });
     await signed.resource?.approve(trx, session.psuId);
     // The PSU's approval in the e-ID app, as the redirect flow's code records it: before its token.
-    await recordEvents(trx, [
-      {
-        ...signed.actor,
-        event: 'authorization.granted',
-        outcome: 'ok',
-        resource: session.scope,
-        appId: session.clientId,
-        psuId: session.psuId,
-      },
-    ]);
+    await recordOutcome(trx, session, signed.actor, 'granted');
     const token = await issuePsuTokens(trx, context, {
       kind: 'decoupled',
       clientId: session.clientId,
@@ -392,10 +391,10 @@ async function recordPoll(
   }
   await updateSession(trx, sessionHash, { state: 'failed', endedAt: now });
   if (outcome.kind === 'result') {
-    await recordEnd(trx, session, signed.actor, 'cancelled', 'the PSU cancelled in the e-ID app');
+    await recordOutcome(trx, session, signed.actor, 'cancelled', 'the PSU cancelled in the e-ID app');
     return { answer: { result: 'USER_CANCEL' }, ended: 'user_cancel' };
   }
-  await recordEnd(trx, session, signed.actor, 'cancelled', outcome.error);
+  await recordOutcome(trx, session, signed.actor, 'cancelled', outcome.error);
   return {
     error: new OAuthError(outcome.error, outcome.description),
     ended: outcome.error === 'intent_expired' ? 'expired' : 'failed',
@@ -426,7 +425,7 @@ async function pace(
       earlyPolls,
       lastPollAt: now,
     });
-    await recordEnd(trx, session, actor, 'cancelled', 'mbid_max_polling');
+    await recordOutcome(trx, session, actor, 'cancelled', 'mbid_max_polling');
     return {
       cancelOrder: session.orderRef,
       ended: 'polled_too_often',
@@ -456,7 +455,7 @@ export async function cancelAuthorization(
     const session = (await lockSession(trx, sessionHash))!;
     if (!context.policy.decoupledCancelEnds || session.state !== 'active') return undefined;
     await updateSession(trx, session.sessionHash, { state: 'cancelled', endedAt: now });
-    await recordEnd(trx, session, caller.actor, 'cancelled', 'cancelled by the TPP');
+    await recordOutcome(trx, session, caller.actor, 'cancelled', 'cancelled by the TPP');
     return session.orderRef;
   });
   // The session's end has committed: the e-ID order ends too.

@@ -1,0 +1,42 @@
+import pino from 'pino';
+import { buildApp } from '../src/app.ts';
+import { configWith } from '../src/config.ts';
+import { loggerOptions } from '../src/http/logging.ts';
+import { ensureSandboxApp, seedTestCustomers } from '../src/sandbox/seed.ts';
+import { openStore } from '../src/store/database/open.ts';
+import { NO_RATE_LIMITS } from '../bench/common.ts';
+import { cpuNow, databaseCpu, postmasterOf, serverCpuMs } from '../bench/cpu.ts';
+import { flowItems, prepareMixes } from '../bench/data.ts';
+import { flowRun } from '../bench/figures.ts';
+import { randomUUID } from 'node:crypto';
+
+const databaseUrl = process.env.X_DB || undefined;
+const seal = Number(process.env.X_SEAL ?? 1000);
+console.log(await databaseCpu(databaseUrl));
+const schemaName = databaseUrl === undefined ? undefined : `x_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
+const store = await openStore({ databaseUrl, schemaName, poolSize: 20 });
+const config = configWith({ port: 0, sandboxRedirectUri: 'http://127.0.0.1/cb', schedulerIntervalMs: 0, rateLimits: NO_RATE_LIMITS, auditSealIntervalMs: seal });
+await seedTestCustomers(store.db);
+if (process.env.X_SQL) await store.db.execute((await import('drizzle-orm')).sql.raw(process.env.X_SQL));
+const app0 = await ensureSandboxApp(store.db, config);
+const server = await buildApp({ config, store, logger: pino(loggerOptions(config), pino.destination({ dest: '/dev/null', sync: false })) });
+const url = await server.listen({ port: 0, host: '127.0.0.1' });
+const target = { url, clientId: app0.clientId, redirectUri: app0.redirectUri, store, schemaName, close: async () => {} };
+const { realistic } = await prepareMixes(target as never);
+const items = flowItems(realistic);
+await flowRun(url, items, 50);
+const out: string[] = [];
+const pm = databaseUrl ? await postmasterOf(databaseUrl) : undefined;
+for (let i = 0; i < 4; i++) {
+  const began = cpuNow();
+  const db0 = pm ? serverCpuMs(pm) : 0;
+  const s = await flowRun(url, items, 50);
+  const all = ((cpuNow() - began) * 1000) / s.done;
+  const db = pm ? ((serverCpuMs(pm) - db0) * 1000) / s.done : 0;
+  out.push(`${Math.round(all)}(node ${Math.round(all - db)} db ${Math.round(db)})`);
+}
+console.log(process.env.X_LABEL, 'seal', seal, 'cpu us/flow', out.join(' '));
+await server.close();
+if (schemaName) await store.db.execute((await import('drizzle-orm')).sql.raw(`DROP SCHEMA ${schemaName} CASCADE`));
+await store.close();
+process.exit(0);

@@ -94,7 +94,7 @@ test('an unknown command or option is one line on stderr and exit code 2', async
     [['demo', '--bogus'], 'psd2-gateway demo: unknown option --bogus (psd2-gateway demo --help)'],
     [
       ['demo', '--flow', 'sideways'],
-      'psd2-gateway demo: --flow must be one of redirect, decoupled, basket, ais, all (psd2-gateway demo --help)',
+      'psd2-gateway demo: --flow must be one of redirect, decoupled, basket, ais, notified, all (psd2-gateway demo --help)',
     ],
     [
       ['check', '--base-url'],

@@ -3,6 +3,7 @@
 // NOTIFICATION_IN_FLIGHT_PER_APP in flight per app across all), sends each (sending.ts) and records
 // the attempt. Started and stopped with the app, like the audit sealer.
 import type { Clock } from '../../domain/clock.ts';
+import { every } from '../../domain/periodic.ts';
 import type { Db } from '../../store/database.ts';
 import { type ClaimedNotification, claimDue, recordAttempt } from '../../store/notifications/outbox.ts';
 import type { NotificationResult } from '../shared/metrics.ts';
@@ -32,8 +33,6 @@ const STOP_WAIT_MS = 2_000;
 /** Starts delivering; answers the stop. */
 export function startDelivery(db: Db, options: DeliveryOptions): () => Promise<void> {
   const inFlight = new Set<Promise<void>>();
-  let claiming = false;
-  let stopped = false;
   // A lease outlives the attempt: another process takes the notification again only when this one died.
   const leaseMs = options.timeoutMs * 2 + 5_000;
   const tick = async () => {
@@ -53,29 +52,13 @@ export function startDelivery(db: Db, options: DeliveryOptions): () => Promise<v
       inFlight.add(delivery);
     }
   };
-  const timer = setInterval(() => {
-    if (claiming || stopped) return;
-    claiming = true;
-    tick()
-      .catch(options.onError)
-      .finally(() => {
-        claiming = false;
-      });
-  }, options.pollMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    let bound: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...inFlight]),
-      new Promise((resolve) => {
-        bound = setTimeout(resolve, STOP_WAIT_MS);
-        bound.unref();
-      }),
-    ]);
-    clearTimeout(bound);
-  };
+  return every(tick, {
+    intervalMs: options.pollMs,
+    stopWaitMs: STOP_WAIT_MS,
+    onError: options.onError,
+    // The stop waits for the deliveries under way too: their attempts are recorded.
+    pending: () => inFlight,
+  });
 }
 
 /** One attempt of one notification, recorded with what it leaves the notification in. */

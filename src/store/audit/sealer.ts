@@ -1,6 +1,7 @@
 // The gateway's own sealer: every AUDIT_SEAL_INTERVAL_MS a turn (store/audit/seal.ts), and once a day
 // the retention (AUDIT_RETENTION_DAYS). Every process of every instance runs one; the row lock in
 // sealTurn lets one seal at a time and the others find nothing left to do.
+import { every } from '../../domain/periodic.ts';
 import type { Db } from '../database.ts';
 import { sealTurn } from './seal.ts';
 import { applyRetention, auditKey } from './trail.ts';
@@ -24,42 +25,18 @@ const STOP_WAIT_MS = 1_000;
 export function startSealer(db: Db, options: SealerOptions): () => Promise<void> {
   let key: Buffer | undefined;
   let lastRetention = 0;
-  let stopped = false;
-  const run = async () => {
-    key ??= await auditKey(db, options.key);
-    // A second's records (thousands under load) are sealed a SEAL_LIMIT at a time, each turn its own
-    // transaction, with the event loop free between them: a request waits for one turn, not for all.
-    while (!stopped && (await sealTurn(db, key)).more) await new Promise((resolve) => setImmediate(resolve));
-    if (options.retentionDays !== undefined && Date.now() - lastRetention > DAY_MS) {
-      lastRetention = Date.now();
-      await applyRetention(db, options.retentionDays, new Date());
-    }
-  };
-  // A tick while a turn is under way (a slow or silent database) is skipped, never queued: a queue of
-  // turns would outlive the stop and run on a store being closed.
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const timer = setInterval(() => {
-    if (busy || stopped) return;
-    busy = true;
-    running = run()
-      .catch(options.onError)
-      .finally(() => {
-        busy = false;
-      });
-  }, options.intervalMs);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    let bound: NodeJS.Timeout | undefined;
-    await Promise.race([
-      running,
-      new Promise((resolve) => {
-        bound = setTimeout(resolve, STOP_WAIT_MS);
-        bound.unref();
-      }),
-    ]);
-    clearTimeout(bound);
-  };
+  return every(
+    async (stopped) => {
+      key ??= await auditKey(db, options.key);
+      // A second's records (thousands under load) are sealed a SEAL_LIMIT at a time, each turn its own
+      // transaction, with the event loop free between them: a request waits for one turn, not for all.
+      while (!stopped() && (await sealTurn(db, key)).more)
+        await new Promise((resolve) => setImmediate(resolve));
+      if (options.retentionDays !== undefined && Date.now() - lastRetention > DAY_MS) {
+        lastRetention = Date.now();
+        await applyRetention(db, options.retentionDays, new Date());
+      }
+    },
+    { intervalMs: options.intervalMs, stopWaitMs: STOP_WAIT_MS, onError: options.onError },
+  );
 }

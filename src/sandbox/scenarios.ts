@@ -151,6 +151,13 @@ export interface ScenarioRow {
 
 const bban = (account: string) => `6000${account}`;
 const rejected = (reasonCode: string) => ({ transactionStatus: 'RJCT', reasonCode });
+/** What a TPP meets with an expired consent: by Ella's approval, or by the app's clock passing its validity. */
+const EXPIRED_CONSENT = {
+  consentStatus: 'expired',
+  readStatus: 401,
+  readCode: 'CONSENT_EXPIRED',
+  refreshError: 'invalid_grant',
+} as const;
 
 /** The table a TPP reads (README, GET /sandbox/test-data, the sandbox page): what to send, and what happens. */
 export const SCENARIO_TABLE: readonly ScenarioRow[] = [
@@ -207,12 +214,7 @@ export const SCENARIO_TABLE: readonly ScenarioRow[] = [
     trigger: `a consent approved by Ella Expired (${ELLA}, PSU-ID header or decoupled psu_id)`,
     when: { action: 'consent', psuId: ELLA! },
     outcome: 'consentStatus expired; reads 401 CONSENT_EXPIRED; refresh invalid_grant',
-    expected: {
-      consentStatus: 'expired',
-      readStatus: 401,
-      readCode: 'CONSENT_EXPIRED',
-      refreshError: 'invalid_grant',
-    },
+    expected: EXPIRED_CONSENT,
   },
   {
     trigger: `a consent approved by Rolf Revoked (${ROLF})`,
@@ -270,11 +272,6 @@ export const SCENARIO_TABLE: readonly ScenarioRow[] = [
     trigger: 'a consent valid for 1 day, then advance the clock by 2 days',
     when: { action: 'consent', validDays: 1, advance: 'P2D' },
     outcome: 'consentStatus expired; reads 401 CONSENT_EXPIRED; refresh invalid_grant',
-    expected: {
-      consentStatus: 'expired',
-      readStatus: 401,
-      readCode: 'CONSENT_EXPIRED',
-      refreshError: 'invalid_grant',
-    },
+    expected: EXPIRED_CONSENT,
   },
 ];

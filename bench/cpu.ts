@@ -89,3 +89,36 @@ export async function databaseCpu(databaseUrl: string | undefined): Promise<stri
 export function cpuNow(): number {
   return clock();
 }
+
+/**
+ * The CPU ms the server's client backends (not its checkpointer, WAL writer or autovacuum, whose turns
+ * land in one round or another by chance) spent from `since`'s call to the answer's: each backend
+ * running at the end, less what it had spent at the start (a backend opened meanwhile counts whole).
+ */
+export function backendsSince(postmaster: number): () => number {
+  const backends = (): Map<string, number> => {
+    const found = new Map<string, number>();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const stat = processStat(entry);
+      if (stat?.parent !== postmaster || !isClientBackend(entry)) continue;
+      found.set(entry, stat.cpuMs);
+    }
+    return found;
+  };
+  const start = backends();
+  return () => {
+    let spent = 0;
+    for (const [pid, cpuMs] of backends()) spent += cpuMs - (start.get(pid) ?? 0);
+    return spent;
+  };
+}
+
+/** A client backend's title names its client, `host(port)` or `[local]`; the server's own processes' do not. */
+function isClientBackend(pid: string): boolean {
+  try {
+    return /\(\d+\)|\[local\]/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return false;
+  }
+}

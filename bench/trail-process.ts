@@ -1,0 +1,59 @@
+// One side of bench/trail.ts: a sandbox gateway of the checkout it runs in (the commit, or the commit
+// with bench/trail-off.patch applied), which measures one round each time its parent asks: the
+// scenario's load for SECONDS in a process of its own, then a pause for the sealer's turn over the
+// round's last records, so that each side pays its own sealing. Answers the CPU per operation of this
+// process and of the database's client backends, and the rate.
+import { gateway } from './common.ts';
+import { backendsSince, postmasterOf } from './cpu.ts';
+import { flowItems, initiationRequests, type Mix, prepareMixes } from './data.ts';
+import { flowRun, loadRun, type Sample } from './figures.ts';
+
+export interface TrailRound {
+  readonly scenario: 'initiation' | 'five-step flow';
+  readonly mix: 'hot' | 'realistic';
+}
+
+export interface TrailSample {
+  readonly cpuUs: number;
+  readonly rate: number;
+}
+
+const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** The sealer seals every second: its turn over a round's last records falls inside the round's window. */
+const SEAL_PAUSE_MS = 1_500;
+
+const target = await gateway(databaseUrl);
+const mixes = await prepareMixes(target);
+const postmaster = databaseUrl === undefined ? undefined : await postmasterOf(databaseUrl);
+
+function run(round: TrailRound, mix: Mix): Promise<Sample> {
+  return round.scenario === 'initiation'
+    ? loadRun(round.scenario, target.url, initiationRequests(mix), CONNECTIONS)
+    : flowRun(target.url, flowItems(mix), CONNECTIONS);
+}
+
+async function measure(round: TrailRound): Promise<TrailSample> {
+  const mix = mixes[round.mix];
+  const own = process.cpuUsage();
+  const database = postmaster === undefined ? () => 0 : backendsSince(postmaster);
+  const sample = await run(round, mix);
+  await new Promise((resolve) => setTimeout(resolve, SEAL_PAUSE_MS));
+  const spent = process.cpuUsage(own);
+  const cpuMs = (spent.user + spent.system) / 1000 + database();
+  return { cpuUs: (cpuMs * 1000) / sample.done, rate: sample.rate };
+}
+
+process.on('message', (message: TrailRound | 'stop') => {
+  if (message === 'stop') {
+    void target.close().then(() => process.exit(0));
+    return;
+  }
+  void measure(message).then((sample) => process.send!(sample));
+});
+// A warm-up (JIT, pools, caches) of each scenario, not measured.
+for (const mix of ['hot', 'realistic'] as const) {
+  await run({ scenario: 'initiation', mix }, mixes[mix]);
+  await run({ scenario: 'five-step flow', mix }, mixes[mix]);
+}
+process.send!('ready');

@@ -1,0 +1,127 @@
+// What the audit trail costs (issue 39: under 10% on initiation and the five-step flow), measured
+// against the same commit without it. Two checkouts of HEAD in a scratch directory, the second with
+// bench/trail-off.patch applied (no record written: the CTEs' inserts, the transition rule's insert,
+// recordEvents; the sealer then finds nothing to seal); each runs a sandbox gateway
+// (bench/trail-process.ts). Their rounds alternate A B B A ..., each with its load generator in a process
+// of its own, and each pair gives the trail's cost as with / without of the CPU per operation (this
+// machine's speed drifts by ±15% within a minute, the pair's two rounds are seconds apart) and of the
+// rate. Reported: the median of the pairs and their quartiles, per scenario, mix and database.
+//
+//   BENCH_DATABASE_URL  a PostgreSQL of the bench's own (also measured: PGlite, in each gateway's process)
+//   BENCH_PAIRS         pairs per figure (10), BENCH_SECONDS a round's length (3)
+//   BENCH_ONLY          e.g. `five-step flow` or `initiation`
+import { execFileSync, fork } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { TrailRound, TrailSample } from './trail-process.ts';
+
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 10);
+const ONLY = process.env.BENCH_ONLY ?? '';
+const root = resolve(import.meta.dirname, '..');
+const scratch = mkdtempSync(join(tmpdir(), 'psd2-trail-'));
+const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' }).trim();
+
+interface Side {
+  stop(): Promise<void>;
+  measure(round: TrailRound): Promise<TrailSample>;
+}
+
+/** A checkout of HEAD (with the patch, or not) and its gateway process, once ready. */
+async function side(name: string, patch: boolean, databaseUrl: string | undefined): Promise<Side> {
+  const dir = join(scratch, name);
+  git('worktree', 'add', '--detach', dir, 'HEAD');
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  if (patch) execFileSync('git', ['-C', dir, 'apply', join(root, 'bench/trail-off.patch')]);
+  const child = fork(join(dir, 'bench/trail-process.ts'), [], {
+    cwd: dir,
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl ?? '' },
+  });
+  await new Promise<void>((ready, fail) => {
+    const stopped = (code: number | null) => fail(new Error(`${name}: the gateway stopped (${code})`));
+    child.once('exit', stopped);
+    child.once('message', () => {
+      child.off('exit', stopped);
+      ready();
+    });
+  });
+  return {
+    stop: () =>
+      new Promise((stopped) => {
+        child.once('exit', () => stopped());
+        child.send('stop');
+      }),
+    measure: (round) =>
+      new Promise((answer) => {
+        child.once('message', (sample) => answer(sample as TrailSample));
+        child.send(round);
+      }),
+  };
+}
+
+function quantile(sorted: readonly number[], q: number): number {
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low]! + (sorted[Math.ceil(at)]! - sorted[low]!) * (at - low);
+}
+
+/** Median and quartiles, in %, of per-pair costs. */
+function costs(values: readonly number[]): { median: number; q1: number; q3: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const percent = (value: number) => Number((value * 100).toFixed(1));
+  return {
+    median: percent(quantile(sorted, 0.5)),
+    q1: percent(quantile(sorted, 0.25)),
+    q3: percent(quantile(sorted, 0.75)),
+  };
+}
+
+const figures: object[] = [];
+const cleanup = () => {
+  for (const name of ['with', 'without']) {
+    try {
+      git('worktree', 'remove', '--force', join(scratch, name));
+    } catch {}
+  }
+  rmSync(scratch, { recursive: true, force: true });
+};
+process.on('exit', cleanup);
+
+const databases: [string, string | undefined][] = [['PGlite', undefined]];
+if (process.env.BENCH_DATABASE_URL) databases.unshift(['PostgreSQL', process.env.BENCH_DATABASE_URL]);
+const commit = git('rev-parse', '--short', 'HEAD');
+for (const [backend, databaseUrl] of databases) {
+  const withTrail = await side('with', false, databaseUrl);
+  const without = await side('without', true, databaseUrl);
+  for (const scenario of ['five-step flow', 'initiation'] as const) {
+    if (ONLY !== '' && !ONLY.split(',').includes(scenario)) continue;
+    for (const mix of ['realistic', 'hot'] as const) {
+      const round = { scenario, mix };
+      const cpu: number[] = [];
+      const rate: number[] = [];
+      for (let pair = 0; pair < PAIRS; pair += 1) {
+        // A B, then B A: neither side always runs first.
+        const first = pair % 2 === 0 ? withTrail : without;
+        const second = first === withTrail ? without : withTrail;
+        const one = await first.measure(round);
+        const two = await second.measure(round);
+        const [a, b] = first === withTrail ? [one, two] : [two, one];
+        cpu.push(a.cpuUs / b.cpuUs - 1);
+        rate.push(b.rate / a.rate - 1);
+      }
+      const figure = { backend, scenario, mix, pairs: PAIRS, cpuCost: costs(cpu), rateCost: costs(rate) };
+      figures.push(figure);
+      console.log(
+        `${backend} ${scenario} ${mix}: CPU per operation +${figure.cpuCost.median}% (quartiles ${figure.cpuCost.q1}..${figure.cpuCost.q3}), rate -${figure.rateCost.median}% (quartiles ${figure.rateCost.q1}..${figure.rateCost.q3})`,
+      );
+    }
+  }
+  await Promise.all([withTrail.stop(), without.stop()]);
+  git('worktree', 'remove', '--force', join(scratch, 'with'));
+  git('worktree', 'remove', '--force', join(scratch, 'without'));
+}
+writeFileSync(
+  join(root, 'bench/trail-results.json'),
+  `${JSON.stringify({ commit, measuredAt: new Date().toISOString(), figures }, null, 2)}\n`,
+);

@@ -9,7 +9,7 @@
 //
 //   BENCH_DATABASE_URL  a PostgreSQL of the bench's own (also measured: PGlite, in each gateway's process)
 //   BENCH_PAIRS         pairs per figure (10), BENCH_SECONDS a round's length (3)
-//   BENCH_ONLY          e.g. `five-step flow` or `initiation`
+//   BENCH_ONLY     e.g. `five-step flow` or `initiation`; BENCH_DATABASES `PostgreSQL` or `PGlite`
 import { execFileSync, fork } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,12 +77,17 @@ function costs(values: readonly number[]): { median: number; q1: number; q3: num
   };
 }
 
+const signed = (value: number) => (value >= 0 ? `+${value}` : `${value}`);
 const figures: object[] = [];
 const cleanup = () => {
   for (const name of ['with', 'without']) {
     try {
-      git('worktree', 'remove', '--force', join(scratch, name));
-    } catch {}
+      execFileSync('git', ['-C', root, 'worktree', 'remove', '--force', join(scratch, name)], {
+        stdio: 'ignore',
+      });
+    } catch {
+      // Removed already, after its database's figures.
+    }
   }
   rmSync(scratch, { recursive: true, force: true });
 };
@@ -90,8 +95,10 @@ process.on('exit', cleanup);
 
 const databases: [string, string | undefined][] = [['PGlite', undefined]];
 if (process.env.BENCH_DATABASE_URL) databases.unshift(['PostgreSQL', process.env.BENCH_DATABASE_URL]);
+const ONLY_DATABASES = (process.env.BENCH_DATABASES ?? '').split(',').filter((name) => name !== '');
 const commit = git('rev-parse', '--short', 'HEAD');
 for (const [backend, databaseUrl] of databases) {
+  if (ONLY_DATABASES.length > 0 && !ONLY_DATABASES.includes(backend)) continue;
   const withTrail = await side('with', false, databaseUrl);
   const without = await side('without', true, databaseUrl);
   for (const scenario of ['five-step flow', 'initiation'] as const) {
@@ -113,7 +120,7 @@ for (const [backend, databaseUrl] of databases) {
       const figure = { backend, scenario, mix, pairs: PAIRS, cpuCost: costs(cpu), rateCost: costs(rate) };
       figures.push(figure);
       console.log(
-        `${backend} ${scenario} ${mix}: CPU per operation +${figure.cpuCost.median}% (quartiles ${figure.cpuCost.q1}..${figure.cpuCost.q3}), rate -${figure.rateCost.median}% (quartiles ${figure.rateCost.q1}..${figure.rateCost.q3})`,
+        `${backend} ${scenario} ${mix}: CPU per operation ${signed(figure.cpuCost.median)}% (quartiles ${figure.cpuCost.q1}..${figure.cpuCost.q3}), rate ${signed(-figure.rateCost.median)}% (quartiles ${figure.rateCost.q1}..${figure.rateCost.q3})`,
       );
     }
   }

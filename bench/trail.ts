@@ -114,6 +114,9 @@ for (const [backend, databaseUrl] of databases) {
         const one = await first.measure(round);
         const two = await second.measure(round);
         const [a, b] = first === withTrail ? [one, two] : [two, one];
+        console.log(
+          `  pair ${pair + 1}: with ${Math.round(a.cpuUs)} µs, ${Math.round(a.rate)}/s; without ${Math.round(b.cpuUs)} µs, ${Math.round(b.rate)}/s`,
+        );
         cpu.push(a.cpuUs / b.cpuUs - 1);
         rate.push(b.rate / a.rate - 1);
       }

@@ -66,8 +66,8 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[low]! + (sorted[Math.ceil(at)]! - sorted[low]!) * (at - low);
 }
 
-/** Median and quartiles, in %, of per-pair costs. */
-function costs(values: readonly number[]): { median: number; q1: number; q3: number } {
+/** Median and quartiles, in %, of the pairs' changes (with the trail against without). */
+function changes(values: readonly number[]): { median: number; q1: number; q3: number } {
   const sorted = [...values].sort((a, b) => a - b);
   const percent = (value: number) => Number((value * 100).toFixed(1));
   return {
@@ -118,12 +118,19 @@ for (const [backend, databaseUrl] of databases) {
           `  pair ${pair + 1}: with ${Math.round(a.cpuUs)} µs, ${Math.round(a.rate)}/s; without ${Math.round(b.cpuUs)} µs, ${Math.round(b.rate)}/s`,
         );
         cpu.push(a.cpuUs / b.cpuUs - 1);
-        rate.push(b.rate / a.rate - 1);
+        rate.push(a.rate / b.rate - 1);
       }
-      const figure = { backend, scenario, mix, pairs: PAIRS, cpuCost: costs(cpu), rateCost: costs(rate) };
+      const figure = {
+        backend,
+        scenario,
+        mix,
+        pairs: PAIRS,
+        cpuCost: changes(cpu),
+        rateChange: changes(rate),
+      };
       figures.push(figure);
       console.log(
-        `${backend} ${scenario} ${mix}: CPU per operation ${signed(figure.cpuCost.median)}% (quartiles ${figure.cpuCost.q1}..${figure.cpuCost.q3}), rate ${signed(-figure.rateCost.median)}% (quartiles ${figure.rateCost.q1}..${figure.rateCost.q3})`,
+        `${backend} ${scenario} ${mix}: CPU per operation ${signed(figure.cpuCost.median)}% (quartiles ${figure.cpuCost.q1}..${figure.cpuCost.q3}), rate ${signed(figure.rateChange.median)}% (quartiles ${figure.rateChange.q1}..${figure.rateChange.q3})`,
       );
     }
   }

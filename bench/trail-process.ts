@@ -15,6 +15,8 @@ export interface TrailRound {
 
 export interface TrailSample {
   readonly cpuUs: number;
+  /** Of which the database's client backends (none on PGlite: it runs in the gateway's process). */
+  readonly databaseCpuUs: number;
   readonly rate: number;
 }
 
@@ -40,8 +42,13 @@ async function measure(round: TrailRound): Promise<TrailSample> {
   const sample = await run(round, mix);
   await new Promise((resolve) => setTimeout(resolve, SEAL_PAUSE_MS));
   const spent = process.cpuUsage(own);
-  const cpuMs = (spent.user + spent.system) / 1000 + database();
-  return { cpuUs: (cpuMs * 1000) / sample.done, rate: sample.rate };
+  const databaseMs = database();
+  const cpuMs = (spent.user + spent.system) / 1000 + databaseMs;
+  return {
+    cpuUs: (cpuMs * 1000) / sample.done,
+    databaseCpuUs: (databaseMs * 1000) / sample.done,
+    rate: sample.rate,
+  };
 }
 
 process.on('message', (message: TrailRound | 'stop') => {

@@ -77,6 +77,9 @@ function changes(values: readonly number[]): { median: number; q1: number; q3: n
   };
 }
 
+/** CPU per operation, and the database's part of it on PostgreSQL. */
+const us = (sample: TrailSample) =>
+  `${Math.round(sample.cpuUs)} µs${sample.databaseCpuUs > 0 ? ` (database ${Math.round(sample.databaseCpuUs)})` : ''}`;
 const signed = (value: number) => (value >= 0 ? `+${value}` : `${value}`);
 const figures: object[] = [];
 const cleanup = () => {
@@ -115,7 +118,7 @@ for (const [backend, databaseUrl] of databases) {
         const two = await second.measure(round);
         const [a, b] = first === withTrail ? [one, two] : [two, one];
         console.log(
-          `  pair ${pair + 1}: with ${Math.round(a.cpuUs)} µs, ${Math.round(a.rate)}/s; without ${Math.round(b.cpuUs)} µs, ${Math.round(b.rate)}/s`,
+          `  pair ${pair + 1}: with ${us(a)}, ${Math.round(a.rate)}/s; without ${us(b)}, ${Math.round(b.rate)}/s`,
         );
         cpu.push(a.cpuUs / b.cpuUs - 1);
         rate.push(a.rate / b.rate - 1);

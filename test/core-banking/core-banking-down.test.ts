@@ -13,7 +13,11 @@ import {
 import { type Gateway, sibling, startGateway } from '../helpers/gateway.ts';
 import { errorBody } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
-import { type CoreBankingStandIn, startCoreBankingStandIn } from '../stand-ins/core-banking.ts';
+import {
+  type CoreBankingStandIn,
+  startCoreBankingStandIn,
+  stoppedOrigin,
+} from '../stand-ins/core-banking.ts';
 
 const PRODUCT = 'handelsbanken-domestic-credit-transfer';
 const PATH = `/psd2/se/v2/payments/private/single/${PRODUCT}`;
@@ -89,9 +93,7 @@ describe('the core banking system down', () => {
   });
 
   test('stopped (the connection refused): an initiation and an account read answer 503 with Retry-After', async () => {
-    const gone = await startCoreBankingStandIn();
-    const goneCore = httpCoreBanking({ url: gone.url, ...ADAPTER });
-    await gone.close();
+    const goneCore = httpCoreBanking({ url: await stoppedOrigin(), ...ADAPTER });
     const other = await sibling(gateway, { coreBanking: () => goneCore });
     try {
       assertUnavailable(await other.client.initiate(token, { path: PATH, body: domestic() }), 'initiation');

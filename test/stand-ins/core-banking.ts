@@ -6,6 +6,7 @@
 // too late (booked, the answer lost), the connection dropped after booking, each request handled twice,
 // the order kept "in progress", or the answer held until the test releases it.
 
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -291,4 +292,24 @@ export async function startCoreBankingStandIn(options: StandInOptions = {}): Pro
       await app.close();
     },
   };
+}
+
+/**
+ * The origin of a core banking system that is stopped: a loopback port below the ephemeral range that
+ * refuses connections. A stand-in's own port, once closed, may be handed to another test's server at
+ * once (tests run in parallel and listen on port 0): a request then meets that server, not a refusal.
+ */
+export async function stoppedOrigin(): Promise<string> {
+  for (const port of [1, 9, 13, 17, 19]) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+    });
+    if (refused) return `http://127.0.0.1:${port}`;
+  }
+  throw new Error('no loopback port below 1024 refuses connections here');
 }

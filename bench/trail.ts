@@ -95,6 +95,8 @@ const cleanup = () => {
   rmSync(scratch, { recursive: true, force: true });
 };
 process.on('exit', cleanup);
+// Interrupted: the checkouts are removed all the same.
+process.on('SIGINT', () => process.exit(130));
 
 const databases: [string, string | undefined][] = [['PGlite', undefined]];
 if (process.env.BENCH_DATABASE_URL) databases.unshift(['PostgreSQL', process.env.BENCH_DATABASE_URL]);

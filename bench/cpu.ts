@@ -41,15 +41,21 @@ function processStat(pid: string): { parent: number; cpuMs: number; endedChildre
  * backend whose connection closed), which the postmaster waited for and so counts as its children's.
  */
 export function serverCpuMs(postmaster: number): number {
-  let total = 0;
+  let total = processStat(String(postmaster))?.endedChildrenMs ?? 0;
+  for (const [pid, cpuMs] of processesOf(postmaster)) if (pid !== String(postmaster)) total += cpuMs;
+  return total;
+}
+
+/** The postmaster and its running children, by pid, with the CPU ms each has spent. */
+function processesOf(postmaster: number): Map<string, number> {
+  const found = new Map<string, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = processStat(entry);
-    if (stat === undefined) continue;
-    if (Number(entry) === postmaster) total += stat.cpuMs + stat.endedChildrenMs;
-    else if (stat.parent === postmaster) total += stat.cpuMs;
+    if (stat !== undefined && (Number(entry) === postmaster || stat.parent === postmaster))
+      found.set(entry, stat.cpuMs);
   }
-  return total;
+  return found;
 }
 
 /**
@@ -96,16 +102,7 @@ export function cpuNow(): number {
  * running at the end, less what it had spent at the start (a backend opened meanwhile counts whole).
  */
 export function backendsSince(postmaster: number): () => number {
-  const backends = (): Map<string, number> => {
-    const found = new Map<string, number>();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      const stat = processStat(entry);
-      if (stat?.parent !== postmaster || !isClientBackend(entry)) continue;
-      found.set(entry, stat.cpuMs);
-    }
-    return found;
-  };
+  const backends = () => new Map([...processesOf(postmaster)].filter(([pid]) => isClientBackend(pid)));
   const start = backends();
   return () => {
     let spent = 0;

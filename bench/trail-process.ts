@@ -56,7 +56,14 @@ process.on('message', (message: TrailRound | 'stop') => {
     void target.close().then(() => process.exit(0));
     return;
   }
-  void measure(message).then((sample) => process.send!(sample));
+  // A round that fails ends the process: the parent fails the bench with it.
+  measure(message).then(
+    (sample) => process.send!(sample),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 });
 // A warm-up (JIT, pools, caches) of each scenario, not measured.
 for (const mix of ['hot', 'realistic'] as const) {

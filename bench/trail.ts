@@ -38,25 +38,30 @@ async function side(name: string, patch: boolean, databaseUrl: string | undefine
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, BENCH_DATABASE_URL: databaseUrl ?? '' },
   });
-  await new Promise<void>((ready, fail) => {
-    const stopped = (code: number | null) => fail(new Error(`${name}: the gateway stopped (${code})`));
-    child.once('exit', stopped);
-    child.once('message', () => {
-      child.off('exit', stopped);
-      ready();
-    });
-  });
+  // A gateway that stops before it is told to fails the bench, rather than leave a round unanswered.
+  let stopping = false;
+  const died = new Promise<never>((_, fail) =>
+    child.once('exit', (code) => {
+      if (!stopping) fail(new Error(`${name}: the gateway stopped (${code})`));
+    }),
+  );
+  died.catch(() => {});
+  await Promise.race([new Promise((ready) => child.once('message', ready)), died]);
   return {
     stop: () =>
       new Promise((stopped) => {
+        stopping = true;
         child.once('exit', () => stopped());
         child.send('stop');
       }),
     measure: (round) =>
-      new Promise((answer) => {
-        child.once('message', (sample) => answer(sample as TrailSample));
-        child.send(round);
-      }),
+      Promise.race([
+        new Promise<TrailSample>((answer) => {
+          child.once('message', (sample) => answer(sample as TrailSample));
+          child.send(round);
+        }),
+        died,
+      ]),
   };
 }
 

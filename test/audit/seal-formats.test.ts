@@ -1,6 +1,7 @@
 // Seals (issue 39): a backlog larger than one seal takes is sealed in several, chained, and a record
 // changed in any of them is named; seals made in format 1 by the first version of the trail (a JSON
-// array per record, a MAC without the format) still verify, and the seals made now chain onto them.
+// array per record, a MAC without the format) and in format 2 by the second (every seq listed) still
+// verify, and the seals made now (format 3) chain onto them.
 // On PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
@@ -8,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { AuditEvent } from '../../src/domain/audit.ts';
 import { recordEvents } from '../../src/store/audit/record.ts';
-import { SEAL_LIMIT, sealAll, verifyTrail } from '../../src/store/audit/seal.ts';
+import { SEAL_FORMAT, SEAL_LIMIT, sealAll, verifyTrail } from '../../src/store/audit/seal.ts';
 import { startUnsealedGateway } from '../helpers/audit.ts';
 import { backends, type Gateway, queryRows } from '../helpers/gateway.ts';
 
@@ -30,12 +31,14 @@ interface SealRow {
   to: string;
   count: number;
   format: number;
+  listed: number;
 }
 
 function seals(gateway: Gateway): Promise<SealRow[]> {
   return queryRows<SealRow>(
     gateway.store,
-    sql`SELECT from_seq::text AS "from", to_seq::text AS "to", count, format FROM audit_seals ORDER BY from_seq`,
+    sql`SELECT from_seq::text AS "from", to_seq::text AS "to", count, format, cardinality(seqs) AS listed
+      FROM audit_seals ORDER BY from_seq`,
   );
 }
 
@@ -73,26 +76,33 @@ for (const backend of backends()) {
       // The gateway's start recorded its own events (the sandbox app's registration): sealed with these.
       await recordEvents(gateway.store.db, events(3, 'first-version'));
       const first = await sealAsFormatOne(gateway, key);
-      // More than one seal takes, recorded after the first version's seal.
-      await recordEvents(gateway.store.db, events(2 * SEAL_LIMIT + 5, 'now'));
+      // More than one seal takes, recorded after the first version's seal and sealed as the second
+      // version did (format 2), then more than one seal takes again, sealed as now.
+      await recordEvents(gateway.store.db, events(SEAL_LIMIT + 2, 'second-version'));
+      await sealAll(gateway.store.db, key, { format: 2 });
+      await recordEvents(gateway.store.db, events(SEAL_LIMIT + 3, 'now'));
       await sealAll(gateway.store.db, key);
 
       const made = await seals(gateway);
       const at = (offset: number) => String(first.to + offset);
+      assert.equal(SEAL_FORMAT, 3);
       assert.deepEqual(made, [
-        { from: '1', to: at(0), count: first.count, format: 1 },
-        { from: at(1), to: at(SEAL_LIMIT), count: SEAL_LIMIT, format: 2 },
-        { from: at(SEAL_LIMIT + 1), to: at(2 * SEAL_LIMIT), count: SEAL_LIMIT, format: 2 },
-        { from: at(2 * SEAL_LIMIT + 1), to: at(2 * SEAL_LIMIT + 5), count: 5, format: 2 },
+        { from: '1', to: at(0), count: first.count, format: 1, listed: first.count },
+        { from: at(1), to: at(SEAL_LIMIT), count: SEAL_LIMIT, format: 2, listed: SEAL_LIMIT },
+        { from: at(SEAL_LIMIT + 1), to: at(SEAL_LIMIT + 2), count: 2, format: 2, listed: 2 },
+        // Format 3 lists no seq of a range that lacks none.
+        { from: at(SEAL_LIMIT + 3), to: at(2 * SEAL_LIMIT + 2), count: SEAL_LIMIT, format: 3, listed: 0 },
+        { from: at(2 * SEAL_LIMIT + 3), to: at(2 * SEAL_LIMIT + 5), count: 3, format: 3, listed: 0 },
       ]);
       assert.deepEqual(await verifyTrail(gateway.store.db, key), {
         ok: true,
-        seals: 4,
+        seals: 5,
         records: first.count + 2 * SEAL_LIMIT + 5,
       });
 
-      // A record in the first version's seal, then one in the last seal made now, changed and put back.
-      for (const seq of [at(-1), at(2 * SEAL_LIMIT + 3)]) {
+      // A record in the first version's seal, one in the second's, then one in the last seal made now,
+      // changed and put back; then one of the last seal deleted and put back.
+      for (const seq of [at(-1), at(SEAL_LIMIT + 2), at(2 * SEAL_LIMIT + 4)]) {
         await gateway.store.db.execute(
           sql`UPDATE audit_events SET correlation_id = correlation_id || ' ' WHERE seq = ${seq}::bigint`,
         );
@@ -101,6 +111,33 @@ for (const backend of backends()) {
           sql`UPDATE audit_events SET correlation_id = rtrim(correlation_id) WHERE seq = ${seq}::bigint`,
         );
       }
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+      const deleted = at(2 * SEAL_LIMIT + 4);
+      await gateway.store.db.execute(sql`CREATE TABLE audit_kept AS
+        SELECT * FROM audit_events WHERE seq = ${deleted}::bigint`);
+      await gateway.store.db.execute(sql`DELETE FROM audit_events WHERE seq = ${deleted}::bigint`);
+      assert.deepEqual(await verifyTrail(gateway.store.db, key), {
+        ok: false,
+        seq: deleted,
+        problem: 'deleted',
+      });
+      await gateway.store.db.execute(sql`INSERT INTO audit_events SELECT * FROM audit_kept`);
+      await gateway.store.db.execute(sql`DROP TABLE audit_kept`);
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+
+      // A format-3 seal's count is under its MAC too (a seal listing no seq takes its range's).
+      const last = at(2 * SEAL_LIMIT + 3);
+      for (const count of [0, 2]) {
+        await gateway.store.db.execute(
+          sql`UPDATE audit_seals SET count = ${count} WHERE from_seq = ${last}::bigint`,
+        );
+        assert.deepEqual(await verifyTrail(gateway.store.db, key), {
+          ok: false,
+          seq: last,
+          problem: 'seal altered',
+        });
+      }
+      await gateway.store.db.execute(sql`UPDATE audit_seals SET count = 3 WHERE from_seq = ${last}::bigint`);
       assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
 
       // A seal's format is under its MAC: read as another format's, it is refused as altered.
@@ -131,7 +168,7 @@ for (const backend of backends()) {
         /audit seal format 9 is unknown to this version/,
       );
       await gateway.store.db.execute(
-        sql`UPDATE audit_seals SET format = 2 WHERE from_seq = ${last.from}::bigint`,
+        sql`UPDATE audit_seals SET format = ${SEAL_FORMAT} WHERE from_seq = ${last.from}::bigint`,
       );
     });
   });

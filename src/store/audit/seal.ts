@@ -4,7 +4,8 @@
 // pending_xmax), and once every transaction below that id has finished (none can still add a record at
 // or below pending_seq) it seals the range from the last seal up to pending_seq: the seq and a digest
 // of every record in it, and an HMAC-SHA256 (AUDIT_KEY) over them chained with the previous seal's.
-// A seq the range lacks (a rolled-back transaction's) is simply not listed. Verify recomputes the
+// A seq the range lacks (a rolled-back transaction's) is simply not listed; from format 3 a range that
+// lacks none lists no seq at all (the range says them). Verify recomputes the
 // chain and compares each sealed list with the records there now: the first changed, missing or
 // added record is named.
 import { createHmac } from 'node:crypto';
@@ -15,17 +16,34 @@ import type { Db } from '../database.ts';
  * A record's canonical text, by the seal's format (audit_seals.format), and the first 16 bytes of its
  * SHA-256 (SQL over audit_events). Format 1, the first seals', is a JSON array; format 2 (migration
  * 0036) a row value, hashed in half the time on PGlite (docs/decisions.md "the sealer's cost"), with
- * the time as text of a fixed pattern so that no session setting (DateStyle, TimeZone) changes it.
+ * the time as text of a fixed pattern so that no session setting (DateStyle, TimeZone) changes it;
+ * format 3 the row value with the time as the column's own text, fixed by the settings the sealing and
+ * verifying transactions take (fixSettings), and a contiguous range's seqs not listed.
  */
 const CANONICAL: Readonly<Record<number, string>> = {
   1: `jsonb_build_array(seq, xid::text, at AT TIME ZONE 'UTC', event, outcome, resource, tpp_id, app_id,
     certificate, psu_id, address, correlation_id, detail)::text`,
   2: `ROW(seq, xid, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), event, outcome, resource,
     tpp_id, app_id, certificate, psu_id, address, correlation_id, detail)::text`,
+  3: `ROW(seq, xid, at, event, outcome, resource, tpp_id, app_id, certificate, psu_id, address, correlation_id,
+    detail)::text`,
 };
 
 /** The format new seals are made in. */
-const FORMAT = 2;
+export const SEAL_FORMAT = 3;
+
+/** The settings a timestamptz's text depends on, fixed in a transaction that digests format 3 or later. */
+async function fixSettings(trx: Db, format: number): Promise<void> {
+  if (format >= 3)
+    await trx.execute(
+      sql`SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true)`,
+    );
+}
+
+/** The seqs as the MAC takes them: from format 3, `*` for a range that lacks none, which lists none. */
+function macSeqs(format: number, seqs: string, all: boolean): string {
+  return format >= 3 && all ? '*' : seqs;
+}
 
 /** The most records one seal takes: a turn holds PGlite's one thread for a few milliseconds at most. */
 export const SEAL_LIMIT = 1_000;
@@ -70,7 +88,9 @@ interface SealerState {
 export async function sealTurn(
   db: Db,
   key: Buffer,
+  format = SEAL_FORMAT,
 ): Promise<{ sealed: number; waiting: boolean; more: boolean }> {
+  digestSql(format);
   return db.transaction(async (trx) => {
     const [state] = rowsOf<SealerState>(
       await trx.execute(sql`SELECT s.pending_seq::text AS pending,
@@ -90,21 +110,32 @@ export async function sealTurn(
       const from = BigInt(state.lastTo) + 1n;
       const limit = from + BigInt(SEAL_LIMIT) - 1n;
       const to = String(limit < BigInt(state.pending) ? limit : BigInt(state.pending));
-      const [range] = rowsOf<{ count: number; seqs: string; digests: string; lastAt: string | null }>(
+      await fixSettings(trx, format);
+      const inRange = sql`FROM audit_events WHERE seq >= ${String(from)}::bigint AND seq <= ${to}::bigint`;
+      const [range] = rowsOf<{ count: number; digests: string; lastAt: string | null }>(
         await trx.execute(sql`SELECT count(*)::int AS count,
-            COALESCE(array_to_string(array_agg(seq ORDER BY seq), ','), '') AS seqs,
             COALESCE(encode(string_agg(digest, ''::bytea ORDER BY seq), 'hex'), '') AS digests,
             max(at)::text AS "lastAt"
-          FROM (SELECT seq, at, ${sql.raw(digestSql(FORMAT))} AS digest FROM audit_events
-                 WHERE seq >= ${String(from)}::bigint AND seq <= ${to}::bigint) r`),
+          FROM (SELECT seq, at, ${sql.raw(digestSql(format))} AS digest ${inRange}) r`),
       );
-      const { count, seqs, digests, lastAt } = range!;
-      const mac = macOf(key, FORMAT, state.lastMac, String(from), to, seqs, digests);
+      const { count, digests, lastAt } = range!;
+      // Seqs are unique: as many records as numbers lack none. Only a range with a gap lists its seqs.
+      const all = count === Number(BigInt(to) - from + 1n);
+      let seqs = '';
+      if (format < 3 || !all) {
+        const [listed] = rowsOf<{ seqs: string }>(
+          await trx.execute(
+            sql`SELECT COALESCE(array_to_string(array_agg(seq ORDER BY seq), ','), '') AS seqs ${inRange}`,
+          ),
+        );
+        seqs = listed!.seqs;
+      }
+      const mac = macOf(key, format, state.lastMac, String(from), to, macSeqs(format, seqs, all), digests);
       await trx.execute(sql`INSERT INTO audit_seals (from_seq, to_seq, count, seqs, digests, last_at, prev_mac, mac, format)
         VALUES (${String(from)}::bigint, ${to}::bigint, ${count}, ${`{${seqs}}`}::bigint[],
                 decode(${digests}, 'hex'), ${lastAt}::timestamptz,
                 CASE WHEN ${state.lastMac} = '' THEN NULL ELSE decode(${state.lastMac}, 'hex') END,
-                decode(${mac}, 'hex'), ${FORMAT})`);
+                decode(${mac}, 'hex'), ${format})`);
       // Records of the noted range are left: the next turn seals them, with nothing new to wait for.
       if (to !== state.pending) return { sealed: count, waiting: true, more: true };
       sealed = count;
@@ -131,7 +162,11 @@ export async function sealTurn(
  * Seals everything recorded so far: turns until the range noted at the start is sealed (each turn
  * waits for the transactions open then; a few milliseconds, or up to `timeoutMs`).
  */
-export async function sealAll(db: Db, key: Buffer, timeoutMs = 10_000): Promise<void> {
+export async function sealAll(
+  db: Db,
+  key: Buffer,
+  { timeoutMs = 10_000, format = SEAL_FORMAT }: { timeoutMs?: number; format?: number } = {},
+): Promise<void> {
   const [start] = rowsOf<{ last: string }>(
     await db.execute(
       sql`SELECT (CASE WHEN is_called THEN last_value ELSE 0 END)::text AS last FROM audit_events_seq_seq`,
@@ -140,7 +175,7 @@ export async function sealAll(db: Db, key: Buffer, timeoutMs = 10_000): Promise<
   const target = BigInt(start?.last ?? '0');
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const turn = await sealTurn(db, key);
+    const turn = await sealTurn(db, key, format);
     // A backlog is sealed SEAL_LIMIT records a turn, without waiting between turns.
     if (turn.more) continue;
     const [last] = rowsOf<{ to: string }>(
@@ -206,25 +241,38 @@ export async function verifyTrail(db: Db, key: Buffer): Promise<Verdict> {
         return { ok: false, seq: String(BigInt(previous.to) + 1n), problem: 'deleted (a seal is missing)' };
       if (seal.prevMac !== previous.mac) return { ok: false, seq: seal.from, problem: 'seal chain broken' };
     }
-    const seqs = seal.seqs === '' ? [] : seal.seqs.split(',');
     // A format this version cannot read (a newer version's seal) is neither passed nor called altered.
-    digestSql(seal.format);
+    const digest = digestSql(seal.format);
+    // From format 3, a seal that lists no seq but holds records lacks none in its range.
+    const all = seal.format >= 3 && seal.seqs === '' && seal.count > 0;
+    const seqs = all ? rangeOf(seal.from, seal.to) : seal.seqs === '' ? [] : seal.seqs.split(',');
+    const listed = macSeqs(seal.format, seal.seqs, all);
     if (
-      macOf(key, seal.format, seal.prevMac ?? '', seal.from, seal.to, seal.seqs, seal.digests) !== seal.mac ||
+      macOf(key, seal.format, seal.prevMac ?? '', seal.from, seal.to, listed, seal.digests) !== seal.mac ||
       seqs.length !== seal.count
     )
       return { ok: false, seq: seal.from, problem: 'seal altered' };
-    const now = rowsOf<{ seq: string; digest: string }>(
-      await db.execute(sql`SELECT seq::text AS seq, encode(${sql.raw(digestSql(seal.format))}, 'hex') AS digest
-        FROM audit_events
-        WHERE seq >= ${seal.from}::bigint AND seq <= ${seal.to}::bigint ORDER BY audit_events.seq`),
-    );
+    const now = await db.transaction(async (trx) => {
+      await fixSettings(trx, seal.format);
+      return rowsOf<{ seq: string; digest: string }>(
+        await trx.execute(sql`SELECT seq::text AS seq, encode(${sql.raw(digest)}, 'hex') AS digest
+          FROM audit_events
+          WHERE seq >= ${seal.from}::bigint AND seq <= ${seal.to}::bigint ORDER BY audit_events.seq`),
+      );
+    });
     const problem = firstDifference(seqs, seal.digests, now);
     if (problem !== undefined) return { ok: false, ...problem };
     records += now.length;
     previous = seal;
   }
   return { ok: true, seals: seals.length, records };
+}
+
+/** The seqs from `from` to `to`, both included. */
+function rangeOf(from: string, to: string): string[] {
+  const seqs: string[] = [];
+  for (let seq = BigInt(from); seq <= BigInt(to); seq += 1n) seqs.push(String(seq));
+  return seqs;
 }
 
 /** The first record where what was sealed and what is there now differ. */

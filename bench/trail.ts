@@ -137,6 +137,8 @@ for (const [backend, databaseUrl] of databases) {
         pairs: PAIRS,
         cpuCost: changes(cpu),
         rateChange: changes(rate),
+        // Each pair's CPU change in %, so that runs can be pooled.
+        cpuPairs: cpu.map((change) => Number((change * 100).toFixed(1))),
       };
       figures.push(figure);
       console.log(

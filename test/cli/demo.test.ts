@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { USAGE } from '@psd2-gateway/demo';
 import { type Gateway, startGateway } from '../helpers/gateway.ts';
+import { refusedPort } from '../helpers/ports.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -240,10 +241,7 @@ describe('failures: exit 1 and one line naming the step', () => {
   });
 
   test('a closed port', async () => {
-    const server = createServer();
-    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((closed) => server.close(closed));
+    const port = await refusedPort();
     const ran = await demo(['--base-url', `http://127.0.0.1:${port}`, '--flow', 'ais', ...app]);
     assert.equal(ran.code, 1);
     assert.equal(

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { test } from 'node:test';
 import { TEST_DATABASE_URL } from '../helpers/gateway.ts';
+import { refusedPort } from '../helpers/ports.ts';
 import { freePort, spawnServe } from '../helpers/serve-process.ts';
 
 /** A server on a loopback port; each connection handled by `onConnection`. */
@@ -50,7 +51,7 @@ async function failedStart(env: Record<string, string>) {
 }
 
 test('DATABASE_URL where nothing listens: named, with what to do', async () => {
-  const port = await freePort();
+  const port = await refusedPort();
   const { code, stderr } = await failedStart({
     DATABASE_URL: `postgres://bank:s3cret@127.0.0.1:${port}/bank`,
   });

@@ -2,7 +2,6 @@
 // (redirect, decoupled with its pacing, signing baskets, onboarding, consents, accounts, card accounts),
 // whole answers as a TPP reads them, and failures reachable as TppError (status, body, code).
 import assert from 'node:assert/strict';
-import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { expectOk, expectStatus, type HttpAnswer, TppClient, TppError } from '@psd2-gateway/client';
 import { addDays } from '../../src/domain/dates.ts';
@@ -10,6 +9,7 @@ import { expectedAccount } from '../helpers/accounts.ts';
 import { backends, bankDate, type Gateway, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, errorBody, expectedScaMethods, UNAUTHORIZED } from '../helpers/http.ts';
 import { ACCOUNTS, domestic } from '../helpers/payments.ts';
+import { refusedPort } from '../helpers/ports.ts';
 
 const DOMESTIC = 'handelsbanken-domestic-credit-transfer';
 const GIRO = 'sek-credit-transfer';
@@ -29,15 +29,6 @@ async function tppError(promise: Promise<unknown>): Promise<TppError> {
   );
   assert.ok(error instanceof TppError, String(error));
   return error;
-}
-
-/** A loopback port nothing listens on: one that was free a moment ago. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((closed) => server.close(closed));
-  return port;
 }
 
 /** A sleep that returns at once and remembers what it was asked to wait. */
@@ -158,7 +149,7 @@ for (const backend of backends()) {
           { error: 'access_denied', error_description: 'the PSU denied the authorization', state: undefined },
         );
 
-        const port = await closedPort();
+        const port = await refusedPort();
         const nowhere = new TppClient(`http://127.0.0.1:${port}`, client.clientId, client.redirectUri);
         await assert.rejects(nowhere.clientCredentialsToken(), {
           message: `POST http://127.0.0.1:${port}/oauth2/token/1.0 failed: connect ECONNREFUSED 127.0.0.1:${port}`,

@@ -13,7 +13,8 @@ import { addDays, dateIn } from '../../src/domain/dates.ts';
 import { backends, type Gateway, startGateway } from '../helpers/gateway.ts';
 import { BAD_REQUEST, call, statusAndBody } from '../helpers/http.ts';
 import { domestic } from '../helpers/payments.ts';
-import { closedPort, eventually, type Receiver, startReceiver } from './receiver.ts';
+import { refusedPort } from '../helpers/ports.ts';
+import { eventually, type Receiver, startReceiver } from './receiver.ts';
 
 const DOMESTIC = 'handelsbanken-domestic-credit-transfer';
 const PATH = `/psd2/se/v2/payments/private/single/${DOMESTIC}`;
@@ -475,7 +476,7 @@ for (const backend of backends()) {
     });
 
     test('a refused connection is retried; a 4xx abandons at once; past 24 hours it is abandoned', async () => {
-      const closed = `http://127.0.0.1:${await closedPort()}/notify`;
+      const closed = `http://127.0.0.1:${await refusedPort()}/notify`;
       const refused = await initiate({ 'TPP-Notification-URI': closed });
       await authorizeAndExecute(refused.id);
       await eventually(

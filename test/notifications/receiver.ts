@@ -85,12 +85,3 @@ export async function eventually(
   }
   throw new Error(`not within ${ms} ms: ${what}`);
 }
-
-/** A port nobody listens on (one this process listened on and closed). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

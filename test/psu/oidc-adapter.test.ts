@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { openIdPsuLogin } from '../../src/adapters/openid-psu-login.ts';
 import type { PsuIdentityProvider } from '../../src/ports/psu-identity-provider.ts';
 import { Agent, PROVIDER_ACCOUNTS, queryOf, settingsOf } from '../helpers/oidc.ts';
+import { refusedPort } from '../helpers/ports.ts';
 import { type StandInProvider, startOidcProvider } from '../stand-ins/oidc-provider.ts';
 
 const TOLVAN = '191212121212';
@@ -90,10 +91,7 @@ describe('the OpenID Connect adapter', () => {
   });
 
   test('a provider that cannot be discovered: an Error naming PSU_OIDC_ISSUER', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise((resolve) => closed.close(resolve));
+    const port = await refusedPort();
     await assert.rejects(
       openIdPsuLogin({ ...settingsOf(provider), issuer: `http://127.0.0.1:${port}` }),
       new RegExp(`^Error: PSU_OIDC_ISSUER http://127\\.0\\.0\\.1:${port}/: OpenID Connect discovery failed`),

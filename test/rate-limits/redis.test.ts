@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Config, configWith, StartError } from '../../src/config.ts';
 import { start } from '../../src/main.ts';
 import { openRedis } from '../../src/store/redis.ts';
+import { refusedPort } from '../helpers/ports.ts';
 import { freePort } from '../helpers/serve-process.ts';
 import { startCapturing } from '../helpers/start.ts';
 
@@ -201,7 +202,7 @@ test('a Redis that goes away lets requests through, and counts again once back',
 });
 
 test('a REDIS_URL that does not answer stops the start, naming it', async () => {
-  const port = await freePort();
+  const port = await refusedPort();
   const config = gatewayConfig(`redis://127.0.0.1:${port}`, randomBytes(16).toString('hex'));
   await assert.rejects(
     start({ ...config, logLevel: 'silent' }),

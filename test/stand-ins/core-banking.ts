@@ -6,12 +6,12 @@
 // too late (booked, the answer lost), the connection dropped after booking, each request handled twice,
 // the order kept "in progress", or the answer held until the test releases it.
 
-import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { refusedPort } from '../helpers/ports.ts';
 import { InMemoryBook, type Order, type Outcome } from './core-banking-book.ts';
 
 export const CONTRACT = new URL('../../docs/core-banking-api.yaml', import.meta.url).pathname;
@@ -294,22 +294,7 @@ export async function startCoreBankingStandIn(options: StandInOptions = {}): Pro
   };
 }
 
-/**
- * The origin of a core banking system that is stopped: a loopback port below the ephemeral range that
- * refuses connections. A stand-in's own port, once closed, may be handed to another test's server at
- * once (tests run in parallel and listen on port 0): a request then meets that server, not a refusal.
- */
+/** The origin of a core banking system that is stopped (test/helpers/ports.ts). */
 export async function stoppedOrigin(): Promise<string> {
-  for (const port of [1, 9, 13, 17, 19]) {
-    const refused = await new Promise<boolean>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port });
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(false);
-      });
-      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-    });
-    if (refused) return `http://127.0.0.1:${port}`;
-  }
-  throw new Error('no loopback port below 1024 refuses connections here');
+  return `http://127.0.0.1:${await refusedPort()}`;
 }

@@ -22,6 +22,12 @@ export interface StandInProvider {
   readonly clientSecret: string;
   /** Registers the client with its redirect URIs (the gateway's callbacks, known once it listens). */
   registerClient(...redirectUris: string[]): Promise<void>;
+  /**
+   * Stops answering, as a provider that went down, but keeps its port: each connection, open or new, is
+   * closed before a byte is answered. Closing the server instead would free the port for another test's
+   * server (tests run in parallel), which would then answer in the provider's place.
+   */
+  stopAnswering(): void;
   close(): Promise<void>;
 }
 
@@ -76,6 +82,10 @@ export async function startOidcProvider(
     },
   });
   const handle = provider.callback();
+  let answering = true;
+  server.on('connection', (socket) => {
+    if (!answering) socket.destroy();
+  });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const path = new URL(request.url ?? '/', issuer).pathname;
     if (!path.startsWith('/interaction/')) return handle(request, response);
@@ -96,6 +106,10 @@ export async function startOidcProvider(
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
       }),
+    stopAnswering: () => {
+      answering = false;
+      server.closeAllConnections();
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -243,15 +243,16 @@ export async function verifyTrail(db: Db, key: Buffer): Promise<Verdict> {
     }
     // A format this version cannot read (a newer version's seal) is neither passed nor called altered.
     const digest = digestSql(seal.format);
-    // From format 3, a seal that lists no seq but holds records lacks none in its range.
+    // From format 3 a seal listing no seq but holding records lacks none: checked before it is spelled out.
     const all = seal.format >= 3 && seal.seqs === '' && seal.count > 0;
-    const seqs = all ? rangeOf(seal.from, seal.to) : seal.seqs === '' ? [] : seal.seqs.split(',');
-    const listed = macSeqs(seal.format, seal.seqs, all);
+    const listed = seal.seqs === '' ? [] : seal.seqs.split(',');
+    const macText = macSeqs(seal.format, seal.seqs, all);
     if (
-      macOf(key, seal.format, seal.prevMac ?? '', seal.from, seal.to, listed, seal.digests) !== seal.mac ||
-      seqs.length !== seal.count
+      macOf(key, seal.format, seal.prevMac ?? '', seal.from, seal.to, macText, seal.digests) !== seal.mac ||
+      (all ? BigInt(seal.to) - BigInt(seal.from) + 1n : BigInt(listed.length)) !== BigInt(seal.count)
     )
       return { ok: false, seq: seal.from, problem: 'seal altered' };
+    const seqs = all ? rangeOf(seal.from, seal.to) : listed;
     const now = await db.transaction(async (trx) => {
       await fixSettings(trx, seal.format);
       return rowsOf<{ seq: string; digest: string }>(

@@ -5,9 +5,8 @@
 // or below pending_seq) it seals the range from the last seal up to pending_seq: the seq and a digest
 // of every record in it, and an HMAC-SHA256 (AUDIT_KEY) over them chained with the previous seal's.
 // A seq the range lacks (a rolled-back transaction's) is simply not listed; from format 3 a range that
-// lacks none lists no seq at all (the range says them). Verify recomputes the
-// chain and compares each sealed list with the records there now: the first changed, missing or
-// added record is named.
+// lacks none lists no seq at all. Verify recomputes the chain and compares each sealed list with the
+// records there now: the first changed, missing or added record is named.
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../database.ts';
@@ -18,7 +17,7 @@ import type { Db } from '../database.ts';
  * 0036) a row value, hashed in half the time on PGlite (docs/decisions.md "the sealer's cost"), with
  * the time as text of a fixed pattern so that no session setting (DateStyle, TimeZone) changes it;
  * format 3 the row value with the time as the column's own text, fixed by the settings the sealing and
- * verifying transactions take (fixSettings), and a contiguous range's seqs not listed.
+ * verifying transactions take (FIXED_SETTINGS), and a contiguous range's seqs not listed.
  */
 const CANONICAL: Readonly<Record<number, string>> = {
   1: `jsonb_build_array(seq, xid::text, at AT TIME ZONE 'UTC', event, outcome, resource, tpp_id, app_id,
@@ -32,13 +31,8 @@ const CANONICAL: Readonly<Record<number, string>> = {
 /** The format new seals are made in. */
 export const SEAL_FORMAT = 3;
 
-/** The settings a timestamptz's text depends on, fixed in a transaction that digests format 3 or later. */
-async function fixSettings(trx: Db, format: number): Promise<void> {
-  if (format >= 3)
-    await trx.execute(
-      sql`SELECT set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true)`,
-    );
-}
+/** A timestamptz's text's settings, fixed where format 3 is digested: the sealer's first statement sets them. */
+const FIXED_SETTINGS = sql`set_config('TimeZone', 'UTC', true), set_config('DateStyle', 'ISO, YMD', true)`;
 
 /** The seqs as the MAC takes them: from format 3, `*` for a range that lacks none, which lists none. */
 function macSeqs(format: number, seqs: string, all: boolean): string {
@@ -96,6 +90,7 @@ export async function sealTurn(
       await trx.execute(sql`SELECT s.pending_seq::text AS pending,
           COALESCE(pg_snapshot_xmin(pg_current_snapshot()) >= s.pending_xmax, false) AS ready,
           COALESCE(l.to_seq, 0)::text AS "lastTo", COALESCE(encode(l.mac, 'hex'), '') AS "lastMac"
+          ${format >= 3 ? sql`, ${FIXED_SETTINGS}` : sql``}
         FROM audit_sealer s
         LEFT JOIN LATERAL (SELECT to_seq, mac FROM audit_seals ORDER BY from_seq DESC LIMIT 1) l ON true
         WHERE s.id = 1 FOR UPDATE OF s SKIP LOCKED`),
@@ -110,7 +105,6 @@ export async function sealTurn(
       const from = BigInt(state.lastTo) + 1n;
       const limit = from + BigInt(SEAL_LIMIT) - 1n;
       const to = String(limit < BigInt(state.pending) ? limit : BigInt(state.pending));
-      await fixSettings(trx, format);
       const inRange = sql`FROM audit_events WHERE seq >= ${String(from)}::bigint AND seq <= ${to}::bigint`;
       const [range] = rowsOf<{ count: number; digests: string; lastAt: string | null }>(
         await trx.execute(sql`SELECT count(*)::int AS count,
@@ -253,14 +247,20 @@ export async function verifyTrail(db: Db, key: Buffer): Promise<Verdict> {
     )
       return { ok: false, seq: seal.from, problem: 'seal altered' };
     const seqs = all ? rangeOf(seal.from, seal.to) : listed;
-    const now = await db.transaction(async (trx) => {
-      await fixSettings(trx, seal.format);
-      return rowsOf<{ seq: string; digest: string }>(
-        await trx.execute(sql`SELECT seq::text AS seq, encode(${sql.raw(digest)}, 'hex') AS digest
+    const read = async (on: Db) =>
+      rowsOf<{ seq: string; digest: string }>(
+        await on.execute(sql`SELECT seq::text AS seq, encode(${sql.raw(digest)}, 'hex') AS digest
           FROM audit_events
           WHERE seq >= ${seal.from}::bigint AND seq <= ${seal.to}::bigint ORDER BY audit_events.seq`),
       );
-    });
+    // Formats 1 and 2 spell the time out with to_char: only format 3's text needs the settings fixed.
+    const now =
+      seal.format >= 3
+        ? await db.transaction(async (trx) => {
+            await trx.execute(sql`SELECT ${FIXED_SETTINGS}`);
+            return read(trx);
+          })
+        : await read(db);
     const problem = firstDifference(seqs, seal.digests, now);
     if (problem !== undefined) return { ok: false, ...problem };
     records += now.length;

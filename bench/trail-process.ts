@@ -35,13 +35,23 @@ function run(round: TrailRound, mix: Mix): Promise<Sample> {
     : flowRun(target.url, flowItems(mix), CONNECTIONS);
 }
 
+/**
+ * This process's CPU counts from the end of its previous round, not from this round's start: work a round
+ * leaves behind (a collection of its garbage, a seal later than the pause) runs while the other side's
+ * round does, and would otherwise count only when a side runs twice in a row (A B B A): measured so,
+ * the second of two rounds in a row cost 20-50% more than a round after the other side's, which made
+ * a pair's change swing by as much as the trail's cost.
+ */
+let since = process.cpuUsage();
+
 async function measure(round: TrailRound): Promise<TrailSample> {
   const mix = mixes[round.mix];
-  const own = process.cpuUsage();
+  const own = since;
   const database = postmaster === undefined ? () => 0 : backendsSince(postmaster);
   const sample = await run(round, mix);
   await new Promise((resolve) => setTimeout(resolve, SEAL_PAUSE_MS));
   const spent = process.cpuUsage(own);
+  since = process.cpuUsage();
   const databaseMs = database();
   const cpuMs = (spent.user + spent.system) / 1000 + databaseMs;
   return {
@@ -70,4 +80,5 @@ for (const mix of ['hot', 'realistic'] as const) {
   await run({ scenario: 'initiation', mix }, mixes[mix]);
   await run({ scenario: 'five-step flow', mix }, mixes[mix]);
 }
+since = process.cpuUsage();
 process.send!('ready');

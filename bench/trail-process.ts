@@ -37,10 +37,8 @@ function run(round: TrailRound, mix: Mix): Promise<Sample> {
 
 /**
  * This process's CPU counts from the end of its previous round, not from this round's start: work a round
- * leaves behind (a collection of its garbage, a seal later than the pause) runs while the other side's
- * round does, and would otherwise count only when a side runs twice in a row (A B B A): measured so,
- * the second of two rounds in a row cost 20-50% more than a round after the other side's, which made
- * a pair's change swing by as much as the trail's cost.
+ * leaves behind (a collection of its garbage, a late seal, its idle sealer's turns) runs while the other
+ * side's round does, and counted from a round's start it would count or not by which side ran before.
  */
 let since = process.cpuUsage();
 

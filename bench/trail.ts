@@ -2,7 +2,7 @@
 // against the same commit without it. Two checkouts of HEAD in a scratch directory, the second with
 // bench/trail-off.patch applied (no record written: the CTEs' inserts, the transition rule's insert,
 // recordEvents; the sealer then finds nothing to seal); each runs a sandbox gateway
-// (bench/trail-process.ts). Their rounds alternate A B B A ..., each with its load generator in a process
+// (bench/trail-process.ts). Their rounds alternate A B A B ..., each with its load generator in a process
 // of its own, and each pair gives the trail's cost as with / without of the CPU per operation (this
 // machine's speed drifts by ±15% within a minute, the pair's two rounds are seconds apart) and of the
 // rate. Reported: the median of the pairs and their quartiles, per scenario, mix and database.
@@ -118,12 +118,12 @@ for (const [backend, databaseUrl] of databases) {
       const cpu: number[] = [];
       const rate: number[] = [];
       for (let pair = 0; pair < PAIRS; pair += 1) {
-        // A B, then B A: neither side always runs first.
-        const first = pair % 2 === 0 ? withTrail : without;
-        const second = first === withTrail ? without : withTrail;
-        const one = await first.measure(round);
-        const two = await second.measure(round);
-        const [a, b] = first === withTrail ? [one, two] : [two, one];
+        // A B A B: each side's CPU counts from the end of its previous round (bench/trail-process.ts), so
+        // every round's count spans one round of the other side and one of its own, the same for both.
+        // (A B B A, which let neither side run first, gave the second of two rounds in a row a count of a
+        // different span: pairs swung by as much as the trail's cost, one way and then the other.)
+        const a = await withTrail.measure(round);
+        const b = await without.measure(round);
         console.log(
           `  pair ${pair + 1}: with ${us(a)}, ${Math.round(a.rate)}/s; without ${us(b)}, ${Math.round(b.rate)}/s`,
         );

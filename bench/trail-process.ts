@@ -18,6 +18,7 @@ export interface TrailSample {
   /** Of which the database's client backends (none on PGlite: it runs in the gateway's process). */
   readonly databaseCpuUs: number;
   readonly rate: number;
+  readonly operations: number;
 }
 
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
@@ -56,6 +57,7 @@ async function measure(round: TrailRound): Promise<TrailSample> {
     cpuUs: (cpuMs * 1000) / sample.done,
     databaseCpuUs: (databaseMs * 1000) / sample.done,
     rate: sample.rate,
+    operations: sample.done,
   };
 }
 

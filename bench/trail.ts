@@ -5,7 +5,8 @@
 // (bench/trail-process.ts). Their rounds alternate A B A B ..., each with its load generator in a process
 // of its own, and each pair gives the trail's cost as with / without of the CPU per operation (this
 // machine's speed drifts by ±15% within a minute, the pair's two rounds are seconds apart) and of the
-// rate. Reported: the median of the pairs and their quartiles, per scenario, mix and database.
+// rate. Reported: the median of the pairs and their quartiles, and the change of all rounds' CPU per
+// operation, per scenario, mix and database.
 //
 //   BENCH_DATABASE_URL  a PostgreSQL of the bench's own (also measured: PGlite, in each gateway's process)
 //   BENCH_PAIRS         pairs per figure (10), BENCH_SECONDS a round's length (3)
@@ -82,6 +83,8 @@ function changes(values: readonly number[]): { median: number; q1: number; q3: n
   };
 }
 
+const perOperation = (total: { cpuUs: number; operations: number }) => total.cpuUs / total.operations;
+
 /** CPU per operation, and the database's part of it on PostgreSQL. */
 const us = (sample: TrailSample) =>
   `${Math.round(sample.cpuUs)} µs${sample.databaseCpuUs > 0 ? ` (database ${Math.round(sample.databaseCpuUs)})` : ''}`;
@@ -117,6 +120,7 @@ for (const [backend, databaseUrl] of databases) {
       const round = { scenario, mix };
       const cpu: number[] = [];
       const rate: number[] = [];
+      const totals = { with: { cpuUs: 0, operations: 0 }, without: { cpuUs: 0, operations: 0 } };
       for (let pair = 0; pair < PAIRS; pair += 1) {
         // A B A B: each side's CPU counts from the end of its previous round (bench/trail-process.ts), so
         // every round's count spans one round of the other side and one of its own, the same for both.
@@ -128,6 +132,13 @@ for (const [backend, databaseUrl] of databases) {
           `  pair ${pair + 1}: with ${us(a)}, ${Math.round(a.rate)}/s; without ${us(b)}, ${Math.round(b.rate)}/s`,
         );
         cpu.push(a.cpuUs / b.cpuUs - 1);
+        for (const [total, sample] of [
+          [totals.with, a],
+          [totals.without, b],
+        ] as const) {
+          total.cpuUs += sample.cpuUs * sample.operations;
+          total.operations += sample.operations;
+        }
         rate.push(a.rate / b.rate - 1);
       }
       const figure = {
@@ -137,12 +148,15 @@ for (const [backend, databaseUrl] of databases) {
         pairs: PAIRS,
         cpuCost: changes(cpu),
         rateChange: changes(rate),
+        // All of each side's CPU over all its rounds, per operation: each side's count is continuous
+        // (from the end of its previous round), so nothing is counted twice or left out.
+        cpuOverall: Number(((perOperation(totals.with) / perOperation(totals.without) - 1) * 100).toFixed(1)),
         // Each pair's CPU change in %, so that runs can be pooled.
         cpuPairs: cpu.map((change) => Number((change * 100).toFixed(1))),
       };
       figures.push(figure);
       console.log(
-        `${backend} ${scenario} ${mix}: CPU per operation ${signed(figure.cpuCost.median)}% (quartiles ${figure.cpuCost.q1}..${figure.cpuCost.q3}), rate ${signed(figure.rateChange.median)}% (quartiles ${figure.rateChange.q1}..${figure.rateChange.q3})`,
+        `${backend} ${scenario} ${mix}: CPU per operation ${signed(figure.cpuCost.median)}% (quartiles ${figure.cpuCost.q1}..${figure.cpuCost.q3}; all rounds ${signed(figure.cpuOverall)}%), rate ${signed(figure.rateChange.median)}% (quartiles ${figure.rateChange.q1}..${figure.rateChange.q3})`,
       );
     }
   }

@@ -78,15 +78,9 @@ type PgliteModule = typeof import('@electric-sql/pglite');
  */
 function preparedStatements(client: PGlite, { protocol, parse }: PgliteModule): StatementRunner {
   const prepared = new Map<string, Prepared>();
-  const send = (...messages: Uint8Array[]) => {
-    const buffer = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));
-    let offset = 0;
-    for (const message of messages) {
-      buffer.set(message, offset);
-      offset += message.length;
-    }
-    return client.execProtocolStream(buffer, { syncToFs: false });
-  };
+  // The messages go to the database as one: one call into it, not one per message.
+  const send = (...messages: Uint8Array[]) =>
+    client.execProtocolStream(Buffer.concat(messages), { syncToFs: false });
   const prepare = async (name: string, text: string): Promise<Prepared> => {
     const known = prepared.get(name);
     if (known !== undefined) {

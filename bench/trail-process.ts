@@ -45,11 +45,10 @@ let since = process.cpuUsage();
 
 async function measure(round: TrailRound): Promise<TrailSample> {
   const mix = mixes[round.mix];
-  const own = since;
   const database = postmaster === undefined ? () => 0 : backendsSince(postmaster);
   const sample = await run(round, mix);
   await new Promise((resolve) => setTimeout(resolve, SEAL_PAUSE_MS));
-  const spent = process.cpuUsage(own);
+  const spent = process.cpuUsage(since);
   since = process.cpuUsage();
   const databaseMs = database();
   const cpuMs = (spent.user + spent.system) / 1000 + databaseMs;

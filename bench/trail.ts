@@ -83,7 +83,10 @@ function changes(values: readonly number[]): { median: number; q1: number; q3: n
   };
 }
 
-const perOperation = (total: { cpuUs: number; operations: number }) => total.cpuUs / total.operations;
+/** All of a side's rounds' CPU over all their operations. */
+const perOperation = (samples: readonly TrailSample[]) =>
+  samples.reduce((cpu, sample) => cpu + sample.cpuUs * sample.operations, 0) /
+  samples.reduce((operations, sample) => operations + sample.operations, 0);
 
 /** CPU per operation, and the database's part of it on PostgreSQL. */
 const us = (sample: TrailSample) =>
@@ -120,7 +123,7 @@ for (const [backend, databaseUrl] of databases) {
       const round = { scenario, mix };
       const cpu: number[] = [];
       const rate: number[] = [];
-      const totals = { with: { cpuUs: 0, operations: 0 }, without: { cpuUs: 0, operations: 0 } };
+      const sides: { with: TrailSample[]; without: TrailSample[] } = { with: [], without: [] };
       for (let pair = 0; pair < PAIRS; pair += 1) {
         // A B A B: each side's CPU counts from the end of its previous round (bench/trail-process.ts), so
         // every round's count spans one round of the other side and one of its own, the same for both.
@@ -132,13 +135,8 @@ for (const [backend, databaseUrl] of databases) {
           `  pair ${pair + 1}: with ${us(a)}, ${Math.round(a.rate)}/s; without ${us(b)}, ${Math.round(b.rate)}/s`,
         );
         cpu.push(a.cpuUs / b.cpuUs - 1);
-        for (const [total, sample] of [
-          [totals.with, a],
-          [totals.without, b],
-        ] as const) {
-          total.cpuUs += sample.cpuUs * sample.operations;
-          total.operations += sample.operations;
-        }
+        sides.with.push(a);
+        sides.without.push(b);
         rate.push(a.rate / b.rate - 1);
       }
       const figure = {
@@ -150,7 +148,7 @@ for (const [backend, databaseUrl] of databases) {
         rateChange: changes(rate),
         // All of each side's CPU over all its rounds, per operation: each side's count is continuous
         // (from the end of its previous round), so nothing is counted twice or left out.
-        cpuOverall: Number(((perOperation(totals.with) / perOperation(totals.without) - 1) * 100).toFixed(1)),
+        cpuOverall: Number(((perOperation(sides.with) / perOperation(sides.without) - 1) * 100).toFixed(1)),
         // Each pair's CPU change in %, so that runs can be pooled.
         cpuPairs: cpu.map((change) => Number((change * 100).toFixed(1))),
       };

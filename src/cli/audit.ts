@@ -50,7 +50,10 @@ export const auditCommand: Command = {
     const { loadConfig } = await import('../config.ts');
     const { openConfiguredStore } = await import('../main.ts');
     const { auditKey, exportEvents } = await import('../store/audit/trail.ts');
-    const { sealAll, verifyTrail } = await import('../store/audit/seal.ts');
+    const [{ sealAll }, { verifyTrail }] = await Promise.all([
+      import('../store/audit/seal.ts'),
+      import('../store/audit/verify.ts'),
+    ]);
     const config = loadConfig();
     const store = await openConfiguredStore(config);
     try {

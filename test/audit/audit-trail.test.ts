@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { recordEvents } from '../../src/store/audit/record.ts';
-import { sealAll, verifyTrail } from '../../src/store/audit/seal.ts';
+import { sealAll } from '../../src/store/audit/seal.ts';
 import { applyRetention, auditKey, exportEvents } from '../../src/store/audit/trail.ts';
+import { verifyTrail } from '../../src/store/audit/verify.ts';
 import { auditRecords, startUnsealedGateway } from '../helpers/audit.ts';
 import { backends, type Gateway, queryRows, startGatewayPair } from '../helpers/gateway.ts';
 import { domestic } from '../helpers/payments.ts';
@@ -177,6 +178,64 @@ for (const backend of backends()) {
         exported,
         Array.from({ length: count }, (_, index) => String(index)),
       );
+    });
+
+    test("export finds a period by the seals' times: records out of time order, a seal without a first time, records not sealed", async () => {
+      // The records have no time index (migration 0043): export reads the seals from the first whose
+      // last time is in the period to the last whose first time is, and every record not yet sealed.
+      const resource = `period-${Date.now()}`;
+      const now = Date.now();
+      const day = (days: number) => new Date(now - days * 86_400_000);
+      const write = async (label: string, days: number) =>
+        queryRows<{ seq: string }>(
+          gateway.store,
+          sql`INSERT INTO audit_events (at, event, outcome, resource)
+            VALUES (${day(days).toISOString()}::timestamptz, 'test.period', ${label}, ${resource})
+            RETURNING seq::text AS seq`,
+        );
+      await sealAll(gateway.store.db, key);
+      await write('r1', 10);
+      await write('r2', 1);
+      await sealAll(gateway.store.db, key);
+      // Older than the seal before's last record.
+      await write('r3', 5);
+      await write('r4', 3);
+      await sealAll(gateway.store.db, key);
+      // A seal made before migration 0043 has no first time.
+      const [seal5] = await write('r5', 7);
+      await sealAll(gateway.store.db, key);
+      await gateway.store.db.execute(
+        sql`UPDATE audit_seals SET first_at = NULL WHERE ${seal5!.seq}::bigint BETWEEN from_seq AND to_seq`,
+      );
+      // Not sealed yet.
+      await write('r6', 6);
+      await write('r7', 2);
+      const period = async (from: number, to: number) => {
+        const found = [];
+        for await (const event of exportEvents(gateway.store.db, { from: day(from), to: day(to), resource }))
+          found.push(event.outcome);
+        return found;
+      };
+      assert.deepEqual(await period(6, 4), ['r3', 'r6']);
+      assert.deepEqual(await period(8, 6.5), ['r5']);
+      assert.deepEqual(await period(11, 0), ['r1', 'r2', 'r3', 'r4', 'r5', 'r6', 'r7']);
+      assert.deepEqual(await period(1, 0), ['r2']);
+      assert.deepEqual(await period(2.5, 1.5), ['r7']);
+      assert.deepEqual(await period(20, 15), []);
+      // The seals' times as the sealer wrote them.
+      const times = await queryRows<{ first: string | null; last: string }>(
+        gateway.store,
+        sql`SELECT first_at AS first, last_at AS last FROM audit_seals ORDER BY from_seq DESC LIMIT 3`,
+      );
+      assert.deepEqual(
+        times.map(({ first, last }) => [first && new Date(first).getTime(), new Date(last).getTime()]),
+        [
+          [null, day(7).getTime()],
+          [day(5).getTime(), day(3).getTime()],
+          [day(10).getTime(), day(1).getTime()],
+        ],
+      );
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
     });
 
     test('retention deletes whole old seals, records the cut, and verify still passes', async () => {

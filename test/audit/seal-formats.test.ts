@@ -1,15 +1,18 @@
 // Seals (issue 39): a backlog larger than one seal takes is sealed in several, chained, and a record
 // changed in any of them is named; seals made in format 1 by the first version of the trail (a JSON
-// array per record, a MAC without the format) and in format 2 by the second (every seq listed) still
-// verify, and the seals made now (format 3) chain onto them.
+// array per record, a MAC without the format), in format 2 by the second (every seq listed) and in
+// format 3 by the third (the row's text) still verify, and the seals made now (format 4, the row's
+// binary form) chain onto them.
 // On PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import type { AuditEvent } from '../../src/domain/audit.ts';
+import { SEAL_FORMAT } from '../../src/store/audit/formats.ts';
 import { recordEvents } from '../../src/store/audit/record.ts';
-import { SEAL_FORMAT, SEAL_LIMIT, sealAll, verifyTrail } from '../../src/store/audit/seal.ts';
+import { SEAL_LIMIT, sealAll } from '../../src/store/audit/seal.ts';
+import { verifyTrail } from '../../src/store/audit/verify.ts';
 import { startUnsealedGateway } from '../helpers/audit.ts';
 import { backends, type Gateway, queryRows } from '../helpers/gateway.ts';
 
@@ -80,12 +83,14 @@ for (const backend of backends()) {
       // version did (format 2), then more than one seal takes again, sealed as now.
       await recordEvents(gateway.store.db, events(SEAL_LIMIT + 2, 'second-version'));
       await sealAll(gateway.store.db, key, { format: 2 });
-      await recordEvents(gateway.store.db, events(SEAL_LIMIT + 3, 'now'));
+      await recordEvents(gateway.store.db, events(SEAL_LIMIT + 3, 'third-version'));
+      await sealAll(gateway.store.db, key, { format: 3 });
+      await recordEvents(gateway.store.db, events(4, 'now'));
       await sealAll(gateway.store.db, key);
 
       const made = await seals(gateway);
       const at = (offset: number) => String(first.to + offset);
-      assert.equal(SEAL_FORMAT, 3);
+      assert.equal(SEAL_FORMAT, 4);
       assert.deepEqual(made, [
         { from: '1', to: at(0), count: first.count, format: 1, listed: first.count },
         { from: at(1), to: at(SEAL_LIMIT), count: SEAL_LIMIT, format: 2, listed: SEAL_LIMIT },
@@ -93,16 +98,17 @@ for (const backend of backends()) {
         // Format 3 lists no seq of a range that lacks none.
         { from: at(SEAL_LIMIT + 3), to: at(2 * SEAL_LIMIT + 2), count: SEAL_LIMIT, format: 3, listed: 0 },
         { from: at(2 * SEAL_LIMIT + 3), to: at(2 * SEAL_LIMIT + 5), count: 3, format: 3, listed: 0 },
+        { from: at(2 * SEAL_LIMIT + 6), to: at(2 * SEAL_LIMIT + 9), count: 4, format: 4, listed: 0 },
       ]);
       assert.deepEqual(await verifyTrail(gateway.store.db, key), {
         ok: true,
-        seals: 5,
-        records: first.count + 2 * SEAL_LIMIT + 5,
+        seals: 6,
+        records: first.count + 2 * SEAL_LIMIT + 9,
       });
 
-      // A record in the first version's seal, one in the second's, then one in the last seal made now,
-      // changed and put back; then one of the last seal deleted and put back.
-      for (const seq of [at(-1), at(SEAL_LIMIT + 2), at(2 * SEAL_LIMIT + 4)]) {
+      // A record in the first version's seal, one in the second's, one in the third's, then one in the
+      // seal made now, changed and put back; then one of the last seal deleted and put back.
+      for (const seq of [at(-1), at(SEAL_LIMIT + 2), at(2 * SEAL_LIMIT + 4), at(2 * SEAL_LIMIT + 8)]) {
         await gateway.store.db.execute(
           sql`UPDATE audit_events SET correlation_id = correlation_id || ' ' WHERE seq = ${seq}::bigint`,
         );
@@ -112,7 +118,21 @@ for (const backend of backends()) {
         );
       }
       assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
-      const deleted = at(2 * SEAL_LIMIT + 4);
+      // Format 4 takes the time in microseconds: one more is a change.
+      const moved = at(2 * SEAL_LIMIT + 7);
+      await gateway.store.db.execute(
+        sql`UPDATE audit_events SET at = at + interval '1 microsecond' WHERE seq = ${moved}::bigint`,
+      );
+      assert.deepEqual(await verifyTrail(gateway.store.db, key), {
+        ok: false,
+        seq: moved,
+        problem: 'changed',
+      });
+      await gateway.store.db.execute(
+        sql`UPDATE audit_events SET at = at - interval '1 microsecond' WHERE seq = ${moved}::bigint`,
+      );
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+      const deleted = at(2 * SEAL_LIMIT + 8);
       await gateway.store.db.execute(sql`CREATE TABLE audit_kept AS
         SELECT * FROM audit_events WHERE seq = ${deleted}::bigint`);
       await gateway.store.db.execute(sql`DELETE FROM audit_events WHERE seq = ${deleted}::bigint`);
@@ -152,6 +172,19 @@ for (const backend of backends()) {
       });
       await gateway.store.db.execute(
         sql`UPDATE audit_seals SET format = 2 WHERE from_seq = ${second}::bigint`,
+      );
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+      const fourth = at(2 * SEAL_LIMIT + 6);
+      await gateway.store.db.execute(
+        sql`UPDATE audit_seals SET format = 3 WHERE from_seq = ${fourth}::bigint`,
+      );
+      assert.deepEqual(await verifyTrail(gateway.store.db, key), {
+        ok: false,
+        seq: fourth,
+        problem: 'seal altered',
+      });
+      await gateway.store.db.execute(
+        sql`UPDATE audit_seals SET format = 4 WHERE from_seq = ${fourth}::bigint`,
       );
       assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
     });

@@ -3,11 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../database.ts';
+import { rowsOf } from './formats.ts';
 import { type AuditRow, recordEvents } from './record.ts';
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
 
 export interface ExportFilter {
   readonly from: Date;
@@ -22,31 +19,56 @@ export type ExportedEvent = { readonly seq: string; readonly at: string } & Omit
     readonly detail: unknown;
   };
 
+/**
+ * Where the records of a period can be, as ranges of seq (the records have no time index, migration
+ * 0043): in the seals from the first whose last record is at or after `from` to the last whose first
+ * is before `to` (a seal made before 0043 has no first time and may hold any), and in every record not
+ * yet sealed.
+ */
+async function periodRanges(db: Db, filter: ExportFilter): Promise<[string, string | null][]> {
+  const [bounds] = rowsOf<{ first: string | null; last: string | null; sealed: string }>(
+    await db.execute(sql`SELECT
+        (SELECT min(from_seq) FROM audit_seals WHERE last_at >= ${filter.from.toISOString()}::timestamptz)::text
+          AS first,
+        (SELECT max(to_seq) FROM audit_seals WHERE count > 0
+           AND (first_at IS NULL OR first_at < ${filter.to.toISOString()}::timestamptz))::text AS last,
+        (SELECT COALESCE(max(to_seq), 0) FROM audit_seals)::text AS sealed`),
+  );
+  const { first, last, sealed } = bounds!;
+  const ranges: [string, string | null][] = [];
+  if (first !== null && last !== null && BigInt(first) <= BigInt(last)) ranges.push([first, last]);
+  ranges.push([String(BigInt(sealed) + 1n), null]);
+  return ranges;
+}
+
 /** The records from `from` (inclusive) to `to` (exclusive) that match the filter, by seq, in pages. */
 export async function* exportEvents(
   db: Db,
   filter: ExportFilter,
   page = 1000,
 ): AsyncGenerator<ExportedEvent> {
-  let after = '0';
-  for (;;) {
-    const rows = rowsOf<ExportedEvent & { at: Date | string }>(
-      await db.execute(sql`SELECT seq::text AS seq, at, event, outcome, resource, tpp_id AS "tppId",
-          app_id AS "appId", certificate, psu_id AS "psuId", address, correlation_id AS "correlationId", detail
-        FROM audit_events
-        WHERE seq > ${after}::bigint AND at >= ${filter.from.toISOString()}::timestamptz
-          AND at < ${filter.to.toISOString()}::timestamptz
-          AND (${filter.tppId ?? null}::text IS NULL OR tpp_id = ${filter.tppId ?? null}::text)
-          AND (${filter.psuId ?? null}::text IS NULL OR psu_id = ${filter.psuId ?? null}::text)
-          AND (${filter.resource ?? null}::text IS NULL OR resource = ${filter.resource ?? null}::text)
-        ORDER BY audit_events.seq LIMIT ${page}`),
-    );
-    for (const row of rows) {
-      const detail = typeof row.detail === 'string' ? (JSON.parse(row.detail) as unknown) : row.detail;
-      yield { ...row, at: new Date(row.at).toISOString(), detail };
+  for (const [first, last] of await periodRanges(db, filter)) {
+    let after = String(BigInt(first) - 1n);
+    for (;;) {
+      const rows = rowsOf<ExportedEvent & { at: Date | string }>(
+        await db.execute(sql`SELECT seq::text AS seq, at, event, outcome, resource, tpp_id AS "tppId",
+            app_id AS "appId", certificate, psu_id AS "psuId", address, correlation_id AS "correlationId",
+            detail
+          FROM audit_events
+          WHERE seq > ${after}::bigint AND seq <= COALESCE(${last}::bigint, 9223372036854775807)
+            AND at >= ${filter.from.toISOString()}::timestamptz AND at < ${filter.to.toISOString()}::timestamptz
+            AND (${filter.tppId ?? null}::text IS NULL OR tpp_id = ${filter.tppId ?? null}::text)
+            AND (${filter.psuId ?? null}::text IS NULL OR psu_id = ${filter.psuId ?? null}::text)
+            AND (${filter.resource ?? null}::text IS NULL OR resource = ${filter.resource ?? null}::text)
+          ORDER BY audit_events.seq LIMIT ${page}`),
+      );
+      for (const row of rows) {
+        const detail = typeof row.detail === 'string' ? (JSON.parse(row.detail) as unknown) : row.detail;
+        yield { ...row, at: new Date(row.at).toISOString(), detail };
+      }
+      if (rows.length < page) break;
+      after = rows.at(-1)!.seq;
     }
-    if (rows.length < page) return;
-    after = rows.at(-1)!.seq;
   }
 }
 

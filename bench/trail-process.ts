@@ -19,6 +19,9 @@ export interface TrailSample {
   readonly databaseCpuUs: number;
   readonly rate: number;
   readonly operations: number;
+  /** Statements the coalescers sent per operation, and the items each carried (the gateway's /metrics). */
+  readonly statements: number;
+  readonly batch: number;
 }
 
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
@@ -43,10 +46,23 @@ function run(round: TrailRound, mix: Mix): Promise<Sample> {
  */
 let since = process.cpuUsage();
 
+/** The coalescers' statements and the items they carried so far, summed over statements. */
+async function batches(): Promise<{ statements: number; items: number }> {
+  const text = await (await fetch(`${target.url}/metrics`)).text();
+  const total = (suffix: string) =>
+    [...text.matchAll(new RegExp(`^psd2_db_batch_size_${suffix}\\{[^}]*\\} (\\S+)$`, 'gm'))].reduce(
+      (sum, match) => sum + Number(match[1]),
+      0,
+    );
+  return { statements: total('count'), items: total('sum') };
+}
+
 async function measure(round: TrailRound): Promise<TrailSample> {
   const mix = mixes[round.mix];
   const database = postmaster === undefined ? () => 0 : backendsSince(postmaster);
+  const before = await batches();
   const sample = await run(round, mix);
+  const after = await batches();
   await new Promise((resolve) => setTimeout(resolve, SEAL_PAUSE_MS));
   const spent = process.cpuUsage(since);
   since = process.cpuUsage();
@@ -57,6 +73,8 @@ async function measure(round: TrailRound): Promise<TrailSample> {
     databaseCpuUs: (databaseMs * 1000) / sample.done,
     rate: sample.rate,
     operations: sample.done,
+    statements: (after.statements - before.statements) / sample.done,
+    batch: (after.items - before.items) / Math.max(1, after.statements - before.statements),
   };
 }
 

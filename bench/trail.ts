@@ -90,7 +90,8 @@ const perOperation = (samples: readonly TrailSample[]) =>
 
 /** CPU per operation, and the database's part of it on PostgreSQL. */
 const us = (sample: TrailSample) =>
-  `${Math.round(sample.cpuUs)} µs${sample.databaseCpuUs > 0 ? ` (database ${Math.round(sample.databaseCpuUs)})` : ''}`;
+  `${Math.round(sample.cpuUs)} µs${sample.databaseCpuUs > 0 ? ` (database ${Math.round(sample.databaseCpuUs)})` : ''}` +
+  ` ${sample.statements.toFixed(2)} st/op x${sample.batch.toFixed(1)}`;
 const signed = (value: number) => (value >= 0 ? `+${value}` : `${value}`);
 const figures: object[] = [];
 const cleanup = () => {

@@ -78,9 +78,16 @@ async function measure(round: TrailRound): Promise<TrailSample> {
   };
 }
 
-process.on('message', (message: TrailRound | 'stop') => {
+process.on('message', (message: TrailRound | 'stop' | 'start') => {
   if (message === 'stop') {
     void target.close().then(() => process.exit(0));
+    return;
+  }
+  // Both sides are ready: the counts start now. (Counted from this side's own warm-up, its first round
+  // also held its idle turns while the other side warmed up, a minute of them: 2-3x the others' CPU.)
+  if (message === 'start') {
+    since = process.cpuUsage();
+    process.send!('started');
     return;
   }
   // A round that fails ends the process: the parent fails the bench with it.

@@ -24,6 +24,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'psd2-trail-'));
 const git = (...args: string[]) => execFileSync('git', ['-C', root, ...args], { encoding: 'utf8' }).trim();
 
 interface Side {
+  start(): Promise<void>;
   stop(): Promise<void>;
   measure(round: TrailRound): Promise<TrailSample>;
 }
@@ -48,21 +49,25 @@ async function side(name: string, patch: boolean, databaseUrl: string | undefine
   );
   died.catch(() => {});
   await Promise.race([new Promise((ready) => child.once('message', ready)), died]);
+  const reply = (message: 'start' | TrailRound) =>
+    Promise.race([
+      new Promise<unknown>((answer) => {
+        child.once('message', answer);
+        child.send(message);
+      }),
+      died,
+    ]);
   return {
+    start: async () => {
+      await reply('start');
+    },
     stop: () =>
       new Promise((stopped) => {
         stopping = true;
         child.once('exit', () => stopped());
         child.send('stop');
       }),
-    measure: (round) =>
-      Promise.race([
-        new Promise<TrailSample>((answer) => {
-          child.once('message', (sample) => answer(sample as TrailSample));
-          child.send(round);
-        }),
-        died,
-      ]),
+    measure: async (round) => (await reply(round)) as TrailSample,
   };
 }
 
@@ -118,6 +123,7 @@ for (const [backend, databaseUrl] of databases) {
   if (ONLY_DATABASES.length > 0 && !ONLY_DATABASES.includes(backend)) continue;
   const withTrail = await side('with', false, databaseUrl);
   const without = await side('without', true, databaseUrl);
+  await Promise.all([withTrail.start(), without.start()]);
   for (const scenario of ['five-step flow', 'initiation'] as const) {
     if (ONLY !== '' && !ONLY.split(',').includes(scenario)) continue;
     for (const mix of ['realistic', 'hot'] as const) {

@@ -187,6 +187,23 @@ for (const backend of backends()) {
         sql`UPDATE audit_seals SET format = 4 WHERE from_seq = ${fourth}::bigint`,
       );
       assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
+      // From format 4 the seal's first and last time are under its MAC: export and retention go by them.
+      for (const column of ['first_at', 'last_at']) {
+        await gateway.store.db.execute(
+          sql`UPDATE audit_seals SET ${sql.identifier(column)} = ${sql.identifier(column)} + interval '1 microsecond'
+            WHERE from_seq = ${fourth}::bigint`,
+        );
+        assert.deepEqual(await verifyTrail(gateway.store.db, key), {
+          ok: false,
+          seq: fourth,
+          problem: 'seal altered',
+        });
+        await gateway.store.db.execute(
+          sql`UPDATE audit_seals SET ${sql.identifier(column)} = ${sql.identifier(column)} - interval '1 microsecond'
+            WHERE from_seq = ${fourth}::bigint`,
+        );
+      }
+      assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
     });
 
     test('a seal of a format this version does not know is refused, not passed', async () => {

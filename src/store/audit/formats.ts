@@ -56,18 +56,31 @@ export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
-export function macOf(
-  key: Buffer,
-  format: number,
-  prevMac: string,
-  from: string,
-  to: string,
-  seqs: string,
-  digests: string,
-): string {
+/**
+ * A range's first and last time as the MAC takes them from format 4 (export and retention rely on
+ * them): SQL of their binary form in hex, `first|last`, each empty for none.
+ */
+export function timesSql(first: string, last: string): string {
+  return `COALESCE(encode(timestamptz_send(${first}), 'hex'), '') || '|' ||
+    COALESCE(encode(timestamptz_send(${last}), 'hex'), '')`;
+}
+
+/** What a seal's MAC is made over: `times` (timesSql's) counts from format 4. */
+export interface MacInput {
+  readonly prevMac: string;
+  readonly from: string;
+  readonly to: string;
+  readonly seqs: string;
+  readonly digests: string;
+  readonly times: string;
+}
+
+export function macOf(key: Buffer, format: number, input: MacInput): string {
+  const { prevMac, from, to, seqs, digests, times } = input;
   // Format 1's MAC did not name its format; later formats' do, so a seal cannot be read as another's.
   const text = `${prevMac}|${from}|${to}|${seqs}|${digests}`;
+  const body = format === 1 ? text : `${format}|${text}`;
   return createHmac('sha256', key)
-    .update(format === 1 ? text : `${format}|${text}`)
+    .update(format >= 4 ? `${body}|${times}` : body)
     .digest('hex');
 }

@@ -18,6 +18,7 @@ import {
   needsFixedSettings,
   rowsOf,
   SEAL_FORMAT,
+  timesSql,
 } from './formats.ts';
 
 /** The most records one seal takes: a turn holds PGlite's one thread for a few milliseconds at most. */
@@ -66,13 +67,14 @@ export async function sealTurn(
         digests: string;
         firstAt: string | null;
         lastAt: string | null;
+        times: string;
       }>(
         await trx.execute(sql`SELECT count(*)::int AS count,
             COALESCE(encode(string_agg(digest, ''::bytea ORDER BY seq), 'hex'), '') AS digests,
-            min(at)::text AS "firstAt", max(at)::text AS "lastAt"
+            min(at)::text AS "firstAt", max(at)::text AS "lastAt", ${sql.raw(timesSql('min(at)', 'max(at)'))} AS times
           FROM (SELECT seq, at, ${sql.raw(digestSql(format))} AS digest ${inRange}) r`),
       );
-      const { count, digests, firstAt, lastAt } = range!;
+      const { count, digests, firstAt, lastAt, times } = range!;
       // Seqs are unique: as many records as numbers lack none. Only a range with a gap lists its seqs.
       const all = count === Number(BigInt(to) - from + 1n);
       let seqs = '';
@@ -84,7 +86,14 @@ export async function sealTurn(
         );
         seqs = listed!.seqs;
       }
-      const mac = macOf(key, format, state.lastMac, String(from), to, macSeqs(format, seqs, all), digests);
+      const mac = macOf(key, format, {
+        prevMac: state.lastMac,
+        from: String(from),
+        to,
+        seqs: macSeqs(format, seqs, all),
+        digests,
+        times,
+      });
       await trx.execute(sql`INSERT INTO audit_seals (from_seq, to_seq, count, seqs, digests, first_at, last_at, prev_mac,
           mac, format)
         VALUES (${String(from)}::bigint, ${to}::bigint, ${count}, ${`{${seqs}}`}::bigint[],

@@ -3,7 +3,15 @@
 // (formats.ts). The first changed, missing or added record is named.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../database.ts';
-import { digestSql, FIXED_SETTINGS, macOf, macSeqs, needsFixedSettings, rowsOf } from './formats.ts';
+import {
+  digestSql,
+  FIXED_SETTINGS,
+  macOf,
+  macSeqs,
+  needsFixedSettings,
+  rowsOf,
+  timesSql,
+} from './formats.ts';
 
 export type Verdict =
   | { readonly ok: true; readonly seals: number; readonly records: number }
@@ -18,6 +26,8 @@ interface SealRow {
   readonly prevMac: string | null;
   readonly mac: string;
   readonly format: number;
+  /** The seal's first and last time (formats.ts timesSql), under its MAC from format 4. */
+  readonly times: string;
 }
 
 /**
@@ -29,7 +39,8 @@ export async function verifyTrail(db: Db, key: Buffer): Promise<Verdict> {
   const seals = rowsOf<SealRow>(
     await db.execute(sql`SELECT from_seq::text AS "from", to_seq::text AS "to", count,
         array_to_string(seqs, ',') AS seqs, encode(digests, 'hex') AS digests,
-        encode(prev_mac, 'hex') AS "prevMac", encode(mac, 'hex') AS mac, format
+        encode(prev_mac, 'hex') AS "prevMac", encode(mac, 'hex') AS mac, format,
+        ${sql.raw(timesSql('first_at', 'last_at'))} AS times
       FROM audit_seals ORDER BY from_seq`),
   );
   let records = 0;
@@ -66,7 +77,7 @@ export async function verifyTrail(db: Db, key: Buffer): Promise<Verdict> {
     const listed = seal.seqs === '' ? [] : seal.seqs.split(',');
     const macText = macSeqs(seal.format, seal.seqs, all);
     if (
-      macOf(key, seal.format, seal.prevMac ?? '', seal.from, seal.to, macText, seal.digests) !== seal.mac ||
+      macOf(key, seal.format, { ...seal, prevMac: seal.prevMac ?? '', seqs: macText }) !== seal.mac ||
       (all ? BigInt(seal.to) - BigInt(seal.from) + 1n : BigInt(listed.length)) !== BigInt(seal.count)
     )
       return { ok: false, seq: seal.from, problem: 'seal altered' };

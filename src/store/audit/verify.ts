@@ -33,7 +33,7 @@ interface SealRow {
 /**
  * Verifies the trail as sealed: the chain of seals, and each seal's records against those there now.
  * The trail starts at the oldest kept seal; when retention removed older ones, a sealed
- * `audit.retention` record must name that seal's first seq (store/audit/retention.ts).
+ * `audit.retention` record must name that seal's first seq (applyRetention, store/audit/trail.ts).
  */
 export async function verifyTrail(db: Db, key: Buffer): Promise<Verdict> {
   const seals = rowsOf<SealRow>(

@@ -15,6 +15,7 @@ import { type Config, configWith } from '../src/config.ts';
 import { loggerOptions } from '../src/http/logging.ts';
 import { ensureSandboxApp, seedTestCustomers } from '../src/sandbox/seed.ts';
 import { openStore } from '../src/store/database/open.ts';
+import { memoryDirectory } from '../src/store/database/pglite.ts';
 import type { Store } from '../src/store/database.ts';
 
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -44,15 +45,32 @@ export interface Target {
 /**
  * A sandbox gateway on PGlite or PostgreSQL (a schema of its own, dropped at close). `shared`: on the
  * schema of another gateway of the run (not dropped), with standbys for its reads (bench/standbys.ts).
+ * `pgliteFiles`: PGlite keeps its files in a directory of the RAM file system (removed at close), as
+ * `npm start`'s sandbox does with its snapshot's copy, rather than in its own memory file system, whose
+ * files grow by copying themselves whole into one twice the size (docs/decisions.md, "Issue 39: the
+ * trail bench's PGlite on files").
  */
 export async function gateway(
   databaseUrl: string | undefined,
   shared?: { readonly schemaName: string; readonly readUrl: string },
+  { pgliteFiles = false }: { readonly pgliteFiles?: boolean } = {},
 ): Promise<Target & { store: Store; schemaName: string | undefined }> {
   const schemaName =
     shared?.schemaName ??
     (databaseUrl === undefined ? undefined : `bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`);
-  const store = await openStore({ databaseUrl, schemaName, poolSize: 20, readUrl: shared?.readUrl });
+  const dataDir =
+    databaseUrl === undefined && pgliteFiles
+      ? mkdtempSync(join(memoryDirectory(), 'psd2-bench-'))
+      : undefined;
+  // Removed however the process ends: a failed round exits without closing.
+  if (dataDir !== undefined) process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  const store = await openStore({
+    databaseUrl,
+    schemaName,
+    poolSize: 20,
+    readUrl: shared?.readUrl,
+    dataDir,
+  });
   // No scheduler: nothing is future-dated here, and its ticks would race the schema's drop at the end.
   const config = configWith({
     port: 0,

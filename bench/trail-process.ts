@@ -29,7 +29,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** The sealer seals every second: its turn over a round's last records falls inside the round's window. */
 const SEAL_PAUSE_MS = 1_500;
 
-const target = await gateway(databaseUrl);
+// PGlite as the sandbox runs it: its files in the RAM file system (bench/common.ts, `pgliteFiles`).
+const target = await gateway(databaseUrl, undefined, { pgliteFiles: true });
 const mixes = await prepareMixes(target);
 const postmaster = databaseUrl === undefined ? undefined : await postmasterOf(databaseUrl);
 

@@ -34,7 +34,7 @@ const PGLITE_SETTINGS = [
  * (/dev/shm on Linux: copying the snapshot's thousand files to a disk takes a second), else the
  * temporary directory.
  */
-function memoryDirectory(): string {
+export function memoryDirectory(): string {
   return existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 }
 

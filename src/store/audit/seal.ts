@@ -21,8 +21,13 @@ import {
   timesSql,
 } from './formats.ts';
 
-/** The most records one seal takes: a turn holds PGlite's one thread for a few milliseconds at most. */
-export const SEAL_LIMIT = 1_000;
+/**
+ * The most records one seal takes. On PGlite a turn holds the process's one thread: about 2.5 ms of
+ * CPU whatever it seals (its seven statements) and 3.2 µs a record, so 15 ms at most on a 2-core
+ * machine; a limit of 1,000 spent a quarter of the sealing on those fixed costs under load
+ * (docs/decisions.md, "Issue 39: seals of up to 4,000 records").
+ */
+export const SEAL_LIMIT = 4_000;
 
 interface SealerState {
   readonly pending: string | null;

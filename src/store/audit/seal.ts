@@ -62,7 +62,9 @@ export async function sealTurn(
     let sealed = 0;
     if (state.pending !== null && !state.ready) return { sealed, waiting: true, more: false };
     if (state.pending !== null && BigInt(state.pending) > BigInt(state.lastTo)) {
-      // The digests are made and joined by the database: one row comes back, not one per record.
+      // The digests are made and joined by the database: one row comes back, not one per record. The
+      // range is put in order as digests (40 bytes a row), not as whole records that the aggregate's
+      // own ORDER BY would sort: 3.0 against 3.7 µs a record on PGlite.
       const from = BigInt(state.lastTo) + 1n;
       const limit = from + BigInt(SEAL_LIMIT) - 1n;
       const to = String(limit < BigInt(state.pending) ? limit : BigInt(state.pending));
@@ -77,7 +79,7 @@ export async function sealTurn(
         await trx.execute(sql`SELECT count(*)::int AS count,
             COALESCE(encode(string_agg(digest, ''::bytea ORDER BY seq), 'hex'), '') AS digests,
             min(at)::text AS "firstAt", max(at)::text AS "lastAt", ${sql.raw(timesSql('min(at)', 'max(at)'))} AS times
-          FROM (SELECT seq, at, ${sql.raw(digestSql(format))} AS digest ${inRange}) r`),
+          FROM (SELECT seq, at, ${sql.raw(digestSql(format))} AS digest ${inRange} ORDER BY seq) r`),
       );
       const { count, digests, firstAt, lastAt, times } = range!;
       // Seqs are unique: as many records as numbers lack none. Only a range with a gap lists its seqs.

@@ -62,7 +62,10 @@ export interface StoreLogger {
 
 export interface StoreOptions {
   readonly databaseUrl?: string | undefined;
-  /** PostgreSQL only: the host in use found, lost or changed (a failover followed). */
+  /**
+   * PostgreSQL: the host in use found, lost or changed (a failover followed). PGlite: a vacuum that
+   * failed (store/database/pglite-vacuum.ts).
+   */
   readonly logger?: StoreLogger | undefined;
   readonly dataDir?: string | undefined;
   /** PostgreSQL only: a schema to create and use (tests give each run its own). */

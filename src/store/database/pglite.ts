@@ -12,6 +12,7 @@ import {
   serveStatements,
 } from '../database.ts';
 import * as schema from '../schema.ts';
+import { startVacuum } from './pglite-vacuum.ts';
 
 /**
  * The embedded database's settings (written to its postgresql.conf at every start): PostgreSQL's
@@ -137,6 +138,10 @@ export async function openPglite(options: StoreOptions): Promise<Store> {
   const client = await pglite.PGlite.create(dir, { postgresqlconf: PGLITE_SETTINGS });
   const db = drizzle(client, { schema }) as unknown as StoreDb;
   serveStatements(db, preparedStatements(client, pglite));
+  // PGlite has no autovacuum: its tables are vacuumed and analysed as autovacuum would (pglite-vacuum.ts).
+  const stopVacuum = startVacuum(db, {
+    onError: (error) => options.logger?.warn({ err: error }, 'vacuuming the embedded database failed'),
+  });
   return {
     db,
     readDb: db,
@@ -149,6 +154,7 @@ export async function openPglite(options: StoreOptions): Promise<Store> {
         return (results.at(-1)?.rows ?? []) as Record<string, unknown>[];
       }),
     close: async () => {
+      await stopVacuum();
       await client.close();
       await remove?.();
     },

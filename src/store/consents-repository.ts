@@ -6,7 +6,7 @@ import type { AuditActor } from '../domain/audit.ts';
 import type { Consent } from '../domain/consents.ts';
 import { auditedChange, recordEvents } from './audit/record.ts';
 import { batchedRead } from './batched-read.ts';
-import type { Db, StoreDb } from './database.ts';
+import { type Db, rowsOf, type StoreDb } from './database.ts';
 import { consents, consentUsage } from './schema.ts';
 
 function toConsent(row: typeof consents.$inferSelect): Consent {
@@ -80,7 +80,7 @@ export async function expireConsents(db: Db, clientId: string | undefined, now: 
       ON CONFLICT (resource) WHERE event = 'consent.expired' DO NOTHING
     )
     SELECT count(*)::int AS expired FROM changed`);
-  return (result as unknown as { rows: { expired: number }[] }).rows[0]?.expired ?? 0;
+  return rowsOf<{ expired: number }>(result)[0]?.expired ?? 0;
 }
 
 /** A consent's columns as the reads here name them, from the table under `alias`, each name after `prefix`. */

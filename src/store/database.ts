@@ -114,6 +114,11 @@ export function runStatement<T>(
   return run(name, text, values) as Promise<T[]>;
 }
 
+/** The rows of a Drizzle `execute` (both drivers answer `{ rows }`), typed as the statement selects them. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
 /** Makes runStatement serve a handle that a store opened (store/database/pglite.ts and postgres.ts). */
 export function serveStatements(db: StoreDb, run: StatementRunner): void {
   statementRunners.set(db, run);

@@ -3,7 +3,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AuditActor } from '../domain/audit.ts';
 import { recordEvents } from './audit/record.ts';
-import type { Db } from './database.ts';
+import { type Db, rowsOf } from './database.ts';
 import { refreshTokens, tppCertificates } from './schema.ts';
 
 export type NewRefreshToken = typeof refreshTokens.$inferInsert;
@@ -58,7 +58,7 @@ export async function revokeRefreshTokensOfCode(
       RETURNING 'access' AS token
     )
     SELECT token FROM refreshed UNION ALL SELECT token FROM issued`);
-  const tokens = (result as unknown as { rows: { token: 'refresh' | 'access' }[] }).rows;
+  const tokens = rowsOf<{ token: 'refresh' | 'access' }>(result);
   const revoked = (token: 'refresh' | 'access') => ({
     ...actor,
     event: 'token.revoked',

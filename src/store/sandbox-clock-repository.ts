@@ -2,7 +2,7 @@
 // TPP, removed by a reset. Live never calls these.
 import { eq, sql } from 'drizzle-orm';
 import type { App } from '../domain/apps.ts';
-import { type Db, runStatement, type StoreDb } from './database.ts';
+import { type Db, rowsOf, runStatement, type StoreDb } from './database.ts';
 import { sandboxClocks } from './schema.ts';
 
 /** The app of a client id with its clock's offset (0 when it never moved), in one statement. */
@@ -44,7 +44,7 @@ export async function advanceOffset(
                                        updated_at = now()
       WHERE sandbox_clocks.offset_ms + EXCLUDED.offset_ms <= ${maxMs}::bigint
     RETURNING offset_ms::float8 AS "offsetMs"`);
-  const rows = (result as unknown as { rows: { offsetMs: number }[] }).rows;
+  const rows = rowsOf<{ offsetMs: number }>(result);
   return rows[0]?.offsetMs;
 }
 

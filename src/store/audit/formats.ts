@@ -52,10 +52,6 @@ export function digestSql(format: number): string {
   return `substring(sha256(${canonical}) from 1 for 16)`;
 }
 
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
-
 /**
  * A range's first and last time as the MAC takes them from format 4 (export and retention rely on
  * them): SQL of their binary form in hex, `first|last`, each empty for none.

@@ -3,7 +3,7 @@
 // extra round trip), or as one multi-row INSERT inside an open transaction (recordEvents).
 import { type SQL, sql } from 'drizzle-orm';
 import type { AuditActor, AuditEvent } from '../../domain/audit.ts';
-import type { Db } from '../database.ts';
+import { type Db, rowsOf } from '../database.ts';
 
 /** An event as a row of a statement's JSON input. */
 export interface AuditRow {
@@ -108,5 +108,5 @@ export async function auditedChange(
            ${actor?.correlationId ?? null}::text, ${event.detail === undefined || event.detail === null ? null : JSON.stringify(event.detail)}::jsonb
       FROM changed c
     RETURNING seq`);
-  return (result as unknown as { rows: unknown[] }).rows.length;
+  return rowsOf(result).length;
 }

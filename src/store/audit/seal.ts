@@ -9,14 +9,13 @@
 // lacks none lists no seq at all. Verify (verify.ts) recomputes the chain and compares each sealed list
 // with the records there now.
 import { sql } from 'drizzle-orm';
-import type { Db } from '../database.ts';
+import { type Db, rowsOf } from '../database.ts';
 import {
   digestSql,
   FIXED_SETTINGS,
   macOf,
   macSeqs,
   needsFixedSettings,
-  rowsOf,
   SEAL_FORMAT,
   timesSql,
 } from './formats.ts';

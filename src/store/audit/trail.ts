@@ -2,8 +2,7 @@
 // and the key its seals are made with.
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { Db } from '../database.ts';
-import { rowsOf } from './formats.ts';
+import { type Db, rowsOf } from '../database.ts';
 import { type AuditRow, recordEvents } from './record.ts';
 
 export interface ExportFilter {

@@ -2,16 +2,8 @@
 // seal's MAC, and each seal's records against those there now, in whichever format it was made
 // (formats.ts). The first changed, missing or added record is named.
 import { sql } from 'drizzle-orm';
-import type { Db } from '../database.ts';
-import {
-  digestSql,
-  FIXED_SETTINGS,
-  macOf,
-  macSeqs,
-  needsFixedSettings,
-  rowsOf,
-  timesSql,
-} from './formats.ts';
+import { type Db, rowsOf } from '../database.ts';
+import { digestSql, FIXED_SETTINGS, macOf, macSeqs, needsFixedSettings, timesSql } from './formats.ts';
 
 export type Verdict =
   | { readonly ok: true; readonly seals: number; readonly records: number }

@@ -6,7 +6,7 @@
 // PostgreSQL's default autovacuum thresholds.
 import { sql } from 'drizzle-orm';
 import { every } from '../../domain/periodic.ts';
-import type { Db } from '../database.ts';
+import { type Db, rowsOf } from '../database.ts';
 
 /** autovacuum_naptime's default: how often a turn looks at the tables. */
 const AUTOVACUUM_NAPTIME_MS = 60_000;
@@ -31,15 +31,15 @@ interface TableNeeds {
 export async function vacuumTurn(db: Db): Promise<{ vacuumed: string[]; analyzed: string[] }> {
   // The counts this backend has not reported yet (it reports at most once a second) count too.
   await db.execute(sql`SELECT pg_stat_force_next_flush()`);
-  const tables = (
-    (await db.execute(sql`SELECT s.relname::text AS name,
+  const tables = rowsOf<TableNeeds>(
+    await db.execute(sql`SELECT s.relname::text AS name,
         s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0)
           OR s.n_ins_since_vacuum > 1000 + 0.2 * greatest(c.reltuples, 0) AS vacuum,
         s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) AS analyze
       FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
       WHERE s.schemaname = current_schema()
-      ORDER BY s.relname`)) as unknown as { rows: TableNeeds[] }
-  ).rows;
+      ORDER BY s.relname`),
+  );
   const vacuumed: string[] = [];
   const analyzed: string[] = [];
   for (const table of tables) {

@@ -1,11 +1,7 @@
 // The outbox's delivery side (issue 41): claiming due notifications for one process at a time, and
 // recording each attempt with what it leaves the notification in.
 import { sql } from 'drizzle-orm';
-import type { Db } from '../database.ts';
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
+import { type Db, rowsOf } from '../database.ts';
 
 /** A notification claimed for one delivery attempt. */
 export interface ClaimedNotification {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { AuditEvent } from '../../src/domain/audit.ts';
 import { SEAL_FORMAT } from '../../src/store/audit/formats.ts';
 import { recordEvents } from '../../src/store/audit/record.ts';
@@ -35,6 +35,17 @@ interface SealRow {
   count: number;
   format: number;
   listed: number;
+}
+
+/** Changes the seal at `from` (`change`: SQL of a SET list), finds it refused as altered, puts it back. */
+async function expectSealAltered(gateway: Gateway, key: Buffer, from: string, change: SQL, restore: SQL) {
+  await gateway.store.db.execute(sql`UPDATE audit_seals SET ${change} WHERE from_seq = ${from}::bigint`);
+  assert.deepEqual(await verifyTrail(gateway.store.db, key), {
+    ok: false,
+    seq: from,
+    problem: 'seal altered',
+  });
+  await gateway.store.db.execute(sql`UPDATE audit_seals SET ${restore} WHERE from_seq = ${from}::bigint`);
 }
 
 function seals(gateway: Gateway): Promise<SealRow[]> {
@@ -147,17 +158,8 @@ for (const backend of backends()) {
 
       // A format-3 seal's count is under its MAC too (a seal listing no seq takes its range's).
       const last = at(2 * SEAL_LIMIT + 3);
-      for (const count of [0, 2]) {
-        await gateway.store.db.execute(
-          sql`UPDATE audit_seals SET count = ${count} WHERE from_seq = ${last}::bigint`,
-        );
-        assert.deepEqual(await verifyTrail(gateway.store.db, key), {
-          ok: false,
-          seq: last,
-          problem: 'seal altered',
-        });
-      }
-      await gateway.store.db.execute(sql`UPDATE audit_seals SET count = 3 WHERE from_seq = ${last}::bigint`);
+      for (const count of [0, 2])
+        await expectSealAltered(gateway, key, last, sql`count = ${count}`, sql`count = 3`);
       assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
 
       // A seal's format is under its MAC: read as another format's, it is refused as altered.
@@ -166,33 +168,18 @@ for (const backend of backends()) {
         [at(SEAL_LIMIT + 1), 1, 2],
         [fourth, 3, 4],
       ] as const) {
-        await gateway.store.db.execute(
-          sql`UPDATE audit_seals SET format = ${other} WHERE from_seq = ${seal}::bigint`,
-        );
-        assert.deepEqual(await verifyTrail(gateway.store.db, key), {
-          ok: false,
-          seq: seal,
-          problem: 'seal altered',
-        });
-        await gateway.store.db.execute(
-          sql`UPDATE audit_seals SET format = ${own} WHERE from_seq = ${seal}::bigint`,
-        );
+        await expectSealAltered(gateway, key, seal, sql`format = ${other}`, sql`format = ${own}`);
         assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);
       }
       // From format 4 the seal's first and last time are under its MAC: export and retention go by them.
       for (const column of ['first_at', 'last_at']) {
-        await gateway.store.db.execute(
-          sql`UPDATE audit_seals SET ${sql.identifier(column)} = ${sql.identifier(column)} + interval '1 microsecond'
-            WHERE from_seq = ${fourth}::bigint`,
-        );
-        assert.deepEqual(await verifyTrail(gateway.store.db, key), {
-          ok: false,
-          seq: fourth,
-          problem: 'seal altered',
-        });
-        await gateway.store.db.execute(
-          sql`UPDATE audit_seals SET ${sql.identifier(column)} = ${sql.identifier(column)} - interval '1 microsecond'
-            WHERE from_seq = ${fourth}::bigint`,
+        const time = sql.identifier(column);
+        await expectSealAltered(
+          gateway,
+          key,
+          fourth,
+          sql`${time} = ${time} + interval '1 microsecond'`,
+          sql`${time} = ${time} - interval '1 microsecond'`,
         );
       }
       assert.equal((await verifyTrail(gateway.store.db, key)).ok, true);

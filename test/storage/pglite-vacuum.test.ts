@@ -1,6 +1,6 @@
-// PGlite's vacuum (store/database/pglite-vacuum.ts): a turn takes the tables past autovacuum's default
-// thresholds and no other, and the timer's turns run without being asked. PGlite only: PostgreSQL has
-// its own autovacuum.
+// PGlite's vacuum (store/database/pglite-vacuum.ts): a turn takes the tables past autovacuum's
+// thresholds (the defaults, or a table's own storage parameters) and no other, and the timer's turns run
+// without being asked. PGlite only: PostgreSQL has its own autovacuum.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'drizzle-orm';
@@ -44,7 +44,7 @@ test('a vacuum turn on PGlite takes the tables past autovacuum thresholds, and n
     // 100 dead rows: not past 50 + 20% of 1,000, nor 100 changes past 50 + 10% of 1,000.
     await db.execute(sql`UPDATE scratch_busy SET v = 1 WHERE id <= 100`);
     assert.deepEqual(scratchOf(await vacuumTurn(db)), { vacuumed: [], analyzed: [] });
-    // 400 dead rows: past 250. The vacuum analyses too.
+    // 400 dead rows: past 250; 400 changes, past 150: vacuumed and analysed.
     await db.execute(sql`UPDATE scratch_busy SET v = 2 WHERE id > 100 AND id <= 400`);
     assert.deepEqual(await stats(db, 'scratch_busy'), {
       dead: 400,
@@ -52,7 +52,10 @@ test('a vacuum turn on PGlite takes the tables past autovacuum thresholds, and n
       vacuumed: false,
       analyzed: true,
     });
-    assert.deepEqual(scratchOf(await vacuumTurn(db)), { vacuumed: ['scratch_busy'], analyzed: [] });
+    assert.deepEqual(scratchOf(await vacuumTurn(db)), {
+      vacuumed: ['scratch_busy'],
+      analyzed: ['scratch_busy'],
+    });
     assert.deepEqual(await stats(db, 'scratch_busy'), {
       dead: 0,
       tuples: 1000,
@@ -95,6 +98,74 @@ test('the vacuum runs on its own timer, and its stop waits for a turn under way'
       analyzed: true,
     });
     assert.deepEqual(errors, []);
+  } finally {
+    await store.close();
+  }
+});
+
+/** How often PostgreSQL's statistics say a table was vacuumed and analysed, by anyone. */
+async function counts(db: Db, table: string) {
+  await db.execute(sql`SELECT pg_stat_force_next_flush()`);
+  const result = (await db.execute(sql`SELECT vacuum_count::int AS vacuums, analyze_count::int AS analyses
+    FROM pg_stat_user_tables WHERE relname = ${table}`)) as unknown as {
+    rows: { vacuums: number; analyses: number }[];
+  };
+  return result.rows[0];
+}
+
+test("a vacuum turn on PGlite honours a table's own autovacuum parameters, the audit trail's among them", async () => {
+  const store = await openTestStore('pglite');
+  const { db } = store;
+  try {
+    // Three tables alike but for their parameters, and the audit trail, which migration 0044 analyses at
+    // each doubling. Each gets 1,000 rows, then 600, then 1,100.
+    await db.execute(sql`CREATE TABLE scratch_plain (id int PRIMARY KEY, v int)`);
+    await db.execute(
+      sql`CREATE TABLE scratch_off (id int PRIMARY KEY, v int) WITH (autovacuum_enabled = off)`,
+    );
+    await db.execute(sql`CREATE TABLE scratch_tuned (id int PRIMARY KEY, v int)
+      WITH (autovacuum_analyze_scale_factor = 1.0, autovacuum_vacuum_insert_threshold = 100,
+            autovacuum_vacuum_insert_scale_factor = 0)`);
+    let next = 0;
+    const add = async (count: number) => {
+      for (const table of ['scratch_plain', 'scratch_off', 'scratch_tuned'])
+        await db.execute(sql`INSERT INTO ${sql.identifier(table)}
+          SELECT g, 0 FROM generate_series(${next + 1}::int, ${next + count}::int) g`);
+      await db.execute(sql`INSERT INTO audit_events (event, outcome, resource)
+        SELECT 'payment.initiated', 'ACTC', 'p' || g FROM generate_series(1, ${count}::int) g`);
+      next += count;
+    };
+    const turn = async () => {
+      const { vacuumed, analyzed } = await vacuumTurn(db);
+      const own = (names: string[]) =>
+        names.filter((name) => name.startsWith('scratch_') || name === 'audit_events');
+      return { vacuumed: own(vacuumed), analyzed: own(analyzed) };
+    };
+    // Never analysed (no rows known): all but the table turned off are analysed. Only the tuned table's
+    // inserts pass its insert vacuum's threshold (100; the default's is 1,000 + 20%).
+    await add(1000);
+    assert.deepEqual(await turn(), {
+      vacuumed: ['scratch_tuned'],
+      analyzed: ['audit_events', 'scratch_plain', 'scratch_tuned'],
+    });
+    // 600 more of 1,000: 1,600 inserted since the last vacuum pass 1,000 + 200, and 600 changes pass the
+    // default's 50 + 100 but not 50 + 1,000. The trail and the tuned table are vacuumed, not analysed.
+    await add(600);
+    assert.deepEqual(await turn(), {
+      vacuumed: ['audit_events', 'scratch_plain', 'scratch_tuned'],
+      analyzed: ['scratch_plain'],
+    });
+    // 1,100 more of 1,600: 1,700 changes since their analysis pass 50 + 1,600 where the tables analyse
+    // at a doubling; 1,100 inserts do not pass the default's 1,000 + 320.
+    await add(1100);
+    assert.deepEqual(await turn(), {
+      vacuumed: ['scratch_tuned'],
+      analyzed: ['audit_events', 'scratch_plain', 'scratch_tuned'],
+    });
+    assert.deepEqual(await counts(db, 'scratch_off'), { vacuums: 0, analyses: 0 });
+    assert.deepEqual(await counts(db, 'scratch_plain'), { vacuums: 1, analyses: 3 });
+    assert.deepEqual(await counts(db, 'scratch_tuned'), { vacuums: 3, analyses: 2 });
+    assert.deepEqual(await counts(db, 'audit_events'), { vacuums: 1, analyses: 2 });
   } finally {
     await store.close();
   }

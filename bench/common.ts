@@ -48,12 +48,16 @@ export interface Target {
  * `pgliteFiles`: PGlite keeps its files in a directory of the RAM file system (removed at close), as
  * `npm start`'s sandbox does with its snapshot's copy, rather than in its own memory file system, whose
  * files grow by copying themselves whole into one twice the size (docs/decisions.md, "Issue 39: the
- * trail bench's PGlite on files").
+ * trail bench's PGlite on files"). `pgliteVacuum: false`: no vacuum turns of the store's own; the caller
+ * runs them (bench/trail-process.ts).
  */
 export async function gateway(
   databaseUrl: string | undefined,
   shared?: { readonly schemaName: string; readonly readUrl: string },
-  { pgliteFiles = false }: { readonly pgliteFiles?: boolean } = {},
+  {
+    pgliteFiles = false,
+    pgliteVacuum = true,
+  }: { readonly pgliteFiles?: boolean; readonly pgliteVacuum?: boolean } = {},
 ): Promise<Target & { store: Store; schemaName: string | undefined }> {
   const schemaName =
     shared?.schemaName ??
@@ -70,6 +74,7 @@ export async function gateway(
     poolSize: 20,
     readUrl: shared?.readUrl,
     dataDir,
+    vacuumIntervalMs: pgliteVacuum ? undefined : 0,
   });
   // No scheduler: nothing is future-dated here, and its ticks would race the schema's drop at the end.
   const config = configWith({

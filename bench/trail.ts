@@ -93,9 +93,15 @@ const perOperation = (samples: readonly TrailSample[]) =>
   samples.reduce((cpu, sample) => cpu + sample.cpuUs * sample.operations, 0) /
   samples.reduce((operations, sample) => operations + sample.operations, 0);
 
-/** CPU per operation, and the database's part of it on PostgreSQL. */
+/** All of a side's vacuum turns over all its rounds' operations. */
+const vacuumPerOperation = (samples: readonly TrailSample[]) =>
+  samples.reduce((cpu, sample) => cpu + sample.vacuumUs * sample.operations, 0) /
+  samples.reduce((operations, sample) => operations + sample.operations, 0);
+
+/** CPU per operation, and the database's part of it on PostgreSQL; PGlite's vacuum apart. */
 const us = (sample: TrailSample) =>
   `${Math.round(sample.cpuUs)} µs${sample.databaseCpuUs > 0 ? ` (database ${Math.round(sample.databaseCpuUs)})` : ''}` +
+  `${sample.vacuumUs > 0 ? ` (+ vacuum ${sample.vacuumUs.toFixed(1)})` : ''}` +
   ` ${sample.statements.toFixed(2)} st/op x${sample.batch.toFixed(1)}`;
 const signed = (value: number) => (value >= 0 ? `+${value}` : `${value}`);
 const figures: object[] = [];
@@ -160,6 +166,11 @@ for (const [backend, databaseUrl] of databases) {
         // All of each side's CPU over all its rounds, per operation: each side's count is continuous
         // (from the end of its previous round), so nothing is counted twice or left out.
         cpuOverall: Number(((perOperation(sides.with) / perOperation(sides.without) - 1) * 100).toFixed(1)),
+        // PGlite's vacuum turns after the rounds (not in the figures above), µs per operation of each side.
+        vacuumUs: {
+          with: Number(vacuumPerOperation(sides.with).toFixed(2)),
+          without: Number(vacuumPerOperation(sides.without).toFixed(2)),
+        },
         // Each pair's CPU change in %, so that runs can be pooled.
         cpuPairs: cpu.map((change) => Number((change * 100).toFixed(1))),
       };

@@ -85,6 +85,12 @@ export interface StoreOptions {
    * that does not exist yet starts as a copy of it.
    */
   readonly snapshot?: string | undefined;
+  /**
+   * PGlite only: how often its vacuum turn looks at the tables, ms (autovacuum_naptime's 60 s). 0 for
+   * no turns: the caller vacuums (bench/trail-process.ts, which keeps them out of its count as it keeps
+   * PostgreSQL's autovacuum out).
+   */
+  readonly vacuumIntervalMs?: number | undefined;
 }
 
 /** Runs one parameterised statement, by name so PostgreSQL parses it once per connection. */

@@ -81,7 +81,10 @@ export async function vacuumTurn(db: Db): Promise<{ vacuumed: string[]; analyzed
 /** Starts the turns; answers the stop, which waits for a turn under way at most STOP_WAIT_MS. */
 export function startVacuum(
   db: Db,
-  { intervalMs = AUTOVACUUM_NAPTIME_MS, onError }: { intervalMs?: number; onError: (error: unknown) => void },
+  {
+    intervalMs = AUTOVACUUM_NAPTIME_MS,
+    onError,
+  }: { intervalMs?: number | undefined; onError: (error: unknown) => void },
 ): () => Promise<void> {
   return every(() => vacuumTurn(db), { intervalMs, stopWaitMs: STOP_WAIT_MS, onError });
 }

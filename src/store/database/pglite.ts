@@ -139,9 +139,13 @@ export async function openPglite(options: StoreOptions): Promise<Store> {
   const db = drizzle(client, { schema }) as unknown as StoreDb;
   serveStatements(db, preparedStatements(client, pglite));
   // PGlite has no autovacuum: its tables are vacuumed and analysed as autovacuum would (pglite-vacuum.ts).
-  const stopVacuum = startVacuum(db, {
-    onError: (error) => options.logger?.warn({ err: error }, 'vacuuming the embedded database failed'),
-  });
+  const stopVacuum =
+    options.vacuumIntervalMs === 0
+      ? async () => {}
+      : startVacuum(db, {
+          intervalMs: options.vacuumIntervalMs,
+          onError: (error) => options.logger?.warn({ err: error }, 'vacuuming the embedded database failed'),
+        });
   return {
     db,
     readDb: db,

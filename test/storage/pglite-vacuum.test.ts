@@ -5,18 +5,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { startVacuum, vacuumTurn } from '../../src/store/database/pglite-vacuum.ts';
-import type { Db } from '../../src/store/database.ts';
+import { type Db, rowsOf } from '../../src/store/database.ts';
 import { openTestStore } from '../helpers/gateway.ts';
 
 /** What PostgreSQL's statistics say of a table. */
 async function stats(db: Db, table: string) {
   await db.execute(sql`SELECT pg_stat_force_next_flush()`);
-  const result = (await db.execute(sql`SELECT s.n_dead_tup::int AS dead, c.reltuples::int AS tuples,
+  return rowsOf<{ dead: number; tuples: number; vacuumed: boolean; analyzed: boolean }>(
+    await db.execute(sql`SELECT s.n_dead_tup::int AS dead, c.reltuples::int AS tuples,
       s.last_vacuum IS NOT NULL AS vacuumed, s.last_analyze IS NOT NULL AS analyzed
-    FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid WHERE s.relname = ${table}`)) as unknown as {
-    rows: { dead: number; tuples: number; vacuumed: boolean; analyzed: boolean }[];
-  };
-  return result.rows[0];
+    FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid WHERE s.relname = ${table}`),
+  )[0];
 }
 
 /** The turn's answer, as far as it names the test's own tables. */
@@ -106,11 +105,10 @@ test('the vacuum runs on its own timer, and its stop waits for a turn under way'
 /** How often PostgreSQL's statistics say a table was vacuumed and analysed, by anyone. */
 async function counts(db: Db, table: string) {
   await db.execute(sql`SELECT pg_stat_force_next_flush()`);
-  const result = (await db.execute(sql`SELECT vacuum_count::int AS vacuums, analyze_count::int AS analyses
-    FROM pg_stat_user_tables WHERE relname = ${table}`)) as unknown as {
-    rows: { vacuums: number; analyses: number }[];
-  };
-  return result.rows[0];
+  return rowsOf<{ vacuums: number; analyses: number }>(
+    await db.execute(sql`SELECT vacuum_count::int AS vacuums, analyze_count::int AS analyses
+    FROM pg_stat_user_tables WHERE relname = ${table}`),
+  )[0];
 }
 
 test("a vacuum turn on PGlite honours a table's own autovacuum parameters, the audit trail's among them", async () => {
